@@ -1,0 +1,16 @@
+#ifndef CXRANDR_SHIM_H
+#define CXRANDR_SHIM_H
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/Xatom.h>
+#include <X11/extensions/Xrandr.h>
+#include <X11/extensions/Xrender.h>
+#include <X11/extensions/Xdamage.h>
+#include <X11/extensions/Xfixes.h>
+#include <X11/extensions/XRes.h>
+
+/* Xlib's event and mode flag macros are not imported by Swift; give them names. */
+static inline int cx_connection_number(Display *d) { return ConnectionNumber(d); }
+static inline Window cx_default_root(Display *d) { return DefaultRootWindow(d); }
+static inline int cx_default_screen(Display *d) { return DefaultScreen(d); }
+#endif

@@ -1,0 +1,18 @@
+/// Renderings of topology events for `displayd watch`.
+public enum EventReport {
+  /// `{"event", "output", "time", ...the output's new state}`.
+  public static func json(_ event: TopologyEvent, in topology: Topology, time: String = timestampNow()) -> JSON {
+    let state = TopologyReport.outputJSON(event.output, in: topology).filter { $0.0 != "name" }
+    return .object(
+      [("event", .string(event.kind.rawValue)), ("output", .string(event.output.name)), ("time", .string(time))]
+        + state)
+  }
+
+  /// `TIME EVENT OUTPUT [GEOMETRY MODE]`.
+  public static func text(_ event: TopologyEvent, time: String = timestampNow()) -> String {
+    var words = [time, event.kind.rawValue, event.output.name]
+    if let g = event.geometry { words.append(g.description) }
+    if let m = event.mode { words.append(TopologyReport.modeLabel(m)) }
+    return words.joined(separator: " ")
+  }
+}

@@ -1,0 +1,105 @@
+/// Text from an EDID string descriptor: always valid UTF-8, with the raw bytes kept.
+public struct EDIDText: Hashable, Sendable, CustomStringConvertible {
+  /// The bytes as stored, up to (not including) the terminator.
+  public var raw: [UInt8]
+  /// Printable ASCII as is; any other byte becomes U+FFFD; surrounding spaces trimmed.
+  public var text: String
+  public var description: String { text }
+
+  /// Decodes the 13 data bytes of a descriptor; the text ends at 0x0A (or a NUL pad).
+  init(descriptorData data: ArraySlice<UInt8>, label: String, warnings: inout [EDIDWarning]) {
+    let end = data.firstIndex { $0 == 0x0A || $0 == 0x00 } ?? data.endIndex
+    raw = Array(data[data.startIndex..<end])
+    if end < data.endIndex {
+      let tail = data[(end + 1)...]
+      if data[end] == 0x00 {
+        warnings.append(.invalidText(descriptor: label, reason: "padded with NUL"))
+      } else if tail.contains(where: { $0 != 0x20 && $0 != 0x0A }) {
+        warnings.append(.invalidText(descriptor: label, reason: "non-space after newline"))
+      }
+    }
+    if raw.contains(where: { $0 < 0x20 || $0 > 0x7E }) {
+      warnings.append(.invalidText(descriptor: label, reason: "non-printable character"))
+    }
+    let scalars = raw.map { (0x20...0x7E).contains($0) ? Unicode.Scalar($0) : "\u{FFFD}" }
+    var s = String(String.UnicodeScalarView(scalars))
+    while s.hasSuffix(" ") { s.removeLast() }
+    while s.hasPrefix(" ") { s.removeFirst() }
+    text = s
+    if text.isEmpty { warnings.append(.invalidText(descriptor: label, reason: "empty string")) }
+  }
+}
+
+extension EDID {
+  struct Descriptors {
+    var name: EDIDText?
+    var serial: EDIDText?
+    var timing: DetailedTiming?
+  }
+
+  /// Reads the four 18-byte descriptors of block 0.
+  static func decodeDescriptors(_ bytes: [UInt8], _ warnings: inout [EDIDWarning]) -> Descriptors {
+    var result = Descriptors()
+    for index in 0..<4 {
+      let start = 54 + index * 18
+      let d = bytes[start..<start + 18]
+      let clock = Int(d[start]) | Int(d[start + 1]) << 8
+      if clock != 0 {
+        guard result.timing == nil else { continue }
+        if clock < 1000 {
+          warnings.append(.pixelClockTooLow(descriptor: index + 1))
+        } else {
+          result.timing = detailedTiming(d, clock10kHz: clock, index: index + 1, &warnings)
+        }
+        continue
+      }
+      let data = d[(start + 5)..<(start + 18)]
+      switch d[start + 3] {
+      case 0xFC: take(&result.name, data, "Display Product Name", &warnings)
+      case 0xFF: take(&result.serial, data, "Display Product Serial Number", &warnings)
+      default: break
+      }
+    }
+    return result
+  }
+
+  private static func take(
+    _ slot: inout EDIDText?, _ data: ArraySlice<UInt8>, _ label: String, _ warnings: inout [EDIDWarning]
+  ) {
+    guard slot == nil else {
+      warnings.append(.repeatedDescriptor(label))
+      return
+    }
+    slot = EDIDText(descriptorData: data, label: label, warnings: &warnings)
+  }
+
+  /// Decodes an 18-byte detailed timing descriptor whose pixel clock is `clock10kHz`.
+  static func detailedTiming(
+    _ d: ArraySlice<UInt8>, clock10kHz: Int, index: Int, _ warnings: inout [EDIDWarning]
+  ) -> DetailedTiming {
+    let b = Array(d)
+    let hActive = Int(b[2]) | Int(b[4] & 0xF0) << 4
+    let hBlank = Int(b[3]) | Int(b[4] & 0x0F) << 8
+    let vActive = Int(b[5]) | Int(b[7] & 0xF0) << 4
+    let vBlank = Int(b[6]) | Int(b[7] & 0x0F) << 8
+    let interlaced = b[17] & 0x80 != 0
+    if hActive == 0 || vActive == 0 || hBlank == 0 || vBlank == 0 {
+      warnings.append(.zeroTiming(descriptor: index))
+    }
+    let hz = Double(clock10kHz) * 10_000
+    let hTotal = Double(hActive + hBlank)
+    let vTotal = Double(vActive + vBlank)
+    // An interlaced frame is two fields plus half a line each; the rate is per field.
+    let refresh: Double
+    if hTotal == 0 || vTotal == 0 {
+      refresh = 0
+    } else if interlaced {
+      refresh = 2 * hz / (hTotal * (2 * vTotal + 1))
+    } else {
+      refresh = hz / (hTotal * vTotal)
+    }
+    return DetailedTiming(
+      width: hActive, height: interlaced ? vActive * 2 : vActive, refreshHz: refresh,
+      pixelClockKHz: clock10kHz * 10, interlaced: interlaced)
+  }
+}

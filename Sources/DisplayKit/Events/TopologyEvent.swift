@@ -1,0 +1,31 @@
+/// What changed about one output between two snapshots.
+public enum TopologyEventKind: String, Hashable, Sendable, CaseIterable {
+  /// A monitor appeared on the output.
+  case connected
+  /// The monitor went away.
+  case disconnected
+  /// The output's mode, position, size or rotation changed (including being turned on or off).
+  case modeChanged = "mode-changed"
+  /// A different output is now the main (or RandR primary) output.
+  case primaryChanged = "primary-changed"
+  /// The output's EDID property changed: another monitor, or one whose identity was set.
+  case edidChanged = "edid-changed"
+}
+
+/// One change, derived from a pair of snapshots, with the output's new state.
+public struct TopologyEvent: Hashable, Sendable {
+  public var kind: TopologyEventKind
+  /// The output as it is now (as it was, for a disconnect from a vanished output).
+  public var output: Output
+  /// Its geometry now, nil when it has no active CRTC.
+  public var geometry: Rect?
+  /// Its mode now, nil when it has none.
+  public var mode: Mode?
+
+  public init(kind: TopologyEventKind, output: Output, geometry: Rect? = nil, mode: Mode? = nil) {
+    self.kind = kind
+    self.output = output
+    self.geometry = geometry
+    self.mode = mode
+  }
+}

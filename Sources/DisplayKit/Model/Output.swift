@@ -1,0 +1,125 @@
+/// Whether a monitor is attached to an output, as RandR reports it.
+public enum Connection: String, Hashable, Sendable {
+  case connected
+  case disconnected
+  case unknown
+}
+
+/// Rotation and reflection of a CRTC (`RR_Rotate_*`, `RR_Reflect_*`).
+public struct Rotation: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt16
+  public init(rawValue: UInt16) { self.rawValue = rawValue }
+  public static let normal = Rotation(rawValue: 1)
+  public static let left = Rotation(rawValue: 2)
+  public static let inverted = Rotation(rawValue: 4)
+  public static let right = Rotation(rawValue: 8)
+  public static let reflectX = Rotation(rawValue: 16)
+  public static let reflectY = Rotation(rawValue: 32)
+
+  /// xrandr's word for the rotation part: normal, left, inverted or right.
+  public var name: String {
+    if contains(.left) { return "left" }
+    if contains(.inverted) { return "inverted" }
+    if contains(.right) { return "right" }
+    return "normal"
+  }
+}
+
+/// One RandR output (a connector) and what is attached to it.
+public struct Output: Hashable, Sendable {
+  public var id: OutputID
+  public var name: String
+  public var connection: Connection
+  /// The CRTC driving this output, nil when it is off.
+  public var crtc: CrtcID?
+  /// Physical size reported by the monitor, in millimetres.
+  public var mmWidth: Int
+  public var mmHeight: Int
+  /// Modes the output supports, in the server's order; the first `preferredCount` are preferred.
+  public var modes: [ModeID]
+  public var preferredCount: Int
+  public var possibleCrtcs: [CrtcID]
+  /// Raw bytes of the `EDID` output property, nil when the output has none.
+  public var edid: [UInt8]?
+  /// The `non-desktop` property: a head-mounted display or similar, not for the desktop.
+  public var nonDesktop: Bool
+
+  public init(
+    id: OutputID, name: String, connection: Connection, crtc: CrtcID? = nil,
+    mmWidth: Int = 0, mmHeight: Int = 0, modes: [ModeID] = [], preferredCount: Int = 0,
+    possibleCrtcs: [CrtcID] = [], edid: [UInt8]? = nil, nonDesktop: Bool = false
+  ) {
+    self.id = id
+    self.name = name
+    self.connection = connection
+    self.crtc = crtc
+    self.mmWidth = mmWidth
+    self.mmHeight = mmHeight
+    self.modes = modes
+    self.preferredCount = preferredCount
+    self.possibleCrtcs = possibleCrtcs
+    self.edid = edid
+    self.nonDesktop = nonDesktop
+  }
+
+  public var isConnected: Bool { connection == .connected }
+
+  /// The preferred modes (`npreferred` of the output info).
+  public var preferredModes: ArraySlice<ModeID> { modes.prefix(max(0, min(preferredCount, modes.count))) }
+
+  /// Whether this connector's name says it is a built-in panel.
+  public var isInternalPanel: Bool {
+    name.hasPrefix("eDP") || name.hasPrefix("LVDS") || name.hasPrefix("DSI")
+  }
+}
+
+/// One RandR CRTC: a scan-out engine with a position, a mode and the outputs it drives.
+public struct Crtc: Hashable, Sendable {
+  public var id: CrtcID
+  public var x: Int
+  public var y: Int
+  public var width: Int
+  public var height: Int
+  /// nil when the CRTC is off.
+  public var mode: ModeID?
+  public var rotation: Rotation
+  public var outputs: [OutputID]
+  public var possibleOutputs: [OutputID]
+
+  public init(
+    id: CrtcID, x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0, mode: ModeID? = nil,
+    rotation: Rotation = .normal, outputs: [OutputID] = [], possibleOutputs: [OutputID] = []
+  ) {
+    self.id = id
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+    self.mode = mode
+    self.rotation = rotation
+    self.outputs = outputs
+    self.possibleOutputs = possibleOutputs
+  }
+
+  public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+  public var isActive: Bool { mode != nil }
+}
+
+/// The X screen's size and the range RandR allows it.
+public struct ScreenSize: Hashable, Sendable {
+  public var width: Int
+  public var height: Int
+  public var minWidth: Int
+  public var minHeight: Int
+  public var maxWidth: Int
+  public var maxHeight: Int
+
+  public init(width: Int, height: Int, minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int) {
+    self.width = width
+    self.height = height
+    self.minWidth = minWidth
+    self.minHeight = minHeight
+    self.maxWidth = maxWidth
+    self.maxHeight = maxHeight
+  }
+}

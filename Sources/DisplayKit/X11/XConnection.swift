@@ -1,0 +1,114 @@
+import CXrandr
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// Xlib's handlers are process-wide C function pointers with no context argument, so what
+// they learn goes into process-wide state; displayd drives Xlib from one thread only.
+nonisolated(unsafe) private var pendingErrors: [XErrorRecord] = []
+nonisolated(unsafe) private var lostDisplays: Set<UnsafeMutableRawPointer> = []
+
+private let recordError: XErrorHandler = { display, event in
+  guard let display, let event else { return 0 }
+  var buffer = [CChar](repeating: 0, count: 256)
+  XGetErrorText(display, Int32(event.pointee.error_code), &buffer, Int32(buffer.count))
+  let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  pendingErrors.append(
+    XErrorRecord(
+      errorCode: event.pointee.error_code, requestCode: event.pointee.request_code,
+      minorCode: event.pointee.minor_code, resourceID: UInt(event.pointee.resourceid),
+      serial: UInt(event.pointee.serial), text: text))
+  return 0
+}
+
+// Called first on a broken connection; returning lets the exit handler below decide.
+private let noteIOError: XIOErrorHandler = { _ in 0 }
+
+// Replaces Xlib's exit(1): marks the display lost and returns, so the caller sees a typed error.
+private let markLost: XIOErrorExitHandler = { display, _ in
+  if let display { lostDisplays.insert(UnsafeMutableRawPointer(display)) }
+}
+
+/// An open connection to an X server with RandR 1.2 or later; closes it on deinit.
+///
+/// X errors are recorded, never fatal; a broken connection becomes
+/// `DisplayError.connectionLost` on the next call that notices it.
+public final class XConnection {
+  let display: OpaquePointer
+  /// The display name as given, or as `$DISPLAY` resolved it.
+  public let name: String
+  let root: Window
+  let screenNumber: Int32
+  let randrEventBase: Int32
+  public let randrVersion: (major: Int, minor: Int)
+  var atomCache: [String: Atom] = [:]
+  var screenRange: (minW: Int, minH: Int, maxW: Int, maxH: Int)?
+
+  /// Opens `name` (nil: `$DISPLAY`).
+  public init(name: String? = nil) throws(DisplayError) {
+    XSetErrorHandler(recordError)
+    XSetIOErrorHandler(noteIOError)
+    let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+    guard let display = XOpenDisplay(name) else { throw .cannotOpen(display: shown) }
+    XSetIOErrorExitHandler(display, markLost, nil)
+    self.display = display
+    self.name = String(cString: XDisplayString(display))
+    root = cx_default_root(display)
+    screenNumber = cx_default_screen(display)
+    var eventBase: Int32 = 0
+    var errorBase: Int32 = 0
+    var major: Int32 = 0
+    var minor: Int32 = 0
+    guard XRRQueryExtension(display, &eventBase, &errorBase) != 0,
+      XRRQueryVersion(display, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 2)
+    else {
+      XCloseDisplay(display)
+      throw .randrMissing(display: shown, required: "1.2")
+    }
+    randrEventBase = eventBase
+    randrVersion = (Int(major), Int(minor))
+  }
+
+  deinit {
+    lostDisplays.remove(UnsafeMutableRawPointer(display))
+    XCloseDisplay(display)
+  }
+
+  /// The connection's file descriptor, for `poll()`.
+  public var fileDescriptor: Int32 { cx_connection_number(display) }
+
+  /// Whether Xlib has found the connection broken.
+  public var isLost: Bool { lostDisplays.contains(UnsafeMutableRawPointer(display)) }
+
+  /// Throws `connectionLost` when the connection broke.
+  func checkAlive() throws(DisplayError) {
+    if isLost { throw .connectionLost(display: name) }
+  }
+
+  /// Sends everything buffered, waits for the server to process it, and throws the first X
+  /// error any of it caused.
+  public func sync() throws(DisplayError) {
+    try checkAlive()
+    XSync(display, 0)
+    try checkAlive()
+    if let first = takeErrors().first { throw .request(first) }
+  }
+
+  /// Sends buffered requests without waiting.
+  public func flush() { XFlush(display) }
+
+  /// Errors recorded since the last call, oldest first.
+  public func takeErrors() -> [XErrorRecord] {
+    defer { pendingErrors.removeAll() }
+    return pendingErrors
+  }
+
+  /// The atom for `name`, interned once a connection.
+  func atom(_ name: String, create: Bool = true) -> Atom {
+    if let atom = atomCache[name] { return atom }
+    let atom = XInternAtom(display, name, create ? 0 : 1)
+    if atom != 0 { atomCache[name] = atom }
+    return atom
+  }
+}

@@ -1,0 +1,13 @@
+import DisplayKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let commands: [String: Subcommand] = [
+  "outputs": OutputsCommand(), "modes": ModesCommand(), "watch": WatchCommand(),
+  "edid": EdidCommand(),
+]
+
+let argv = Array(CommandLine.arguments.dropFirst())
+exit(dispatch(argv, commands: commands))
