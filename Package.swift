@@ -23,8 +23,7 @@ let package = Package(
     .executableTarget(name: "displayd", dependencies: ["DisplayKit"]),
     .testTarget(
       name: "DisplayKitTests",
-      dependencies: ["DisplayKit", "CXrandr"],
-      resources: [.copy("Fixtures")]
+      dependencies: ["DisplayKit", "CXrandr"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@Suite struct CLIUsageTests {
+  @Test func unknownSubcommandAndFlagAreUsageErrors() throws {
+    let sub = try displayd(["frobnicate"])
+    #expect(sub.status == 64)
+    #expect(sub.err.contains("unknown command 'frobnicate'") && sub.err.contains("usage: displayd"))
+    let flag = try displayd(["modes", "--bogus"])
+    #expect(flag.status == 64)
+    #expect(flag.err.contains("usage: displayd modes"))
+    #expect(try displayd([]).status == 64)
+    #expect(try displayd(["outputs", "extra"]).status == 64)
+  }
+
+  @Test func helpAndVersion() throws {
+    let help = try displayd(["--help"])
+    #expect(help.status == 0 && help.out.contains("watch"))
+    for command in ["outputs", "modes", "watch", "edid"] {
+      let r = try displayd([command, "--help"])
+      #expect(r.status == 0 && r.out.hasPrefix("usage: displayd \(command)"), "\(command) --help")
+    }
+    let version = try displayd(["--version"])
+    #expect(version.status == 0 && version.out.hasPrefix("displayd "))
+  }
+
+  @Test func unreachableDisplayIsStatus69AndNamesIt() throws {
+    let r = try displayd(["outputs", "--display", ":987"])
+    #expect(r.status == 69)
+    #expect(r.err.contains(":987"))
+  }
+}
+
+extension XServerTests {
+  @Suite struct CLIErrors {
+    @Test func unknownOutputIsStatus1AndListsTheOutputs() throws {
+      let server = try TestXServer.vnc()
+      let r = try displayd(["modes", "HDMI-7", "--display", server.display])
+      #expect(r.status == 1)
+      #expect(r.err.contains("HDMI-7") && r.err.contains("VNC-0"), "\(r.err)")
+    }
+
+    @Test func killingTheServerEndsWatchWithAClearMessage() throws {
+      let server = try TestXServer.vnc()
+      let watch = try WatchProcess(display: server.display)
+      try server.crash()
+      let status = watch.child.wait(timeout: 1)
+      #expect(status != nil, "watch still running 1 s after the server died")
+      #expect(status != 0)
+      let err = watch.child.drainOutput().err
+      #expect(err.contains("lost the connection to X display '\(server.display)'"), "\(err)")
+    }
+  }
+
+  @Suite struct Idle {
+    /// Voluntary context switches of every thread of `pid`: each is a wake-up from sleep.
+    func wakeups(_ pid: pid_t) throws -> Int {
+      let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+      return try tasks.reduce(0) { sum, tid in
+        let status = try String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+        return sum + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
+      }
+    }
+
+    @Test func watchMakesNoWakeupsWhileNothingHappens() throws {
+      let server = try TestXServer.vnc()
+      let watch = try WatchProcess(display: server.display)
+      // Let start-up finish: the process is asleep in poll() once its state stops changing.
+      let settled = eventually(within: 2) {
+        (try? String(contentsOfFile: "/proc/\(watch.child.pid)/wchan", encoding: .utf8))?.contains("poll") == true
+      }
+      #expect(settled, "watch is asleep in poll()")
+      let before = try wakeups(watch.child.pid)
+      // The observation window itself: nothing to wait for, we measure what happens in it.
+      _ = pollFDs([], timeoutMs: 10_000)
+      let after = try wakeups(watch.child.pid)
+      #expect(after == before, "\(after - before) wake-ups in 10 s of idling")
+    }
+  }
+}

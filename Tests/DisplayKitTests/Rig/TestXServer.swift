@@ -1,0 +1,149 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A private X server for one test: Xvnc (the hot-plug rig) or Xorg with the dummy driver
+/// (16 outputs). It picks its own display number (`-displayfd`), and is stopped on deinit;
+/// a guard shell kills it if the test process dies without stopping it.
+final class TestXServer {
+  enum Kind { case vnc, dummy }
+
+  let kind: Kind
+  /// `:N`.
+  let display: String
+  /// A private folder for the server's sockets, config and log.
+  let directory: String
+  /// Xvnc's RFB Unix socket, for `VNCClient`.
+  var vncSocket: String { directory + "/vnc.sock" }
+  private let guardProcess: ChildProcess
+  private let displayPipe: (read: Int32, write: Int32)
+  private let lifeline: (read: Int32, write: Int32)
+
+  /// Starts Xvnc with one screen of the given size.
+  static func vnc(width: Int = 1920, height: Int = 1080) throws -> TestXServer {
+    try TestXServer(kind: .vnc) { dir in
+      [
+        "Xvnc", "-displayfd", "5", "-geometry", "\(width)x\(height)", "-SecurityTypes", "None",
+        "-rfbunixpath", dir + "/vnc.sock", "-rfbport", "-1", "-nolisten", "tcp",
+      ]
+    }
+  }
+
+  /// Starts Xorg with the dummy driver: outputs DUMMY0 (connected) to DUMMY15.
+  static func dummy() throws -> TestXServer {
+    try TestXServer(kind: .dummy) { dir in
+      let config = dir + "/xorg.conf"
+      try dummyConfig.write(toFile: config, atomically: true, encoding: .utf8)
+      return [
+        "Xorg", "-displayfd", "5", "-config", config, "-noreset", "-nolisten", "tcp",
+        "-logfile", dir + "/xorg.log",
+      ]
+    }
+  }
+
+  private init(kind: Kind, command: (String) throws -> [String]) throws {
+    self.kind = kind
+    directory = try makeTempDirectory("displayd-x")
+    let argv = try command(directory)
+    displayPipe = try makePipe()
+    lifeline = try makePipe()
+    // The guard reads its stdin (our lifeline) until EOF, which comes when we close it or
+    // die, then kills the server.
+    let script = "\"$@\" 5>&5 </dev/null >/dev/null 2>&1 & pid=$!; read -r _ <&3; kill $pid; wait $pid"
+    do {
+      guardProcess = try ChildProcess(
+        ["/bin/sh", "-c", script, "x-guard"] + argv, keep: [5: displayPipe.write, 3: lifeline.read])
+    } catch {
+      [displayPipe.read, displayPipe.write, lifeline.read, lifeline.write].forEach { close($0) }
+      throw error
+    }
+    close(displayPipe.write)
+    close(lifeline.read)
+    guard let number = Self.readDisplayNumber(displayPipe.read, timeout: 20) else {
+      close(lifeline.write)
+      guardProcess.wait(timeout: 5)
+      close(displayPipe.read)
+      throw RigError("\(argv[0]) did not report a display number; see \(directory)")
+    }
+    display = ":\(number)"
+  }
+
+  deinit { stop() }
+
+  private var stopped = false
+
+  /// Stops the server and waits for it to exit.
+  func stop() {
+    guard !stopped else { return }
+    stopped = true
+    close(lifeline.write)
+    guardProcess.wait(timeout: 10)
+    close(displayPipe.read)
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  /// Kills the server at once (SIGKILL), as a crash would; the guard then ends.
+  func crash() throws {
+    let pids = try runCommand(["pgrep", "-P", String(guardProcess.pid)]).out
+    for pid in pids.split(separator: "\n").compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+  }
+
+  private static func readDisplayNumber(_ fd: Int32, timeout: Double) -> Int? {
+    let deadline = Deadline(seconds: timeout)
+    var text = ""
+    var byte: UInt8 = 0
+    while !deadline.passed {
+      guard pollFDs([fd], timeoutMs: deadline.remainingMs).contains(0), read(fd, &byte, 1) == 1 else { return nil }
+      if byte == 0x0A { return Int(text) }
+      text.append(Character(Unicode.Scalar(byte)))
+    }
+    return nil
+  }
+
+  /// Runs `xrandr` (or another X client) against this server.
+  func run(_ argv: [String]) throws -> (status: Int32, out: String, err: String) {
+    var env = ProcessInfo.processInfo.environment
+    env["DISPLAY"] = display
+    return try runCommand(argv, environment: env)
+  }
+
+  /// Runs a command and throws unless it succeeds; returns its stdout.
+  @discardableResult
+  func must(_ argv: [String]) throws -> String {
+    let r = try run(argv)
+    guard r.status == 0 else { throw RigError("\(argv.joined(separator: " ")) failed (\(r.status)): \(r.err)") }
+    return r.out
+  }
+}
+
+private let dummyConfig = """
+  Section "Device"
+    Identifier "dummy"
+    Driver "dummy"
+    VideoRam 512000
+  EndSection
+  Section "Monitor"
+    Identifier "m0"
+    HorizSync 5.0-1000.0
+    VertRefresh 5.0-200.0
+  EndSection
+  Section "Screen"
+    Identifier "s0"
+    Device "dummy"
+    Monitor "m0"
+    DefaultDepth 24
+    SubSection "Display"
+      Depth 24
+      Virtual 8192 4096
+    EndSubSection
+  EndSection
+
+  """
+
+func makeTempDirectory(_ prefix: String) throws -> String {
+  var template = Array((NSTemporaryDirectory() + "/\(prefix).XXXXXX").utf8CString)
+  guard let p = mkdtemp(&template) else { throw RigError("mkdtemp failed") }
+  return String(cString: p)
+}
