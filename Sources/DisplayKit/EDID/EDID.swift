@@ -29,6 +29,11 @@ public enum EDIDWarning: Hashable, Sendable, CustomStringConvertible {
   case repeatedDescriptor(String)
   case pixelClockTooLow(descriptor: Int)
   case zeroTiming(descriptor: Int)
+  case negativeBackPorch(descriptor: Int)
+  case noPreferredTiming
+  case unknownExtension(block: Int, tag: UInt8)
+  case ctaLayout(block: Int, String)
+  case displayIDLayout(block: Int, String)
 
   public var description: String {
     switch self {
@@ -41,6 +46,11 @@ public enum EDIDWarning: Hashable, Sendable, CustomStringConvertible {
     case .repeatedDescriptor(let d): return "more than one \(d) descriptor"
     case .pixelClockTooLow(let n): return "descriptor \(n): pixel clock below 10 MHz, taken as invalid"
     case .zeroTiming(let n): return "descriptor \(n): zero active or blanking size"
+    case .negativeBackPorch(let n): return "descriptor \(n): sync pulse extends past the blanking (0 or negative back porch)"
+    case .noPreferredTiming: return "no preferred timing: block 0 has no detailed timing descriptor"
+    case .unknownExtension(let b, let t): return "block \(b): unknown extension block tag 0x" + String(t, radix: 16)
+    case .ctaLayout(let b, let what): return "block \(b): CTA-861: \(what)"
+    case .displayIDLayout(let b, let what): return "block \(b): DisplayID: \(what)"
     }
   }
 }
@@ -157,7 +167,9 @@ public struct EDID: Hashable, Sendable {
     if extensionCount != extensions.count {
       warnings.append(.extensionCount(declared: extensionCount, present: extensions.count))
     }
+    EDID.checkExtensions(bytes, &warnings)
     let descriptors = EDID.decodeDescriptors(bytes, &warnings)
+    if descriptors.timing == nil { warnings.append(.noPreferredTiming) }
     productName = descriptors.name
     serialString = descriptors.serial
     preferredTiming = descriptors.timing

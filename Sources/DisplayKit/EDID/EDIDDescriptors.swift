@@ -45,11 +45,12 @@ extension EDID {
       let d = bytes[start..<start + 18]
       let clock = Int(d[start]) | Int(d[start + 1]) << 8
       if clock != 0 {
-        guard result.timing == nil else { continue }
+        // Every timing is checked; the first valid one is the preferred mode.
         if clock < 1000 {
           warnings.append(.pixelClockTooLow(descriptor: index + 1))
         } else {
-          result.timing = detailedTiming(d, clock10kHz: clock, index: index + 1, &warnings)
+          let timing = detailedTiming(d, clock10kHz: clock, index: index + 1, &warnings)
+          if result.timing == nil { result.timing = timing }
         }
         continue
       }
@@ -85,6 +86,13 @@ extension EDID {
     let interlaced = b[17] & 0x80 != 0
     if hActive == 0 || vActive == 0 || hBlank == 0 || vBlank == 0 {
       warnings.append(.zeroTiming(descriptor: index))
+    }
+    let hFront = Int(b[8]) | Int(b[11] & 0xC0) << 2
+    let hSync = Int(b[9]) | Int(b[11] & 0x30) << 4
+    let vFront = Int(b[10] >> 4) | Int(b[11] & 0x0C) << 2
+    let vSync = Int(b[10] & 0x0F) | Int(b[11] & 0x03) << 4
+    if hFront + hSync >= hBlank || vFront + vSync >= vBlank {
+      warnings.append(.negativeBackPorch(descriptor: index))
     }
     let hz = Double(clock10kHz) * 10_000
     let hTotal = Double(hActive + hBlank)

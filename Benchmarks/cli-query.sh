@@ -1,0 +1,59 @@
+#!/bin/sh
+# CLI query speed: `displayd modes --json` and `displayd outputs --json` against
+# `xrandr --current` on the same private Xorg dummy server (16 outputs), whole process,
+# median of repeated runs (hyperfine). Run through `make bench` (builds the release binary).
+set -e
+cd "$(dirname "$0")/.."
+bin=.build/release/displayd
+runs=${RUNS:-200}
+dir=$(mktemp -d /tmp/displayd-bench.XXXXXX)
+cat >"$dir/xorg.conf" <<'CONF'
+Section "Device"
+  Identifier "dummy"
+  Driver "dummy"
+  VideoRam 512000
+EndSection
+Section "Monitor"
+  Identifier "m0"
+  HorizSync 5.0-1000.0
+  VertRefresh 5.0-200.0
+EndSection
+Section "Screen"
+  Identifier "s0"
+  Device "dummy"
+  Monitor "m0"
+  DefaultDepth 24
+  SubSection "Display"
+    Depth 24
+    Virtual 8192 4096
+  EndSubSection
+EndSection
+CONF
+mkfifo "$dir/displayfd"
+Xorg -displayfd 5 -config "$dir/xorg.conf" -noreset -nolisten tcp -logfile "$dir/xorg.log" \
+  5>"$dir/displayfd" >/dev/null 2>&1 &
+server=$!
+exec 6<"$dir/displayfd"
+read -r number <&6
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$dir"' EXIT INT TERM
+export DISPLAY=":$number"
+# Three more outputs on, so the query has real work: 4 active CRTCs, 16 outputs.
+x=2048
+for i in 1 2 3; do
+  xrandr --addmode DUMMY$i 1024x768
+  xrandr --output DUMMY$i --mode 1024x768 --pos ${x}x0
+  x=$((x + 1024))
+done
+
+hyperfine -N --warmup 20 --runs "$runs" --export-json "$dir/cli.json" \
+  "xrandr --current" "$bin modes --json" "$bin outputs --json" "$bin modes --json DUMMY0" >/dev/null 2>&1
+python3 - "$dir/cli.json" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+base = results[0]["median"]
+print("CLI query, whole process, Xorg dummy server with 16 outputs (4 active), %d runs each" % len(results[0]["times"]))
+print("%-36s %10s %10s %8s" % ("command", "median ms", "mean ms", "vs xrandr"))
+for r in results:
+    name = r["command"].replace(".build/release/", "")
+    print("%-36s %10.2f %10.2f %7.2fx" % (name, r["median"] * 1e3, r["mean"] * 1e3, r["median"] / base))
+PY

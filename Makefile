@@ -1,0 +1,68 @@
+# displayd: `make run` runs it, `make test` tests it; both install what is missing first.
+
+PREFIX ?= $(HOME)/.local
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
+# Debian packages: build headers, the X servers the tests start, and the X tools they use.
+BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \
+  libxfixes-dev libxext-dev libxres-dev
+TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
+  x11-xserver-utils x11-utils xauth
+BENCH_PACKAGES = hyperfine
+
+.PHONY: all build release run test bench fuzz deps test-deps bench-deps clean format
+
+all: build
+
+deps:
+	@scripts/apt-ensure $(BUILD_PACKAGES)
+
+test-deps:
+	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES)
+
+bench-deps:
+	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES)
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+## run: watch hot-plug events on $DISPLAY, or on a private virtual X server when none is set.
+run: release test-deps
+	@if [ -n "$$DISPLAY" ]; then \
+	  .build/release/displayd watch --display "$$DISPLAY"; \
+	else \
+	  scripts/with-private-x .build/release/displayd watch; \
+	fi
+
+## test: every test, against private X servers the tests start themselves.
+test: test-deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## bench: the figures the README quotes (medians over repeated runs).
+bench: release bench-deps
+	Benchmarks/cli-query.sh
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build
+
+FUZZ_SECONDS ?= 60
+FUZZ_DIR ?= .build/fuzz
+
+## fuzz: the EDID decoder under libFuzzer with ASan for FUZZ_SECONDS, seeded from the corpus.
+fuzz: deps
+	mkdir -p $(FUZZ_DIR)/corpus
+	cp Tests/DisplayKitTests/Fixtures/edid/*.bin $(FUZZ_DIR)/corpus/
+	if [ -d ../shared/edid ]; then cp ../shared/edid/*.bin ../shared/edid/malformed/*.bin $(FUZZ_DIR)/corpus/; fi
+	$(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
+	  -I Sources/CXrandr -I Sources/CLinux -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes \
+	  $$(find Sources/DisplayKit -name '*.swift') Fuzz/EDIDFuzzer.swift -o $(FUZZ_DIR)/edid-fuzzer
+	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=1024 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
