@@ -46,6 +46,7 @@ test: test-deps
 ## bench: the figures the README quotes (medians over repeated runs).
 bench: release bench-deps
 	Benchmarks/cli-query.sh
+	Benchmarks/edid-decode.sh
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
