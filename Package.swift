@@ -18,8 +18,13 @@ let package = Package(
         ])
       ]
     ),
+    .systemLibrary(
+      name: "CCairo",
+      pkgConfig: "pangocairo",
+      providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
+    ),
     .systemLibrary(name: "CLinux"),
-    .target(name: "DisplayKit", dependencies: ["CXrandr", "CLinux"]),
+    .target(name: "DisplayKit", dependencies: ["CXrandr", "CCairo", "CLinux"]),
     .executableTarget(name: "displayd", dependencies: ["DisplayKit"]),
     .testTarget(
       name: "DisplayKitTests",

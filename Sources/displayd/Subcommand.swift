@@ -6,12 +6,14 @@ import DisplayKit
 
 let version = "0.1.0"
 
-let toolUsage = "usage: displayd <outputs|modes|watch|edid> [options]  (displayd COMMAND --help)"
+let toolUsage = "usage: displayd <run|check-config|outputs|modes|watch|edid> [options]  (displayd COMMAND --help)"
 
 let toolHelp = """
   displayd: a multi-display manager for X11.
 
   Commands:
+    run           the display manager: a mode, a place and a window for every monitor
+    check-config  validate the config and show what each monitor would get
     outputs   list every RandR output with its state
     modes     list the modes of connected (or named) outputs
     watch     print one line per hot-plug event until interrupted
@@ -21,7 +23,8 @@ let toolHelp = """
     --help      show this help (also after a command)
     --version   print the version
 
-  Exit status: 0 success, 1 failure, 64 usage error, 69 X server unavailable.
+  Exit status: 0 success, 1 failure, 64 usage error, 69 X server unavailable,
+  78 bad config.
   """
 
 /// One subcommand of the tool: its argument spec and what it does.
@@ -54,6 +57,9 @@ func dispatch(_ argv: [String], commands: [String: Subcommand]) -> Int32 {
     return try command.run(args).rawValue
   } catch let error as UsageError {
     return usageFailure(error.message, error.usage)
+  } catch let error as ConfigError {
+    printError(error.description)
+    return ExitStatus.config.rawValue
   } catch let error as DisplayError {
     printError(error.description)
     switch error {

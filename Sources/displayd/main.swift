@@ -6,7 +6,7 @@ import DisplayKit
 
 let commands: [String: Subcommand] = [
   "outputs": OutputsCommand(), "modes": ModesCommand(), "watch": WatchCommand(),
-  "edid": EdidCommand(),
+  "edid": EdidCommand(), "run": RunCommand(), "check-config": CheckConfigCommand(),
 ]
 
 let argv = Array(CommandLine.arguments.dropFirst())

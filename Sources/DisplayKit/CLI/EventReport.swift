@@ -16,3 +16,13 @@ public enum EventReport {
     return words.joined(separator: " ")
   }
 }
+
+extension EventReport {
+  /// `connected VNC-1 1280x1024+1920+0 1280x1024@60.00`, for logs.
+  public static func describe(_ event: TopologyEvent) -> String {
+    var words = [event.kind.rawValue, event.output.name]
+    if let g = event.geometry { words.append(g.description) }
+    if let m = event.mode { words.append(TopologyReport.modeLabel(m)) }
+    return words.joined(separator: " ")
+  }
+}

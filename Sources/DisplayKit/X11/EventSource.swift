@@ -22,8 +22,9 @@ extension XConnection {
   }
 
   /// Takes every queued event off the queue, keeping Xlib's idea of the screen size current;
-  /// returns how many were RandR events. Never blocks.
-  public func drainEvents() throws(DisplayError) -> Int {
+  /// reports events about our windows to `onWindow` and returns how many were RandR events.
+  /// Never blocks.
+  public func drainEvents(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
     var randr = 0
     var event = XEvent()
     while XEventsQueued(display, QueuedAlready) > 0 {
@@ -32,6 +33,10 @@ extension XConnection {
       if type == RRScreenChangeNotify || type == RRNotify {
         XRRUpdateConfiguration(&event)
         randr += 1
+      } else if event.type == DestroyNotify {
+        onWindow(.destroyed(WindowID(rawValue: UInt(event.xdestroywindow.window))))
+      } else if event.type == ClientMessage, UInt(event.xclient.data.l.0) == atom("WM_DELETE_WINDOW") {
+        onWindow(.closeRequested(WindowID(rawValue: UInt(event.xclient.window))))
       }
     }
     try checkAlive()

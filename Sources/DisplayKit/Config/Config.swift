@@ -1,0 +1,216 @@
+/// Which mode a monitor should get; falls back along preferred, then largest.
+public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
+  case preferred
+  case highest
+  /// Leave an active output's mode alone.
+  case keep
+  /// The highest refresh rate at this size.
+  case size(width: Int, height: Int)
+  /// The refresh rate closest to `refresh` (within 0.5 Hz) at this size.
+  case sizeRate(width: Int, height: Int, refresh: Double)
+
+  /// Parses `preferred`, `highest`, `keep`, `WxH` or `WxH@R`.
+  public init?(_ text: String) {
+    switch text {
+    case "preferred": self = .preferred
+    case "highest": self = .highest
+    case "keep": self = .keep
+    default:
+      let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+      guard parts.count <= 2 else { return nil }
+      let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
+      guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return nil }
+      if parts.count == 2 {
+        guard let r = Double(parts[1]), r > 0, r.isFinite else { return nil }
+        self = .sizeRate(width: w, height: h, refresh: r)
+      } else {
+        self = .size(width: w, height: h)
+      }
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .preferred: return "preferred"
+    case .highest: return "highest"
+    case .keep: return "keep"
+    case .size(let w, let h): return "\(w)x\(h)"
+    case .sizeRate(let w, let h, let r): return "\(w)x\(h)@\(r)"
+    }
+  }
+}
+
+/// Where a monitor goes: beside another output (or the main one), or at a point.
+public enum PositionRequest: Hashable, Sendable, CustomStringConvertible {
+  public enum Relation: String, Hashable, Sendable, CaseIterable {
+    case rightOf = "right-of", leftOf = "left-of", above, below
+  }
+  /// `target` is an output name, or `main`.
+  case relative(Relation, target: String)
+  case absolute(x: Int, y: Int)
+
+  /// Parses `right-of main`, `left-of HDMI-1`, `above main`, `below DP-2` or `X,Y`.
+  public init?(_ text: String) {
+    let words = text.split(separator: " ").map(String.init)
+    if words.count == 2, let relation = Relation(rawValue: words[0]) {
+      self = .relative(relation, target: words[1])
+      return
+    }
+    let xy = text.split(separator: ",").map { Int(String($0).trimmingCharacters(in: " ")) }
+    guard xy.count == 2, let x = xy[0], let y = xy[1], x >= 0, y >= 0 else { return nil }
+    self = .absolute(x: x, y: y)
+  }
+
+  public var description: String {
+    switch self {
+    case .relative(let r, let t): return "\(r.rawValue) \(t)"
+    case .absolute(let x, let y): return "\(x),\(y)"
+    }
+  }
+}
+
+/// What a monitor's window shows.
+public enum ContentKind: String, Hashable, Sendable, CaseIterable {
+  case placeholder, none
+}
+
+/// How a monitor's window stacks.
+public enum WindowLevel: String, Hashable, Sendable, CaseIterable {
+  /// A managed window, EWMH full-screen on its monitor when a window manager runs.
+  case normal
+  /// Kept above others by the window manager (`_NET_WM_STATE_ABOVE`).
+  case above
+  /// Override-redirect: above everything, unmanaged.
+  case overlay
+}
+
+/// A colour from `#rgb`, `#rrggbb` or a basic name.
+public struct RGBColor: Hashable, Sendable, CustomStringConvertible {
+  public var red: UInt8
+  public var green: UInt8
+  public var blue: UInt8
+
+  public init(red: UInt8, green: UInt8, blue: UInt8) {
+    self.red = red
+    self.green = green
+    self.blue = blue
+  }
+
+  public init?(_ text: String) {
+    if let named = RGBColor.names[text.lowercased()] {
+      self = named
+      return
+    }
+    guard text.hasPrefix("#"), text.count == 4 || text.count == 7,
+      let v = UInt32(text.dropFirst(), radix: 16)
+    else { return nil }
+    if text.count == 7 {
+      self.init(red: UInt8(v >> 16 & 0xFF), green: UInt8(v >> 8 & 0xFF), blue: UInt8(v & 0xFF))
+    } else {
+      self.init(red: UInt8(v >> 8 & 0xF) * 17, green: UInt8(v >> 4 & 0xF) * 17, blue: UInt8(v & 0xF) * 17)
+    }
+  }
+
+  /// `0x00RRGGBB`, an X pixel value on a 24-bit TrueColor visual.
+  public var pixel: UInt32 { UInt32(red) << 16 | UInt32(green) << 8 | UInt32(blue) }
+
+  public var description: String {
+    "#" + [red, green, blue].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+  }
+
+  static let names: [String: RGBColor] = [
+    "white": RGBColor(red: 255, green: 255, blue: 255), "black": RGBColor(red: 0, green: 0, blue: 0),
+    "red": RGBColor(red: 255, green: 0, blue: 0), "green": RGBColor(red: 0, green: 128, blue: 0),
+    "blue": RGBColor(red: 0, green: 0, blue: 255), "gray": RGBColor(red: 128, green: 128, blue: 128),
+    "grey": RGBColor(red: 128, green: 128, blue: 128), "yellow": RGBColor(red: 255, green: 255, blue: 0),
+  ]
+}
+
+/// How the placeholder looks.
+public struct PlaceholderStyle: Hashable, Sendable {
+  public var text = "<no content>"
+  public var background = RGBColor(red: 255, green: 255, blue: 255)
+  public var foreground = RGBColor(red: 0, green: 0, blue: 0)
+  /// A PNG, scaled to fit behind the text.
+  public var image: String?
+  /// A line with the output name, monitor name and mode.
+  public var details = true
+  public init() {}
+}
+
+/// What a monitor gets: from `defaults`, overridden field by field by the first matching rule.
+public struct MonitorSettings: Hashable, Sendable {
+  public var mode: ModeRequest = .preferred
+  public var position: PositionRequest = .relative(.rightOf, target: "main")
+  public var content: ContentKind = .placeholder
+  public var level: WindowLevel = .normal
+  public init() {}
+}
+
+/// Which monitors a rule is for: every given field must match.
+public struct MonitorMatch: Hashable, Sendable {
+  /// A glob over the connector name (`HDMI-*`).
+  public var output: String?
+  public var manufacturer: String?
+  public var productName: String?
+  public var productCode: Int?
+  /// Matches the serial string, or the serial number written in decimal.
+  public var serial: String?
+  public init() {}
+}
+
+/// One entry of `monitors`.
+public struct MonitorRule: Hashable, Sendable {
+  public var match = MonitorMatch()
+  public var mode: ModeRequest?
+  public var position: PositionRequest?
+  public var content: ContentKind?
+  public var level: WindowLevel?
+  /// The daemon leaves a matching monitor alone entirely.
+  public var ignore = false
+  public init() {}
+}
+
+/// The daemon's configuration (`config.json5`).
+public struct Config: Hashable, Sendable {
+  /// The output to treat as main, overriding the RandR primary.
+  public var main: String?
+  public var defaults = MonitorSettings()
+  public var placeholder = PlaceholderStyle()
+  public var monitors: [MonitorRule] = []
+  public init() {}
+
+  /// The settings for a monitor: nil when a rule says to ignore it.
+  public func settings(for output: Output, identity: EDID?) -> MonitorSettings? {
+    var result = defaults
+    guard let rule = monitors.first(where: { $0.match.matches(output, identity) }) else { return result }
+    if rule.ignore { return nil }
+    if let m = rule.mode { result.mode = m }
+    if let p = rule.position { result.position = p }
+    if let c = rule.content { result.content = c }
+    if let l = rule.level { result.level = l }
+    return result
+  }
+}
+
+extension MonitorMatch {
+  func matches(_ output: Output, _ edid: EDID?) -> Bool {
+    if let glob = self.output, !globMatch(glob, output.name) { return false }
+    guard manufacturer != nil || productName != nil || productCode != nil || serial != nil else { return true }
+    guard let edid else { return false }
+    if let m = manufacturer, m != edid.manufacturer { return false }
+    if let p = productName, p != edid.productName?.text { return false }
+    if let c = productCode, c != edid.productCode { return false }
+    if let s = serial, s != edid.serialString?.text, s != edid.serialNumber.map({ String($0) }) { return false }
+    return true
+  }
+}
+
+extension String {
+  func trimmingCharacters(in set: Character) -> String {
+    var s = Substring(self)
+    while s.first == set { s.removeFirst() }
+    while s.last == set { s.removeLast() }
+    return String(s)
+  }
+}

@@ -1,0 +1,111 @@
+import FoundationEssentials
+
+/// Any key of a JSON object, for strict decoding: unknown keys are errors, not ignored.
+struct AnyKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
+  init(_ s: String) { stringValue = s }
+}
+
+extension KeyedDecodingContainer where K == AnyKey {
+  /// Throws for a key outside `known`, naming the key and what is allowed.
+  func requireOnly(_ known: [String]) throws {
+    for key in allKeys where !known.contains(key.stringValue) {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self,
+        debugDescription: "unknown key '\(key.stringValue)' (expected one of: \(known.joined(separator: ", ")))")
+    }
+  }
+
+  func optional<T: Decodable>(_ key: String) throws -> T? {
+    try decodeIfPresent(T.self, forKey: AnyKey(key))
+  }
+
+  /// A string field parsed by `parse`; an unparsable one throws with `expected`.
+  func parsed<T>(_ key: String, expected: String, _ parse: (String) -> T?) throws -> T? {
+    guard let text = try decodeIfPresent(String.self, forKey: AnyKey(key)) else { return nil }
+    guard let value = parse(text) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: AnyKey(key), in: self, debugDescription: "'\(text)' is not valid: expected \(expected)")
+    }
+    return value
+  }
+}
+
+let modeExpected = "preferred | highest | keep | \"WxH\" | \"WxH@R\""
+let positionExpected = "right-of | left-of | above | below <output|main>, or \"X,Y\""
+let colourExpected = "#rgb, #rrggbb or a colour name (white, black, red, green, blue, gray, yellow)"
+
+func oneOf<T: RawRepresentable & CaseIterable>(_: T.Type) -> String where T.RawValue == String {
+  T.allCases.map(\.rawValue).joined(separator: " | ")
+}
+
+extension Config: Decodable {
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    try c.requireOnly(["main", "defaults", "placeholder", "monitors"])
+    main = try c.optional("main")
+    defaults = try c.optional("defaults") ?? MonitorSettings()
+    placeholder = try c.optional("placeholder") ?? PlaceholderStyle()
+    monitors = try c.optional("monitors") ?? []
+  }
+}
+
+extension MonitorSettings: Decodable {
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    try c.requireOnly(["mode", "position", "content", "level"])
+    mode = try c.parsed("mode", expected: modeExpected, ModeRequest.init) ?? mode
+    position = try c.parsed("position", expected: positionExpected, PositionRequest.init) ?? position
+    content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init) ?? content
+    level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init) ?? level
+  }
+}
+
+extension PlaceholderStyle: Decodable {
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    try c.requireOnly(["text", "background", "foreground", "image", "details"])
+    text = try c.optional("text") ?? text
+    background = try c.parsed("background", expected: colourExpected, RGBColor.init) ?? background
+    foreground = try c.parsed("foreground", expected: colourExpected, RGBColor.init) ?? foreground
+    image = try c.optional("image")
+    details = try c.optional("details") ?? details
+  }
+}
+
+extension MonitorRule: Decodable {
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    try c.requireOnly(["match", "mode", "position", "content", "level", "ignore"])
+    guard c.contains(AnyKey("match")) else {
+      throw DecodingError.keyNotFound(
+        AnyKey("match"), .init(codingPath: decoder.codingPath, debugDescription: "a rule needs a match"))
+    }
+    match = try c.decode(MonitorMatch.self, forKey: AnyKey("match"))
+    mode = try c.parsed("mode", expected: modeExpected, ModeRequest.init)
+    position = try c.parsed("position", expected: positionExpected, PositionRequest.init)
+    content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init)
+    level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init)
+    ignore = try c.optional("ignore") ?? false
+  }
+}
+
+extension MonitorMatch: Decodable {
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    try c.requireOnly(["output", "manufacturer", "product_name", "product_code", "serial"])
+    output = try c.optional("output")
+    manufacturer = try c.optional("manufacturer")
+    productName = try c.optional("product_name")
+    productCode = try c.optional("product_code")
+    serial = try c.optional("serial")
+  }
+}

@@ -1,0 +1,100 @@
+import FoundationEssentials
+
+/// A configuration that cannot be used: names the file, and the line (syntax) or the key path
+/// (a wrong value), and says what was expected.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var file: String
+  public var line: Int?
+  public var keyPath: String?
+  public var message: String
+
+  public init(file: String, line: Int? = nil, keyPath: String? = nil, message: String) {
+    self.file = file
+    self.line = line
+    self.keyPath = keyPath
+    self.message = message
+  }
+
+  public var description: String {
+    var where_ = file
+    if let line { where_ += ":\(line)" }
+    if let keyPath { where_ += ": \(keyPath)" }
+    return "\(where_): \(message)"
+  }
+}
+
+extension Config {
+  /// `$XDG_CONFIG_HOME/displayd/config.json5`, else `~/.config/displayd/config.json5`.
+  public static func defaultPath(environment: [String: String]) -> String? {
+    if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/displayd/config.json5" }
+    guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    return home + "/.config/displayd/config.json5"
+  }
+
+  /// Reads and validates a config file.
+  public static func load(path: String) throws(ConfigError) -> Config {
+    switch readFile(path) {
+    case .failure(let error): throw ConfigError(file: path, message: "cannot read: \(error)")
+    case .success(let bytes): return try parse(bytes, file: path)
+    }
+  }
+
+  /// Parses JSON5 text (comments, trailing commas, unquoted keys, single quotes).
+  public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Config {
+    let decoder = JSONDecoder()
+    decoder.allowsJSON5 = true
+    do {
+      return try decoder.decode(Config.self, from: Data(bytes))
+    } catch let error as DecodingError {
+      throw describe(error, bytes: bytes, file: file)
+    } catch {
+      throw ConfigError(file: file, message: "\(error)")
+    }
+  }
+
+  static func describe(_ error: DecodingError, bytes: [UInt8], file: String) -> ConfigError {
+    switch error {
+    case .dataCorrupted(let ctx) where ctx.codingPath.isEmpty:
+      // Foundation says only that the text is not JSON5; find where, for the message.
+      let problem = JSON5Locator.firstError(in: bytes) ?? .init(offset: 0, message: "not valid JSON5")
+      return ConfigError(file: file, line: line(of: problem.offset, in: bytes), message: "syntax error: \(problem.message)")
+    case .dataCorrupted(let ctx):
+      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: ctx.debugDescription)
+    case .typeMismatch(let type, let ctx):
+      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type))")
+    case .valueNotFound(let type, let ctx):
+      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type)), found null")
+    case .keyNotFound(let key, let ctx):
+      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "missing key '\(key.stringValue)'")
+    @unknown default:
+      return ConfigError(file: file, message: "\(error)")
+    }
+  }
+
+  /// `monitors[1].mode`.
+  static func keyPath(_ path: [CodingKey]) -> String {
+    var text = ""
+    for key in path {
+      if let i = key.intValue {
+        text += "[\(i)]"
+      } else {
+        text += (text.isEmpty ? "" : ".") + key.stringValue
+      }
+    }
+    return text.isEmpty ? "(top level)" : text
+  }
+
+  static func typeName(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: return "a string"
+    case is Bool.Type: return "true or false"
+    case is Int.Type: return "an integer"
+    case is [MonitorRule].Type: return "a list of rules"
+    default: return "an object"
+    }
+  }
+
+  static func line(of offset: Int, in bytes: [UInt8]) -> Int {
+    1 + bytes.prefix(offset).filter { $0 == 0x0A }.count
+  }
+}

@@ -1,0 +1,88 @@
+import CCairo
+
+/// Everything a placeholder picture depends on: equal values draw equal pictures, so a window
+/// is redrawn only when this changes.
+public struct PlaceholderContent: Hashable, Sendable {
+  public var style: PlaceholderStyle
+  /// The details line (output, monitor name, mode), nil when `details` is off.
+  public var details: String?
+  public var width: Int
+  public var height: Int
+
+  public init(style: PlaceholderStyle, details: String?, width: Int, height: Int) {
+    self.style = style
+    self.details = details
+    self.width = width
+    self.height = height
+  }
+}
+
+/// Draws the placeholder with cairo and pango: the background colour, the optional PNG scaled
+/// to fit, the text centred and scaled to the monitor, and the details line near the bottom.
+public enum PlaceholderRenderer {
+  /// Fonts tried in order; Noto CJK draws Chinese, Japanese and Korean text.
+  static let fontFamilies = "DejaVu Sans, Noto Sans CJK SC, sans-serif"
+
+  public static func render(_ content: PlaceholderContent) -> RenderedImage? {
+    guard let image = RenderedImage(width: content.width, height: content.height),
+      let cr = cairo_create(image.surface)
+    else { return nil }
+    defer { cairo_destroy(cr) }
+    let style = content.style
+    setColour(cr, style.background)
+    cairo_paint(cr)
+    if let path = style.image { drawImage(cr, path: path, width: content.width, height: content.height) }
+    setColour(cr, style.foreground)
+    let w = Double(content.width)
+    let h = Double(content.height)
+    drawText(cr, style.text, size: h / 9, maxWidth: w * 0.9, centreY: h / 2)
+    if let details = content.details {
+      drawText(cr, details, size: max(10, h / 36), maxWidth: w * 0.95, centreY: h - h / 18)
+    }
+    return image
+  }
+
+  static func setColour(_ cr: OpaquePointer, _ c: RGBColor) {
+    cairo_set_source_rgb(cr, Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255)
+  }
+
+  /// Draws one line centred at `centreY`, shrinking the font until it fits `maxWidth`.
+  static func drawText(_ cr: OpaquePointer, _ text: String, size: Double, maxWidth: Double, centreY: Double) {
+    guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return }
+    defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    guard let font = pango_font_description_from_string(fontFamilies) else { return }
+    defer { pango_font_description_free(font) }
+    pango_layout_set_text(layout, text, -1)
+    var px = size
+    var width: Int32 = 0
+    var height: Int32 = 0
+    for _ in 0..<4 {
+      pango_font_description_set_absolute_size(font, px * Double(PANGO_SCALE))
+      pango_layout_set_font_description(layout, font)
+      pango_layout_get_pixel_size(layout, &width, &height)
+      guard Double(width) > maxWidth, width > 0 else { break }
+      px *= maxWidth / Double(width)
+    }
+    let x = (Double(cairo_image_surface_get_width(cairo_get_target(cr))) - Double(width)) / 2
+    cairo_move_to(cr, x, centreY - Double(height) / 2)
+    pango_cairo_show_layout(cr, layout)
+  }
+
+  /// Paints a PNG scaled to fit the monitor, keeping its aspect ratio; a missing or broken
+  /// file is skipped.
+  static func drawImage(_ cr: OpaquePointer, path: String, width: Int, height: Int) {
+    guard let png = cairo_image_surface_create_from_png(path) else { return }
+    defer { cairo_surface_destroy(png) }
+    guard cairo_surface_status(png) == CAIRO_STATUS_SUCCESS else { return }
+    let iw = Double(cairo_image_surface_get_width(png))
+    let ih = Double(cairo_image_surface_get_height(png))
+    guard iw > 0, ih > 0 else { return }
+    let scale = min(Double(width) / iw, Double(height) / ih)
+    cairo_save(cr)
+    cairo_translate(cr, (Double(width) - iw * scale) / 2, (Double(height) - ih * scale) / 2)
+    cairo_scale(cr, scale, scale)
+    cairo_set_source_surface(cr, png, 0, 0)
+    cairo_paint(cr)
+    cairo_restore(cr)
+  }
+}

@@ -1,0 +1,32 @@
+import CCairo
+
+/// Pixels drawn by cairo in the X server's 24-bit layout (xRGB, 32 bits a pixel), owned here
+/// until the image is freed.
+public final class RenderedImage {
+  let surface: OpaquePointer
+  public let width: Int
+  public let height: Int
+
+  init?(width: Int, height: Int) {
+    guard width > 0, height > 0, let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
+      cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
+    else { return nil }
+    surface = s
+    self.width = width
+    self.height = height
+  }
+
+  deinit { cairo_surface_destroy(surface) }
+
+  /// The pixel rows and their stride in bytes.
+  public func withPixels<R>(_ body: (UnsafeRawPointer, Int) -> R) -> R {
+    cairo_surface_flush(surface)
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    return body(UnsafeRawPointer(cairo_image_surface_get_data(surface)), stride)
+  }
+
+  /// The colour at a point, for tests: `0xRRGGBB`.
+  public func pixel(x: Int, y: Int) -> UInt32 {
+    withPixels { data, stride in data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) & 0xFFFFFF }
+  }
+}

@@ -1,0 +1,73 @@
+extension Daemon {
+  /// Makes the windows match what the topology and config want: creates, moves, redraws or
+  /// destroys; draws only when a window's picture inputs changed.
+  func syncWindows() {
+    let wanted = Dictionary(config.wantedWindows(in: topology).map { ($0.output.id, $0) }) { a, _ in a }
+    for (id, monitor) in monitors where wanted[id].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true {
+      release(monitor)
+      monitors[id] = nil
+    }
+    for (id, want) in wanted {
+      if var monitor = monitors[id] {
+        if monitor.rect != want.rect {
+          connection.moveWindow(monitor.window, to: want.rect)
+          monitor.rect = want.rect
+          log.info("window \(monitor.window) follows \(monitor.name) to \(want.rect)")
+        }
+        if monitor.drawn != want.picture { draw(&monitor, want.picture) }
+        monitors[id] = monitor
+      } else if let monitor = create(want) {
+        monitors[id] = monitor
+      }
+    }
+    connection.flush()
+  }
+
+  private func create(_ want: WindowWanted) -> ManagedMonitor? {
+    let spec = WindowSpec(output: want.output.name, rect: want.rect, level: want.level, background: config.placeholder.background)
+    do {
+      let window = try connection.createWindow(spec)
+      var monitor = ManagedMonitor(
+        output: want.output.id, name: want.output.name, window: window, rect: want.rect, level: want.level,
+        content: want.content, drawn: nil, pixmap: nil, since: monotonicNanoseconds())
+      draw(&monitor, want.picture)
+      counters.windowsCreated += 1
+      log.info("window \(window) on \(want.output.name) at \(want.rect), level \(want.level.rawValue)")
+      return monitor
+    } catch {
+      log.error("could not create a window on \(want.output.name): \(error)")
+      return nil
+    }
+  }
+
+  private func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
+    guard let image = PlaceholderRenderer.render(picture) else {
+      log.error("could not draw the placeholder for \(monitor.name) (\(picture.width)x\(picture.height))")
+      return
+    }
+    let old = monitor.pixmap
+    monitor.pixmap = connection.showImage(image, in: monitor.window)
+    if let old { connection.freePixmap(old) }
+    monitor.drawn = picture
+    counters.redraws += 1
+  }
+
+  func release(_ monitor: ManagedMonitor) {
+    connection.destroyWindow(monitor.window)
+    if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
+    counters.windowsDestroyed += 1
+    log.info("window \(monitor.window) on \(monitor.name) released")
+  }
+
+  func handle(_ event: WindowEvent) {
+    switch event {
+    case .destroyed(let window):
+      guard let (id, monitor) = monitors.first(where: { $0.value.window == window }) else { return }
+      log.warning("window \(window) on \(monitor.name) was destroyed by someone else; making a new one")
+      if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
+      monitors[id] = nil
+    case .closeRequested(let window):
+      log.info("ignoring a request to close window \(window)")
+    }
+  }
+}

@@ -1,0 +1,55 @@
+/// A monitor the daemon covers with a window, and what it put there.
+public struct ManagedMonitor: Sendable {
+  public var output: OutputID
+  public var name: String
+  public var window: WindowID
+  public var rect: Rect
+  public var level: WindowLevel
+  public var content: ContentKind
+  /// The picture's inputs; nil until drawn.
+  public var drawn: PlaceholderContent?
+  public var pixmap: PixmapID?
+  /// Monotonic time the window was created, in nanoseconds.
+  public var since: UInt64
+}
+
+/// Counters a test (and `status`) reads to see what the daemon did.
+public struct DaemonCounters: Sendable {
+  /// Reconciles run, for any reason.
+  public var reconciles = 0
+  /// Reconciles that changed the server's configuration.
+  public var reconcilesChanged = 0
+  public var windowsCreated = 0
+  public var windowsDestroyed = 0
+  public var redraws = 0
+}
+
+/// What one external monitor should show: derived from the topology and config; pure.
+struct WindowWanted: Equatable {
+  var output: Output
+  var rect: Rect
+  var level: WindowLevel
+  var content: ContentKind
+  var picture: PlaceholderContent
+}
+
+extension Config {
+  /// The windows the daemon should have: one per connected external monitor with an active
+  /// CRTC, not ignored, whose content is not `none`.
+  func wantedWindows(in topology: Topology) -> [WindowWanted] {
+    let main = mainOutput(in: topology)
+    return topology.connectedOutputs.compactMap { output in
+      guard output.id != main?.id, !output.nonDesktop, let rect = topology.geometry(of: output) else { return nil }
+      let edid = output.edid.flatMap { try? EDID(bytes: $0) }
+      guard let settings = settings(for: output, identity: edid), settings.content != .none else { return nil }
+      var details: String?
+      if placeholder.details {
+        let monitor = edid.map { $0.productName?.text ?? $0.manufacturer }
+        let mode = topology.currentMode(of: output).map(TopologyReport.modeLabel)
+        details = [output.name, monitor, mode].compactMap { $0 }.joined(separator: "  ·  ")
+      }
+      let picture = PlaceholderContent(style: placeholder, details: details, width: rect.width, height: rect.height)
+      return WindowWanted(output: output, rect: rect, level: settings.level, content: settings.content, picture: picture)
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/// Chooses a monitor's mode: the rule's request if the output has it, else its preferred
+/// mode, else its largest. A monitor is never left dark because a rule names a mode it lacks.
+public enum ModePolicy {
+  /// Modes to try in order (the first is the choice; the rest are fallbacks should the server
+  /// refuse it), and a warning when the request could not be met.
+  public static func candidates(
+    _ request: ModeRequest, for output: Output, in topology: Topology
+  ) -> (modes: [Mode], warning: String?) {
+    let all = topology.modes(of: output)
+    let preferred = output.preferredModes.first.flatMap { topology.modes[$0] }
+    let largest = all.max { ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz) }
+    var requested: Mode?
+    var warning: String?
+    switch request {
+    case .preferred: requested = preferred
+    case .highest: requested = largest
+    case .keep: requested = topology.currentMode(of: output) ?? preferred
+    case .size(let w, let h):
+      requested = all.filter { $0.width == w && $0.height == h }.max { $0.refreshHz < $1.refreshHz }
+    case .sizeRate(let w, let h, let r):
+      requested =
+        all.filter { $0.width == w && $0.height == h && abs($0.refreshHz - r) <= 0.5 }
+        .min { abs($0.refreshHz - r) < abs($1.refreshHz - r) }
+    }
+    var chain: [Mode] = []
+    for mode in [requested, preferred, largest].compactMap({ $0 }) where !chain.contains(where: { $0.id == mode.id }) {
+      chain.append(mode)
+    }
+    if requested == nil, let first = chain.first {
+      let lacking = request == .preferred ? "no preferred mode" : "no mode \(request)"
+      warning = "\(output.name) has \(lacking); using \(TopologyReport.modeLabel(first)) instead"
+    }
+    return (chain, warning)
+  }
+}
+
+extension Config {
+  /// The main output: `main` from the config when that output is connected, else the
+  /// topology's (RandR primary, built-in panel, first connected).
+  public func mainOutput(in topology: Topology) -> Output? {
+    if let name = main, let output = topology.output(named: name), output.isConnected { return output }
+    return topology.mainOutput
+  }
+}

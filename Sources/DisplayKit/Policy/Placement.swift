@@ -1,0 +1,97 @@
+extension Planner {
+  /// Where a monitor of `size` goes: beside its target, then pushed along the same direction
+  /// past any monitor already there, so monitors placed alike end up in a row, not stacked.
+  func place(
+    _ size: (Int, Int), _ request: PositionRequest, main: Output?, rects: [OutputID: Rect]
+  ) -> (x: Int, y: Int) {
+    let (w, h) = size
+    guard case .relative(let relation, let targetName) = request else {
+      if case .absolute(let x, let y) = request { return (x, y) }
+      return (0, 0)
+    }
+    let targetOutput = targetName == "main" ? main : topology.output(named: targetName)
+    let target =
+      targetOutput.flatMap { rects[$0.id] } ?? main.flatMap { rects[$0.id] } ?? Rect(x: 0, y: 0, width: 0, height: 0)
+    var r: Rect
+    switch relation {
+    case .rightOf: r = Rect(x: target.x + target.width, y: target.y, width: w, height: h)
+    case .leftOf: r = Rect(x: target.x - w, y: target.y, width: w, height: h)
+    case .above: r = Rect(x: target.x, y: target.y - h, width: w, height: h)
+    case .below: r = Rect(x: target.x, y: target.y + target.height, width: w, height: h)
+    }
+    while let hit = rects.values.first(where: { $0.intersects(r) }) {
+      switch relation {
+      case .rightOf: r.x = hit.x + hit.width
+      case .leftOf: r.x = hit.x - w
+      case .above: r.y = hit.y - h
+      case .below: r.y = hit.y + hit.height
+      }
+    }
+    return (r.x, r.y)
+  }
+
+  /// RandR's screen starts at 0,0: monitors placed left of or above it shift everything.
+  func normalize(_ rects: inout [OutputID: Rect]) {
+    let dx = min(0, rects.values.map(\.x).min() ?? 0)
+    let dy = min(0, rects.values.map(\.y).min() ?? 0)
+    guard dx < 0 || dy < 0 else { return }
+    for (id, r) in rects { rects[id] = Rect(x: r.x - dx, y: r.y - dy, width: r.width, height: r.height) }
+  }
+
+  /// CRTC changes for the outputs being configured and for active ones that had to move.
+  func changes(
+    rects: [OutputID: Rect], targets: [OutputID: (crtc: Crtc, modes: [Mode], rotation: Rotation)]
+  ) -> [CrtcChange] {
+    var result: [CrtcChange] = []
+    for output in topology.outputs {
+      guard let rect = rects[output.id] else { continue }
+      if let t = targets[output.id] {
+        let same = t.crtc.mode == t.modes[0].id && t.crtc.x == rect.x && t.crtc.y == rect.y && t.crtc.outputs == [output.id]
+        if !same {
+          result.append(
+            CrtcChange(
+              crtc: t.crtc.id, mode: t.modes[0].id, x: rect.x, y: rect.y, rotation: t.rotation,
+              outputs: [output.id], fallbacks: t.modes.dropFirst().map(\.id), outputName: output.name))
+        }
+      } else if let crtc = topology.activeCrtc(of: output), crtc.x != rect.x || crtc.y != rect.y {
+        result.append(
+          CrtcChange(
+            crtc: crtc.id, mode: crtc.mode, x: rect.x, y: rect.y, rotation: crtc.rotation,
+            outputs: crtc.outputs, fallbacks: [], outputName: output.name))
+      }
+    }
+    return result
+  }
+
+  /// Active CRTCs that drive only disconnected outputs: turned off.
+  func releases() -> [CrtcChange] {
+    topology.crtcs.filter { crtc in
+      crtc.isActive && !crtc.outputs.isEmpty
+        && crtc.outputs.allSatisfy { topology.output($0)?.isConnected != true }
+    }.map { crtc in
+      CrtcChange(
+        crtc: crtc.id, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [],
+        outputName: crtc.outputs.compactMap { topology.output($0)?.name }.joined(separator: ","))
+    }
+  }
+
+  /// The bounding box of every monitor, within the server's limits; nil when unchanged.
+  func screenSize(rects: [OutputID: Rect], changed: Bool, warnings: inout [String]) -> (width: Int, height: Int)? {
+    guard changed else { return nil }
+    let s = topology.screen
+    let w = max(s.minWidth, rects.values.map { $0.x + $0.width }.max() ?? 0)
+    let h = max(s.minHeight, rects.values.map { $0.y + $0.height }.max() ?? 0)
+    if w > s.maxWidth || h > s.maxHeight {
+      warnings.append("the layout needs a \(w)x\(h) screen, more than the server's \(s.maxWidth)x\(s.maxHeight)")
+    }
+    let size = (min(w, s.maxWidth), min(h, s.maxHeight))
+    return size == (s.width, s.height) ? nil : size
+  }
+}
+
+extension Rect {
+  /// Whether the two rectangles share any pixel.
+  public func intersects(_ o: Rect) -> Bool {
+    x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
+  }
+}

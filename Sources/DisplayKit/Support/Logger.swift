@@ -1,0 +1,52 @@
+/// Log levels, with their sd-daemon priorities.
+public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
+  case error = 3, warning = 4, info = 6, debug = 7
+
+  public init?(name: String) {
+    switch name {
+    case "error": self = .error
+    case "warning", "warn": self = .warning
+    case "info": self = .info
+    case "debug": self = .debug
+    default: return nil
+    }
+  }
+
+  public static func < (a: Self, b: Self) -> Bool { a.rawValue > b.rawValue }
+}
+
+/// Writes log lines to standard error: with the `<N>` priority prefix journald understands
+/// when it is the reader (`$JOURNAL_STREAM` set), with a level word otherwise.
+public final class Logger {
+  public var level: LogLevel
+  let journal: Bool
+  let sink: (String) -> Void
+
+  public init(level: LogLevel = .info, journal: Bool = false, sink: @escaping (String) -> Void = Console.err) {
+    self.level = level
+    self.journal = journal
+    self.sink = sink
+  }
+
+  public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    guard level >= self.level else { return }
+    let text = message()
+    if journal {
+      sink("<\(level.rawValue)>\(text)\n")
+    } else {
+      let word: String
+      switch level {
+      case .error: word = "error"
+      case .warning: word = "warning"
+      case .info: word = "info"
+      case .debug: word = "debug"
+      }
+      sink("displayd[\(word)]: \(text)\n")
+    }
+  }
+
+  public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
+  public func warning(_ m: @autoclosure () -> String) { log(.warning, m()) }
+  public func info(_ m: @autoclosure () -> String) { log(.info, m()) }
+  public func debug(_ m: @autoclosure () -> String) { log(.debug, m()) }
+}

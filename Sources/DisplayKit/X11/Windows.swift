@@ -1,0 +1,167 @@
+import CXrandr
+
+/// An X window id.
+public struct WindowID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  public var rawValue: UInt
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+  public var description: String { "0x" + String(rawValue, radix: 16) }
+}
+
+/// An X pixmap id.
+public struct PixmapID: RawRepresentable, Hashable, Sendable {
+  public var rawValue: UInt
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+}
+
+/// What a monitor's window is: where, how it stacks, its colour before content arrives.
+public struct WindowSpec: Hashable, Sendable {
+  public var output: String
+  public var rect: Rect
+  public var level: WindowLevel
+  public var background: RGBColor
+  public init(output: String, rect: Rect, level: WindowLevel, background: RGBColor) {
+    self.output = output
+    self.rect = rect
+    self.level = level
+    self.background = background
+  }
+}
+
+/// Something that happened to one of our windows.
+public enum WindowEvent: Hashable, Sendable {
+  /// Destroyed by someone else (e.g. `xkill`).
+  case destroyed(WindowID)
+  /// A window manager asked it to close (`WM_DELETE_WINDOW`): ignored, as a kiosk must.
+  case closeRequested(WindowID)
+}
+
+extension XConnection {
+  /// Whether an EWMH window manager runs (`_NET_SUPPORTING_WM_CHECK` on the root).
+  public var windowManagerRunning: Bool {
+    rootWindowProperty("_NET_SUPPORTING_WM_CHECK") != nil
+  }
+
+  /// Creates and maps a window exactly covering `spec.rect`, never taking keyboard focus.
+  public func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
+    var attributes = XSetWindowAttributes()
+    attributes.background_pixel = UInt(spec.background.pixel)
+    attributes.override_redirect = spec.level == .overlay ? 1 : 0
+    attributes.event_mask = StructureNotifyMask
+    let mask = UInt(CWBackPixel | CWOverrideRedirect | CWEventMask)
+    let r = spec.rect
+    let window = XCreateWindow(
+      display, root, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), 0,
+      Int32(CopyFromParent), UInt32(InputOutput), nil, mask, &attributes)
+    setIdentity(window, output: spec.output)
+    setSizeHints(window, rect: r)
+    let wm = spec.level != .overlay && windowManagerRunning
+    if wm {
+      let state = spec.level == .above ? "_NET_WM_STATE_ABOVE" : "_NET_WM_STATE_FULLSCREEN"
+      setAtoms(window, "_NET_WM_STATE", [atom(state)])
+    }
+    XMapWindow(display, window)
+    try sync()
+    return WindowID(rawValue: UInt(window))
+  }
+
+  /// Moves and resizes a window to cover `rect`.
+  public func moveWindow(_ window: WindowID, to rect: Rect) {
+    setSizeHints(Window(window.rawValue), rect: rect)
+    XMoveResizeWindow(display, Window(window.rawValue), Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+  }
+
+  /// Destroys a window (unmapping it); X errors for one already gone are recorded, not fatal.
+  public func destroyWindow(_ window: WindowID) {
+    XDestroyWindow(display, Window(window.rawValue))
+  }
+
+  /// Puts `image` into a new pixmap and makes it the window's background, so the server
+  /// repaints exposed areas itself. Returns the pixmap, which the caller frees.
+  public func showImage(_ image: RenderedImage, in window: WindowID) -> PixmapID? {
+    let depth = XDefaultDepth(display, screenNumber)
+    guard depth == 24 || depth == 32, let visual = XDefaultVisual(display, screenNumber) else { return nil }
+    let drawable = Window(window.rawValue)
+    let pixmap = XCreatePixmap(display, drawable, UInt32(image.width), UInt32(image.height), UInt32(depth))
+    let gc = XCreateGC(display, pixmap, 0, nil)
+    defer { XFreeGC(display, gc) }
+    image.withPixels { pixels, stride in
+      guard
+        let ximage = XCreateImage(
+          display, visual, UInt32(depth), ZPixmap, 0, UnsafeMutablePointer(mutating: pixels.assumingMemoryBound(to: CChar.self)),
+          UInt32(image.width), UInt32(image.height), 32, Int32(stride))
+      else { return }
+      XPutImage(display, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(image.width), UInt32(image.height))
+      // The pixels belong to the renderer: free only the XImage structure.
+      ximage.pointee.data = nil
+      XFree(ximage)
+    }
+    XSetWindowBackgroundPixmap(display, drawable, pixmap)
+    XClearWindow(display, drawable)
+    return PixmapID(rawValue: UInt(pixmap))
+  }
+
+  public func freePixmap(_ pixmap: PixmapID) { XFreePixmap(display, Pixmap(pixmap.rawValue)) }
+
+  private func setIdentity(_ window: Window, output: String) {
+    let title = "displayd: \(output)"
+    XStoreName(display, window, title)
+    setUTF8(window, "_NET_WM_NAME", title)
+    setUTF8(window, "_DISPLAYD_OUTPUT", output)
+    "displayd".withCString { name in
+      "Displayd".withCString { cls in
+        var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: cls))
+        XSetClassHint(display, window, &hint)
+      }
+    }
+    var hints = XWMHints()
+    hints.flags = InputHint
+    hints.input = 0
+    XSetWMHints(display, window, &hints)
+    var protocols = [atom("WM_DELETE_WINDOW")]
+    XSetWMProtocols(display, window, &protocols, 1)
+  }
+
+  private func setSizeHints(_ window: Window, rect: Rect) {
+    var size = XSizeHints()
+    size.flags = USPosition | USSize | PMinSize | PMaxSize
+    size.x = Int32(rect.x)
+    size.y = Int32(rect.y)
+    size.width = Int32(rect.width)
+    size.height = Int32(rect.height)
+    size.min_width = Int32(rect.width)
+    size.max_width = Int32(rect.width)
+    size.min_height = Int32(rect.height)
+    size.max_height = Int32(rect.height)
+    XSetWMNormalHints(display, window, &size)
+  }
+
+  func setUTF8(_ window: Window, _ property: String, _ value: String) {
+    let bytes = Array(value.utf8)
+    XChangeProperty(display, window, atom(property), atom("UTF8_STRING"), 8, PropModeReplace, bytes, Int32(bytes.count))
+  }
+
+  func setAtoms(_ window: Window, _ property: String, _ atoms: [Atom]) {
+    let longs = atoms.map { CLong(bitPattern: $0) }
+    longs.withUnsafeBytes { raw in
+      XChangeProperty(
+        display, window, atom(property), XA_ATOM, 32, PropModeReplace, raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+        Int32(atoms.count))
+    }
+  }
+
+  /// The first 32-bit item of a root window property, nil when absent.
+  func rootWindowProperty(_ name: String) -> UInt? {
+    let property = atom(name, create: false)
+    guard property != 0 else { return nil }
+    var type: Atom = 0
+    var format: Int32 = 0
+    var count: UInt = 0
+    var after: UInt = 0
+    var data: UnsafeMutablePointer<UInt8>?
+    let status = XGetWindowProperty(
+      display, root, property, 0, 1, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
+    defer { if let data { XFree(data) } }
+    guard status == Success, type != 0, count > 0, format == 32, let data else { return nil }
+    return data.withMemoryRebound(to: UInt.self, capacity: 1) { $0.pointee }
+  }
+}

@@ -1,0 +1,27 @@
+import DisplayKit
+
+struct CheckConfigCommand: Subcommand {
+  let spec = CommandSpec(
+    name: "check-config", usage: "usage: displayd check-config [FILE] [--display D]",
+    help: """
+      Validates a config file (default: the one `displayd run` reads) and, when an X server
+      is reachable, prints what each connected monitor would get. Exit status 78 when the
+      config is wrong, with the file, the line or key, and what was expected.
+
+        --display D  the X display (default: $DISPLAY)
+      """,
+    options: ["--display"], maxPositionals: 1)
+
+  func run(_ args: Arguments) throws -> ExitStatus {
+    let source = ConfigSource(explicit: args.positionals.first)
+    let config = try source.load(log: nil)
+    write("\(source.path ?? "built-in defaults"): OK\n")
+    guard let connection = try? connect(args) else {
+      write("(no X display reachable: monitors not shown)\n")
+      return .success
+    }
+    let topology = try connection.readTopology()
+    write(CheckReport.text(config: config, topology: topology))
+    return .success
+  }
+}

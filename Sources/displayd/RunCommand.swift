@@ -1,0 +1,80 @@
+import DisplayKit
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+struct RunCommand: Subcommand {
+  let spec = CommandSpec(
+    name: "run", usage: "usage: displayd run [--config FILE] [--display D] [--log-level L]",
+    help: """
+      Runs the display manager: every connected external monitor gets its chosen mode, a
+      place and a window with its content; unplugging releases the window. SIGHUP reloads
+      the config (a bad one is logged and the old one kept); SIGTERM and SIGINT release every
+      window and exit 0.
+
+        --config FILE   default: $XDG_CONFIG_HOME/displayd/config.json5, else
+                        ~/.config/displayd/config.json5; built-in defaults when absent
+        --display D     the X display (default: $DISPLAY)
+        --log-level L   error | warning | info | debug (default: info)
+
+      Exit status: 0 stopped by a signal, 1 runtime failure (the X server went away),
+      64 usage error, 69 X server unavailable, 78 bad config.
+      """,
+    options: ["--config", "--display", "--log-level"])
+
+  func run(_ args: Arguments) throws -> ExitStatus {
+    let log = try makeLogger(args)
+    let source = ConfigSource(explicit: args["--config"])
+    let config = try source.load(log: log)
+    let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP])
+    let daemon = try Daemon(connection: try connect(args), config: config, log: log)
+    try daemon.start()
+    try daemon.run(signals: signals) { signal in
+      guard signal == SIGHUP else {
+        log.info("signal \(signal): releasing \(daemon.monitors.count) window(s) and exiting")
+        daemon.releaseAll()
+        return .stop
+      }
+      do {
+        try daemon.reload(try source.load(log: log))
+        log.info("config reloaded")
+      } catch let error as ConfigError {
+        log.error("reload failed, keeping the previous config: \(error)")
+      }
+      return .continue
+    }
+    return .success
+  }
+
+  private func makeLogger(_ args: Arguments) throws -> Logger {
+    let name = args["--log-level"] ?? "info"
+    guard let level = LogLevel(name: name) else {
+      throw UsageError("unknown log level '\(name)' (error, warning, info, debug)", usage: spec.usage)
+    }
+    return Logger(level: level, journal: getenv("JOURNAL_STREAM") != nil)
+  }
+}
+
+/// Where the config comes from: `--config`, else the default path, else built-in defaults.
+struct ConfigSource {
+  let path: String?
+  let explicit: Bool
+
+  init(explicit: String?) {
+    self.explicit = explicit != nil
+    var env: [String: String] = [:]
+    for name in ["XDG_CONFIG_HOME", "HOME"] { env[name] = getenv(name).map { String(cString: $0) } }
+    path = explicit ?? Config.defaultPath(environment: env)
+  }
+
+  func load(log: Logger?) throws -> Config {
+    guard let path, explicit || access(path, F_OK) == 0 else {
+      log?.info("no config file; using built-in defaults")
+      return Config()
+    }
+    let config = try Config.load(path: path)
+    log?.info("config \(path): \(config.monitors.count) rule(s)")
+    return config
+  }
+}
