@@ -6,9 +6,10 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 
 # Debian packages: build headers, the X servers the tests start, and the X tools they use.
 BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \
-  libxfixes-dev libxext-dev libxres-dev
+  libxfixes-dev libxext-dev libxres-dev libcairo2-dev libpango1.0-dev \
+  fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
-  x11-xserver-utils x11-utils xauth
+  x11-xserver-utils x11-utils xauth python3
 BENCH_PACKAGES = hyperfine
 
 .PHONY: all build release run test bench fuzz deps test-deps bench-deps clean format
@@ -30,12 +31,12 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-## run: watch hot-plug events on $DISPLAY, or on a private virtual X server when none is set.
+## run: the daemon on $DISPLAY; with no $DISPLAY, the demo on a private virtual X server.
 run: release test-deps
 	@if [ -n "$$DISPLAY" ]; then \
-	  .build/release/displayd watch --display "$$DISPLAY"; \
+	  exec .build/release/displayd run --display "$$DISPLAY"; \
 	else \
-	  scripts/with-private-x .build/release/displayd watch; \
+	  scripts/demo .build/release/displayd; \
 	fi
 
 ## test: every test, against private X servers the tests start themselves.

@@ -6,7 +6,7 @@ import DisplayKit
 
 let version = "0.1.0"
 
-let toolUsage = "usage: displayd <run|check-config|outputs|modes|watch|edid> [options]  (displayd COMMAND --help)"
+let toolUsage = "usage: displayd <run|check-config|outputs|modes|watch|edid|screenshot> [options]  (displayd COMMAND --help)"
 
 let toolHelp = """
   displayd: a multi-display manager for X11.
@@ -18,6 +18,7 @@ let toolHelp = """
     modes     list the modes of connected (or named) outputs
     watch     print one line per hot-plug event until interrupted
     edid      decode EDID files, or the EDID of a connected output
+    screenshot    save what the screen (or one output) shows as a PNG
 
   Options:
     --help      show this help (also after a command)

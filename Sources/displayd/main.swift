@@ -7,6 +7,7 @@ import DisplayKit
 let commands: [String: Subcommand] = [
   "outputs": OutputsCommand(), "modes": ModesCommand(), "watch": WatchCommand(),
   "edid": EdidCommand(), "run": RunCommand(), "check-config": CheckConfigCommand(),
+  "screenshot": ScreenshotCommand(),
 ]
 
 let argv = Array(CommandLine.arguments.dropFirst())

@@ -57,16 +57,6 @@ extension XServerTests {
   }
 
   @Suite struct Idle {
-    /// Voluntary context switches of every thread of `pid`: each is a wake-up from sleep.
-    func wakeups(_ pid: pid_t) throws -> Int {
-      let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-      return try tasks.reduce(0) { sum, tid in
-        let status = try String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8)
-        let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-        return sum + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
-      }
-    }
-
     @Test func watchMakesNoWakeupsWhileNothingHappens() throws {
       let server = try TestXServer.vnc()
       let watch = try WatchProcess(display: server.display)

@@ -89,8 +89,8 @@ extension Config {
     case is String.Type: return "a string"
     case is Bool.Type: return "true or false"
     case is Int.Type: return "an integer"
-    case is [MonitorRule].Type: return "a list of rules"
-    default: return "an object"
+    case is Double.Type: return "a number"
+    default: return String(describing: type).hasPrefix("Array") ? "a list" : "an object"
     }
   }
 

@@ -30,3 +30,21 @@ public final class RenderedImage {
     withPixels { data, stride in data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) & 0xFFFFFF }
   }
 }
+
+extension RenderedImage {
+  /// An empty image to fill, e.g. from the screen.
+  public static func blank(width: Int, height: Int) -> RenderedImage? { RenderedImage(width: width, height: height) }
+
+  /// Writes the image as a PNG file; false when it cannot.
+  public func writePNG(to path: String) -> Bool {
+    cairo_surface_flush(surface)
+    return cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
+  }
+
+  /// The pixel rows, writable, and their stride; marks the surface dirty afterwards.
+  public func withMutablePixels<R>(_ body: (UnsafeMutableRawPointer, Int) -> R) -> R {
+    cairo_surface_flush(surface)
+    defer { cairo_surface_mark_dirty(surface) }
+    return body(UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)), Int(cairo_image_surface_get_stride(surface)))
+  }
+}

@@ -31,6 +31,7 @@ public final class Daemon {
     let main = config.mainOutput(in: topology)?.name ?? "none"
     log.info("display \(connection.name): \(topology.connectedOutputs.count) connected, main \(main)")
     try reconcile(reason: "start-up")
+    log.info("ready: \(monitors.count) external monitor(s) managed")
   }
 
   /// Drains queued X events; on RandR changes takes a fresh snapshot and reconciles.

@@ -48,6 +48,7 @@ extension Daemon {
     let old = monitor.pixmap
     monitor.pixmap = connection.showImage(image, in: monitor.window)
     if let old { connection.freePixmap(old) }
+    connection.flush()
     monitor.drawn = picture
     counters.redraws += 1
   }

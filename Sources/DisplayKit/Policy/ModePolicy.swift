@@ -35,10 +35,14 @@ public enum ModePolicy {
 }
 
 extension Config {
-  /// The main output: `main` from the config when that output is connected, else the
-  /// topology's (RandR primary, built-in panel, first connected).
+  /// The main output: `main` from the config when that output is connected and lit, else
+  /// the topology's (RandR primary, built-in panel, first connected).
   public func mainOutput(in topology: Topology) -> Output? {
-    if let name = main, let output = topology.output(named: name), output.isConnected { return output }
+    if let name = main, let output = topology.output(named: name), output.isConnected,
+      topology.geometry(of: output) != nil
+    {
+      return output
+    }
     return topology.mainOutput
   }
 }

@@ -142,7 +142,7 @@ extension XConnection {
 
   func setAtoms(_ window: Window, _ property: String, _ atoms: [Atom]) {
     let longs = atoms.map { CLong(bitPattern: $0) }
-    longs.withUnsafeBytes { raw in
+    _ = longs.withUnsafeBytes { raw in
       XChangeProperty(
         display, window, atom(property), XA_ATOM, 32, PropModeReplace, raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
         Int32(atoms.count))

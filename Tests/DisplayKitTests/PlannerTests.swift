@@ -1,0 +1,116 @@
+import DisplayKit
+import Testing
+
+@Suite struct ModePolicyTests {
+  let t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
+  var hdmi: Output { t.outputs[1] }
+
+  @Test func requestedThenPreferredThenLargest() {
+    // Fake outputs list 1080p (preferred), 1280x1024, 1024x768.
+    let (modes, warning) = ModePolicy.candidates(.size(width: 1024, height: 768), for: hdmi, in: t)
+    #expect(modes.map(\.name) == ["1024x768", "1920x1080"])
+    #expect(warning == nil)
+    #expect(ModePolicy.candidates(.preferred, for: hdmi, in: t).modes.first?.name == "1920x1080")
+    #expect(ModePolicy.candidates(.highest, for: hdmi, in: t).modes.first?.name == "1920x1080")
+    #expect(ModePolicy.candidates(.keep, for: hdmi, in: t).modes.first?.name == "1280x1024")
+  }
+
+  @Test func aMissingModeFallsBackWithAWarning() {
+    let (modes, warning) = ModePolicy.candidates(.size(width: 1600, height: 900), for: hdmi, in: t)
+    #expect(modes.first?.name == "1920x1080")
+    #expect(warning?.contains("HDMI-1 has no mode 1600x900") == true)
+  }
+
+  @Test func refreshIsMatchedWithinHalfAHertz() {
+    var t = self.t
+    let fast = Mode(id: ModeID(rawValue: 9), name: "1920x1080", width: 1920, height: 1080, dotClock: 297_000_000, hTotal: 2200, vTotal: 1125)
+    t.modes[fast.id] = fast
+    t.outputs[1].modes.append(fast.id)
+    let o = t.outputs[1]
+    #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 119.8), for: o, in: t).modes.first?.id == fast.id)
+    #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 60.4), for: o, in: t).modes.first?.id == Fake.m1080.id)
+    #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 75), for: o, in: t).warning != nil)
+    #expect(ModePolicy.candidates(.size(width: 1920, height: 1080), for: o, in: t).modes.first?.id == fast.id, "WxH: highest refresh")
+  }
+}
+
+@Suite struct PlannerTests {
+  /// eDP-1 on at 1080p; the named outputs connected but without a CRTC.
+  func dark(_ names: [String]) -> Topology {
+    var t = Fake.topology(["eDP-1"] + names, on: ["eDP-1": Fake.m1080])
+    for i in t.outputs.indices.dropFirst() { t.outputs[i].connection = .connected }
+    return t
+  }
+
+  @Test func darkOutputGetsAFreeCrtcModeAndPlaceRightOfMain() throws {
+    let t = dark(["HDMI-1"])
+    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    let change = try #require(plan.changes.first)
+    #expect(plan.changes.count == 1)
+    #expect(change.crtc == t.outputs[1].possibleCrtcs[0] && change.mode == Fake.m1080.id)
+    #expect((change.x, change.y) == (1920, 0))
+    #expect(plan.screen! == (3840, 1080))
+    #expect(plan.configures == [t.outputs[1].id])
+  }
+
+  @Test func sevenOutputsPlacedAlikeEndUpInARowWithoutOverlap() {
+    let names = (1...7).map { "DP-\($0)" }
+    var config = Config()
+    config.defaults.mode = .size(width: 1024, height: 768)
+    let plan = Planner(topology: dark(names), config: config).plan(settled: [])
+    #expect(plan.changes.count == 7)
+    let rects = plan.changes.map { Rect(x: $0.x, y: $0.y, width: 1024, height: 768) }
+    for (i, a) in rects.enumerated() { for b in rects[(i + 1)...] { #expect(!a.intersects(b), "\(a) overlaps \(b)") } }
+    #expect(Set(rects.map(\.x)) == Set((0..<7).map { 1920 + $0 * 1024 }))
+  }
+
+  @Test func applyingTheSamePlanTwiceChangesNothing() {
+    let t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1080])
+    #expect(Planner(topology: t, config: Config()).plan(settled: []).isEmpty, "desired == actual: nothing to do")
+    var config = Config()
+    config.defaults.mode = .size(width: 1024, height: 768)
+    #expect(Planner(topology: t, config: config).plan(settled: [t.outputs[1].id]).isEmpty, "settled outputs are left alone")
+    #expect(!Planner(topology: t, config: config).plan(settled: []).isEmpty)
+  }
+
+  @Test func leftOfMainShiftsEverythingToStayAtTheOrigin() {
+    var config = Config()
+    config.defaults.position = .relative(.leftOf, target: "main")
+    let t = dark(["HDMI-1"])
+    let plan = Planner(topology: t, config: config).plan(settled: [])
+    let hdmi = plan.changes.first { $0.outputs == [t.outputs[1].id] }
+    let main = plan.changes.first { $0.outputs == [t.outputs[0].id] }
+    #expect(hdmi?.x == 0 && main?.x == 1920, "main moves right; it is never turned off")
+    #expect(main?.mode == Fake.m1080.id)
+  }
+
+  @Test func disconnectedOutputHoldingACrtcIsTurnedOffAndTheScreenShrinks() {
+    var t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
+    t.outputs[1].connection = .disconnected
+    t.screen.width = 3200
+    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    #expect(plan.changes.map(\.mode) == [nil])
+    #expect(plan.changes.first?.crtc == t.crtcs[1].id)
+    #expect(plan.screen! == (1920, 1080))
+  }
+
+  @Test func ignoredAndMainOutputsAreNeverTouched() throws {
+    var config = Config()
+    config.main = "HDMI-1"
+    var rule = MonitorRule()
+    rule.match.output = "DP-*"
+    rule.ignore = true
+    config.monitors = [rule]
+    let t = dark(["HDMI-1", "DP-1"])
+    #expect(config.mainOutput(in: t)?.name == "eDP-1", "a configured main that is dark falls back")
+    let plan = Planner(topology: t, config: config).plan(settled: [])
+    #expect(plan.changes.map(\.outputName) == ["HDMI-1"])
+  }
+
+  @Test func noFreeCrtcLeavesAWarning() {
+    var t = dark(["HDMI-1"])
+    t.outputs[1].possibleCrtcs = [t.crtcs[0].id]
+    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    #expect(plan.changes.isEmpty && plan.warnings.contains { $0.contains("no free CRTC") })
+  }
+}

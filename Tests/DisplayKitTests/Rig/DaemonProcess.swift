@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A running `displayd run`, with its log read line by line.
+final class DaemonProcess {
+  let child: ChildProcess
+  private(set) var log: [String] = []
+  let configPath: String?
+
+  /// Starts the daemon with `config` (JSON5 text) if given, and waits for its first reconcile.
+  init(display: String, config: String? = nil, extra: [String] = []) throws {
+    var args = [displaydPath, "run", "--display", display, "--log-level", "debug"]
+    if let config {
+      let dir = try makeTempDirectory("displayd-config")
+      let path = dir + "/config.json5"
+      try config.write(toFile: path, atomically: true, encoding: .utf8)
+      args += ["--config", path]
+      configPath = path
+    } else {
+      configPath = nil
+    }
+    var env = ProcessInfo.processInfo.environment
+    env["DISPLAY"] = nil
+    env["XDG_CONFIG_HOME"] = "/nonexistent"
+    child = try ChildProcess(args + extra, environment: env)
+    guard waitFor("ready: ", timeout: 5) != nil else {
+      throw RigError("daemon did not start: \(log.joined(separator: "\n")) \(child.drainOutput().err)")
+    }
+  }
+
+  /// The first log line from now on containing `text`, within `timeout` seconds.
+  @discardableResult
+  func waitFor(_ text: String, timeout: Double = 1) -> String? {
+    let deadline = Deadline(seconds: timeout)
+    while !deadline.passed {
+      guard let line = child.readErrorLine(timeout: Double(deadline.remainingMs) / 1000) else { return nil }
+      log.append(line)
+      if line.contains(text) { return line }
+    }
+    return nil
+  }
+
+  /// Reads whatever the log says until `quiet` seconds pass with nothing new.
+  func settle(quiet: Double = 0.3) {
+    while let line = child.readErrorLine(timeout: quiet) { log.append(line) }
+  }
+
+  /// Reconcile lines that changed the configuration (not "nothing to change").
+  var changingReconciles: [String] {
+    log.filter { $0.contains("reconcile ") && !$0.contains("nothing to change") }
+  }
+}

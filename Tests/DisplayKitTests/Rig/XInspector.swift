@@ -1,0 +1,118 @@
+import CXrandr
+import Foundation
+
+/// Reads what is on an X server, straight through Xlib (not through DisplayKit): windows and
+/// their properties, pixels, and a client's server resources.
+final class XInspector {
+  let display: OpaquePointer
+  let root: Window
+
+  struct TopWindow: Equatable {
+    var id: UInt
+    var output: String?
+    var rect: Rect
+    var mapped: Bool
+    var overrideRedirect: Bool
+  }
+
+  struct Rect: Equatable, CustomStringConvertible {
+    var x, y, width, height: Int
+    var description: String { "\(width)x\(height)+\(x)+\(y)" }
+  }
+
+  init(_ name: String) throws {
+    guard let d = XOpenDisplay(name) else { throw RigError("cannot open \(name)") }
+    display = d
+    root = XDefaultRootWindow(d)
+  }
+
+  deinit { XCloseDisplay(display) }
+
+  /// Top-level windows carrying `_DISPLAYD_OUTPUT`.
+  func displaydWindows() -> [TopWindow] {
+    var rootReturn: Window = 0
+    var parent: Window = 0
+    var children: UnsafeMutablePointer<Window>?
+    var count: UInt32 = 0
+    guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
+    defer { XFree(children) }
+    return (0..<Int(count)).compactMap { i in
+      let w = children[i]
+      guard let output = stringProperty(w, "_DISPLAYD_OUTPUT") else { return nil }
+      var a = XWindowAttributes()
+      guard XGetWindowAttributes(display, w, &a) != 0 else { return nil }
+      return TopWindow(
+        id: UInt(w), output: output, rect: Rect(x: Int(a.x), y: Int(a.y), width: Int(a.width), height: Int(a.height)),
+        mapped: a.map_state == IsViewable, overrideRedirect: a.override_redirect != 0)
+    }
+  }
+
+  func stringProperty(_ window: Window, _ name: String) -> String? {
+    bytesProperty(window, name).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  func bytesProperty(_ window: Window, _ name: String) -> [UInt8]? {
+    let atom = XInternAtom(display, name, 1)
+    guard atom != 0 else { return nil }
+    var type: Atom = 0
+    var format: Int32 = 0
+    var n: UInt = 0
+    var after: UInt = 0
+    var data: UnsafeMutablePointer<UInt8>?
+    guard XGetWindowProperty(display, window, atom, 0, 1024, 0, Atom(AnyPropertyType), &type, &format, &n, &after, &data) == Success,
+      type != 0, let data
+    else { return nil }
+    defer { XFree(data) }
+    let size = format == 32 ? MemoryLayout<CLong>.size : Int(format) / 8
+    return Array(UnsafeBufferPointer(start: data, count: Int(n) * size))
+  }
+
+  /// `(res_name, res_class)` of WM_CLASS.
+  func wmClass(_ window: UInt) -> [String] {
+    (bytesProperty(Window(window), "WM_CLASS") ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The `input` field of WM_HINTS, nil when the hint is absent.
+  func acceptsInput(_ window: UInt) -> Bool? {
+    guard let hints = XGetWMHints(display, Window(window)) else { return nil }
+    defer { XFree(hints) }
+    return hints.pointee.flags & InputHint != 0 ? hints.pointee.input != 0 : nil
+  }
+
+  /// The colour on screen at a root-window point, `0xRRGGBB`.
+  func pixel(x: Int, y: Int) -> UInt32? {
+    guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, UInt(bitPattern: -1), ZPixmap) else { return nil }
+    defer { _ = image.pointee.f.destroy_image(image) }
+    return UInt32(image.pointee.f.get_pixel(image, 0, 0) & 0xFFFFFF)
+  }
+
+  /// The colours along a horizontal line of the screen.
+  func row(y: Int, from x0: Int, to x1: Int) -> [UInt32] {
+    guard let image = XGetImage(display, root, Int32(x0), Int32(y), UInt32(x1 - x0), 1, UInt(bitPattern: -1), ZPixmap) else { return [] }
+    defer { _ = image.pointee.f.destroy_image(image) }
+    return (0..<(x1 - x0)).map { UInt32(image.pointee.f.get_pixel(image, Int32($0), 0) & 0xFFFFFF) }
+  }
+
+  /// Server resources held by the client of process `pid`, by type name (WINDOW, PIXMAP, ...).
+  func resources(ofPid pid: pid_t) -> [String: Int] {
+    var spec = XResClientIdSpec(client: 0, mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
+    var count: Int = 0
+    var ids: UnsafeMutablePointer<XResClientIdValue>?
+    guard XResQueryClientIds(display, 1, &spec, &count, &ids) == Success, let ids else { return [:] }
+    defer { XResClientIdsDestroy(count, ids) }
+    for i in 0..<count where XResGetClientPid(&ids[i]) == pid {
+      var n: Int32 = 0
+      var types: UnsafeMutablePointer<XResType>?
+      guard XResQueryClientResources(display, ids[i].spec.client, &n, &types) != 0, let types else { return [:] }
+      defer { XFree(types) }
+      var result: [String: Int] = [:]
+      for t in UnsafeBufferPointer(start: types, count: Int(n)) {
+        guard let name = XGetAtomName(display, t.resource_type) else { continue }
+        defer { XFree(name) }
+        result[String(cString: name)] = Int(t.count)
+      }
+      return result
+    }
+    return [:]
+  }
+}
