@@ -48,6 +48,7 @@ test: test-deps
 bench: release bench-deps
 	Benchmarks/cli-query.sh
 	Benchmarks/edid-decode.sh
+	.build/release/displayd-bench plug 30
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

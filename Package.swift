@@ -26,10 +26,14 @@ let package = Package(
     .systemLibrary(name: "CLinux"),
     .target(name: "DisplayKit", dependencies: ["CXrandr", "CCairo", "CLinux"]),
     .executableTarget(name: "displayd", dependencies: ["DisplayKit"]),
+    // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
+    .target(name: "XRig", dependencies: ["CXrandr"], path: "Tests/XRig"),
     .testTarget(
       name: "DisplayKitTests",
-      dependencies: ["DisplayKit", "CXrandr"]
+      dependencies: ["DisplayKit", "CXrandr", "XRig"]
     ),
+    .executableTarget(
+      name: "displayd-bench", dependencies: ["XRig", "CXrandr"], path: "Benchmarks/Harness"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import XRig
 import Foundation
 import Testing
 

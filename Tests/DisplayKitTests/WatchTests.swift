@@ -1,3 +1,4 @@
+import XRig
 import DisplayKit
 import Foundation
 import Testing

@@ -6,22 +6,29 @@ import Foundation
 
 /// A minimal RFB client over Xvnc's Unix socket that plugs and unplugs virtual monitors with
 /// SetDesktopSize (RFC 6143 plus the ExtendedDesktopSize extension).
-final class VNCClient {
+public final class VNCClient {
   /// One screen of a layout; Xvnc keeps an output per id (`id` 1 is `VNC-1`, ...).
-  struct Screen: Equatable {
-    var id: UInt32
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
+  public struct Screen: Equatable {
+    public var id: UInt32
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+    public init(id: UInt32, x: Int, y: Int, width: Int, height: Int) {
+      self.id = id
+      self.x = x
+      self.y = y
+      self.width = width
+      self.height = height
+    }
   }
 
   private let fd: Int32
   private var bytesPerPixel = 4
   /// The layout the server last told us about.
-  private(set) var screens: [Screen] = []
+  public private(set) var screens: [Screen] = []
 
-  init(socketPath: String) throws {
+  public init(socketPath: String) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw RigError("socket failed") }
     var addr = sockaddr_un()
@@ -61,7 +68,7 @@ final class VNCClient {
   }
 
   /// Sets the layout and waits until the server accepts it. Screens not listed are unplugged.
-  func setLayout(_ layout: [Screen], timeout: Double = 5) throws {
+  public func setLayout(_ layout: [Screen], timeout: Double = 5) throws {
     let width = layout.map { $0.x + $0.width }.max() ?? 0
     let height = layout.map { $0.y + $0.height }.max() ?? 0
     var msg: [UInt8] = [251, 0] + be16(width) + be16(height) + [UInt8(layout.count), 0]
@@ -81,7 +88,7 @@ final class VNCClient {
   }
 
   /// A convenience: the main monitor `0` at the origin, then monitors right of it.
-  static func row(_ sizes: [(id: UInt32, width: Int, height: Int)]) -> [Screen] {
+  public static func row(_ sizes: [(id: UInt32, width: Int, height: Int)]) -> [Screen] {
     var x = 0
     return sizes.map { s in
       defer { x += s.width }

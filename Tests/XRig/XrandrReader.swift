@@ -2,26 +2,26 @@ import Foundation
 
 /// What `xrandr --verbose` says about outputs and modes: an independent reading of the
 /// server to check displayd against.
-struct XrandrMode: Equatable {
-  var id: UInt
-  var name: String
-  var width: Int
-  var height: Int
-  var refresh: Double
-  var current: Bool
-  var preferred: Bool
-  var interlaced: Bool
-  var doublescan: Bool
+public struct XrandrMode: Equatable {
+  public var id: UInt
+  public var name: String
+  public var width: Int
+  public var height: Int
+  public var refresh: Double
+  public var current: Bool
+  public var preferred: Bool
+  public var interlaced: Bool
+  public var doublescan: Bool
 }
 
-struct XrandrOutput {
-  var name: String
-  var connected: Bool
-  var geometry: String?
-  var modes: [XrandrMode] = []
+public struct XrandrOutput {
+  public var name: String
+  public var connected: Bool
+  public var geometry: String?
+  public var modes: [XrandrMode] = []
 }
 
-func parseXrandrVerbose(_ text: String) -> [XrandrOutput] {
+public func parseXrandrVerbose(_ text: String) -> [XrandrOutput] {
   var outputs: [XrandrOutput] = []
   let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
   for (i, line) in lines.enumerated() {

@@ -7,22 +7,22 @@ import Foundation
 /// A private X server for one test: Xvnc (the hot-plug rig) or Xorg with the dummy driver
 /// (16 outputs). It picks its own display number (`-displayfd`), and is stopped on deinit;
 /// a guard shell kills it if the test process dies without stopping it.
-final class TestXServer {
-  enum Kind { case vnc, dummy }
+public final class TestXServer {
+  public enum Kind { case vnc, dummy }
 
-  let kind: Kind
+  public let kind: Kind
   /// `:N`.
-  let display: String
+  public let display: String
   /// A private folder for the server's sockets, config and log.
-  let directory: String
+  public let directory: String
   /// Xvnc's RFB Unix socket, for `VNCClient`.
-  var vncSocket: String { directory + "/vnc.sock" }
+  public var vncSocket: String { directory + "/vnc.sock" }
   private let guardProcess: ChildProcess
   private let displayPipe: (read: Int32, write: Int32)
   private let lifeline: (read: Int32, write: Int32)
 
   /// Starts Xvnc with one screen of the given size.
-  static func vnc(width: Int = 1920, height: Int = 1080) throws -> TestXServer {
+  public static func vnc(width: Int = 1920, height: Int = 1080) throws -> TestXServer {
     try TestXServer(kind: .vnc) { dir in
       [
         "Xvnc", "-displayfd", "5", "-geometry", "\(width)x\(height)", "-SecurityTypes", "None",
@@ -32,7 +32,7 @@ final class TestXServer {
   }
 
   /// Starts Xorg with the dummy driver: outputs DUMMY0 (connected) to DUMMY15.
-  static func dummy() throws -> TestXServer {
+  public static func dummy() throws -> TestXServer {
     try TestXServer(kind: .dummy) { dir in
       let config = dir + "/xorg.conf"
       try dummyConfig.write(toFile: config, atomically: true, encoding: .utf8)
@@ -75,7 +75,7 @@ final class TestXServer {
   private var stopped = false
 
   /// Stops the server and waits for it to exit.
-  func stop() {
+  public func stop() {
     guard !stopped else { return }
     stopped = true
     close(lifeline.write)
@@ -85,7 +85,7 @@ final class TestXServer {
   }
 
   /// Kills the server at once (SIGKILL), as a crash would; the guard then ends.
-  func crash() throws {
+  public func crash() throws {
     let pids = try runCommand(["pgrep", "-P", String(guardProcess.pid)]).out
     for pid in pids.split(separator: "\n").compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
   }
@@ -103,7 +103,7 @@ final class TestXServer {
   }
 
   /// Runs `xrandr` (or another X client) against this server.
-  func run(_ argv: [String]) throws -> (status: Int32, out: String, err: String) {
+  public func run(_ argv: [String]) throws -> (status: Int32, out: String, err: String) {
     var env = ProcessInfo.processInfo.environment
     env["DISPLAY"] = display
     return try runCommand(argv, environment: env)
@@ -111,7 +111,7 @@ final class TestXServer {
 
   /// Runs a command and throws unless it succeeds; returns its stdout.
   @discardableResult
-  func must(_ argv: [String]) throws -> String {
+  public func must(_ argv: [String]) throws -> String {
     let r = try run(argv)
     guard r.status == 0 else { throw RigError("\(argv.joined(separator: " ")) failed (\(r.status)): \(r.err)") }
     return r.out
@@ -142,7 +142,7 @@ private let dummyConfig = """
 
   """
 
-func makeTempDirectory(_ prefix: String) throws -> String {
+public func makeTempDirectory(_ prefix: String) throws -> String {
   var template = Array((NSTemporaryDirectory() + "/\(prefix).XXXXXX").utf8CString)
   guard let p = mkdtemp(&template) else { throw RigError("mkdtemp failed") }
   return String(cString: p)

@@ -3,24 +3,30 @@ import Foundation
 
 /// Reads what is on an X server, straight through Xlib (not through DisplayKit): windows and
 /// their properties, pixels, and a client's server resources.
-final class XInspector {
-  let display: OpaquePointer
-  let root: Window
+public final class XInspector {
+  public let display: OpaquePointer
+  public let root: Window
 
-  struct TopWindow: Equatable {
-    var id: UInt
-    var output: String?
-    var rect: Rect
-    var mapped: Bool
-    var overrideRedirect: Bool
+  public struct TopWindow: Equatable {
+    public var id: UInt
+    public var output: String?
+    public var rect: Rect
+    public var mapped: Bool
+    public var overrideRedirect: Bool
   }
 
-  struct Rect: Equatable, CustomStringConvertible {
-    var x, y, width, height: Int
-    var description: String { "\(width)x\(height)+\(x)+\(y)" }
+  public struct Rect: Equatable, CustomStringConvertible {
+    public var x, y, width, height: Int
+    public init(x: Int, y: Int, width: Int, height: Int) {
+      self.x = x
+      self.y = y
+      self.width = width
+      self.height = height
+    }
+    public var description: String { "\(width)x\(height)+\(x)+\(y)" }
   }
 
-  init(_ name: String) throws {
+  public init(_ name: String) throws {
     guard let d = XOpenDisplay(name) else { throw RigError("cannot open \(name)") }
     display = d
     root = XDefaultRootWindow(d)
@@ -29,7 +35,7 @@ final class XInspector {
   deinit { XCloseDisplay(display) }
 
   /// Top-level windows carrying `_DISPLAYD_OUTPUT`.
-  func displaydWindows() -> [TopWindow] {
+  public func displaydWindows() -> [TopWindow] {
     var rootReturn: Window = 0
     var parent: Window = 0
     var children: UnsafeMutablePointer<Window>?
@@ -47,11 +53,11 @@ final class XInspector {
     }
   }
 
-  func stringProperty(_ window: Window, _ name: String) -> String? {
+  public func stringProperty(_ window: Window, _ name: String) -> String? {
     bytesProperty(window, name).map { String(decoding: $0, as: UTF8.self) }
   }
 
-  func bytesProperty(_ window: Window, _ name: String) -> [UInt8]? {
+  public func bytesProperty(_ window: Window, _ name: String) -> [UInt8]? {
     let atom = XInternAtom(display, name, 1)
     guard atom != 0 else { return nil }
     var type: Atom = 0
@@ -68,33 +74,33 @@ final class XInspector {
   }
 
   /// `(res_name, res_class)` of WM_CLASS.
-  func wmClass(_ window: UInt) -> [String] {
+  public func wmClass(_ window: UInt) -> [String] {
     (bytesProperty(Window(window), "WM_CLASS") ?? []).split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The `input` field of WM_HINTS, nil when the hint is absent.
-  func acceptsInput(_ window: UInt) -> Bool? {
+  public func acceptsInput(_ window: UInt) -> Bool? {
     guard let hints = XGetWMHints(display, Window(window)) else { return nil }
     defer { XFree(hints) }
     return hints.pointee.flags & InputHint != 0 ? hints.pointee.input != 0 : nil
   }
 
   /// The colour on screen at a root-window point, `0xRRGGBB`.
-  func pixel(x: Int, y: Int) -> UInt32? {
+  public func pixel(x: Int, y: Int) -> UInt32? {
     guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, UInt(bitPattern: -1), ZPixmap) else { return nil }
     defer { _ = image.pointee.f.destroy_image(image) }
     return UInt32(image.pointee.f.get_pixel(image, 0, 0) & 0xFFFFFF)
   }
 
   /// The colours along a horizontal line of the screen.
-  func row(y: Int, from x0: Int, to x1: Int) -> [UInt32] {
+  public func row(y: Int, from x0: Int, to x1: Int) -> [UInt32] {
     guard let image = XGetImage(display, root, Int32(x0), Int32(y), UInt32(x1 - x0), 1, UInt(bitPattern: -1), ZPixmap) else { return [] }
     defer { _ = image.pointee.f.destroy_image(image) }
     return (0..<(x1 - x0)).map { UInt32(image.pointee.f.get_pixel(image, Int32($0), 0) & 0xFFFFFF) }
   }
 
   /// Server resources held by the client of process `pid`, by type name (WINDOW, PIXMAP, ...).
-  func resources(ofPid pid: pid_t) -> [String: Int] {
+  public func resources(ofPid pid: pid_t) -> [String: Int] {
     var spec = XResClientIdSpec(client: 0, mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
     var count: Int = 0
     var ids: UnsafeMutablePointer<XResClientIdValue>?

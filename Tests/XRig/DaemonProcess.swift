@@ -5,13 +5,13 @@ import Foundation
 #endif
 
 /// A running `displayd run`, with its log read line by line.
-final class DaemonProcess {
-  let child: ChildProcess
-  private(set) var log: [String] = []
-  let configPath: String?
+public final class DaemonProcess {
+  public let child: ChildProcess
+  public private(set) var log: [String] = []
+  public let configPath: String?
 
   /// Starts the daemon with `config` (JSON5 text) if given, and waits for its first reconcile.
-  init(display: String, config: String? = nil, extra: [String] = []) throws {
+  public init(display: String, config: String? = nil, extra: [String] = []) throws {
     var args = [displaydPath, "run", "--display", display, "--log-level", "debug"]
     if let config {
       let dir = try makeTempDirectory("displayd-config")
@@ -33,7 +33,7 @@ final class DaemonProcess {
 
   /// The first log line from now on containing `text`, within `timeout` seconds.
   @discardableResult
-  func waitFor(_ text: String, timeout: Double = 1) -> String? {
+  public func waitFor(_ text: String, timeout: Double = 1) -> String? {
     let deadline = Deadline(seconds: timeout)
     while !deadline.passed {
       guard let line = child.readErrorLine(timeout: Double(deadline.remainingMs) / 1000) else { return nil }
@@ -44,12 +44,12 @@ final class DaemonProcess {
   }
 
   /// Reads whatever the log says until `quiet` seconds pass with nothing new.
-  func settle(quiet: Double = 0.3) {
+  public func settle(quiet: Double = 0.3) {
     while let line = child.readErrorLine(timeout: quiet) { log.append(line) }
   }
 
   /// Reconcile lines that changed the configuration (not "nothing to change").
-  var changingReconciles: [String] {
+  public var changingReconciles: [String] {
     log.filter { $0.contains("reconcile ") && !$0.contains("nothing to change") }
   }
 }

@@ -5,24 +5,24 @@ import Foundation
 #endif
 
 /// Rig failures: each says what did not happen in time or could not be done.
-struct RigError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+public struct RigError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
 }
 
 /// A child process started with `posix_spawn`, its stdout and stderr on pipes we read with
 /// deadlines. Killed and reaped on deinit if still running.
-final class ChildProcess {
-  let pid: pid_t
-  let argv: [String]
+public final class ChildProcess {
+  public let pid: pid_t
+  public let argv: [String]
   private let stdoutFD: Int32
   private let stderrFD: Int32
   private var outBuffer = [UInt8]()
   private var errBuffer = [UInt8]()
-  private(set) var exitStatus: Int32?
+  public private(set) var exitStatus: Int32?
 
   /// Starts `argv` (path resolved through `$PATH`). `keep` maps child fds to our fds.
-  init(_ argv: [String], environment: [String: String]? = nil, keep: [Int32: Int32] = [:]) throws {
+  public init(_ argv: [String], environment: [String: String]? = nil, keep: [Int32: Int32] = [:]) throws {
     self.argv = argv
     let outPipe = try makePipe()
     let errPipe = try makePipe()
@@ -78,15 +78,15 @@ final class ChildProcess {
   }
 
   /// The next line of stdout, or nil at the deadline or end of output.
-  func readLine(timeout: Double = 2) -> String? { line(from: stdoutFD, buffer: &outBuffer, timeout: timeout) }
+  public func readLine(timeout: Double = 2) -> String? { line(from: stdoutFD, buffer: &outBuffer, timeout: timeout) }
 
   /// The next line of stderr, or nil at the deadline or end of output.
-  func readErrorLine(timeout: Double = 2) -> String? { line(from: stderrFD, buffer: &errBuffer, timeout: timeout) }
+  public func readErrorLine(timeout: Double = 2) -> String? { line(from: stderrFD, buffer: &errBuffer, timeout: timeout) }
 
   /// Waits for the process to end and returns its exit status (128+N for a signal), or nil
   /// at the deadline. Also collects the rest of its output.
   @discardableResult
-  func wait(timeout: Double = 5) -> Int32? {
+  public func wait(timeout: Double = 5) -> Int32? {
     if let exitStatus { return exitStatus }
     let deadline = Deadline(seconds: timeout)
     while true {
@@ -102,7 +102,7 @@ final class ChildProcess {
   }
 
   /// Everything left on stdout and stderr after the process ended.
-  func drainOutput() -> (out: String, err: String) {
+  public func drainOutput() -> (out: String, err: String) {
     drain(stdoutFD, &outBuffer)
     drain(stderrFD, &errBuffer)
     defer {
@@ -112,7 +112,7 @@ final class ChildProcess {
     return (String(decoding: outBuffer, as: UTF8.self), String(decoding: errBuffer, as: UTF8.self))
   }
 
-  func signal(_ signal: Int32) { kill(pid, signal) }
+  public func signal(_ signal: Int32) { kill(pid, signal) }
 
   private func drain(_ fd: Int32, _ buffer: inout [UInt8]) {
     var chunk = [UInt8](repeating: 0, count: 65536)
@@ -141,7 +141,7 @@ final class ChildProcess {
 }
 
 /// Runs a command to completion and returns its status and output.
-func runCommand(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 10) throws -> (
+public func runCommand(_ argv: [String], environment: [String: String]? = nil, timeout: Double = 10) throws -> (
   status: Int32, out: String, err: String
 ) {
   let child = try ChildProcess(argv, environment: environment)
@@ -153,21 +153,21 @@ func runCommand(_ argv: [String], environment: [String: String]? = nil, timeout:
 }
 
 /// A point in time to wait until, on the monotonic clock.
-struct Deadline {
-  let end: Double
-  init(seconds: Double) { end = now() + seconds }
-  var passed: Bool { now() >= end }
-  var remainingMs: Int32 { Int32(max(0, min(Double(Int32.max), (end - now()) * 1000))) }
+public struct Deadline {
+  public let end: Double
+  public init(seconds: Double) { end = now() + seconds }
+  public var passed: Bool { now() >= end }
+  public var remainingMs: Int32 { Int32(max(0, min(Double(Int32.max), (end - now()) * 1000))) }
 }
 
-func now() -> Double {
+public func now() -> Double {
   var ts = timespec()
   clock_gettime(CLOCK_MONOTONIC, &ts)
   return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }
 
 /// poll() for readability; returns the indices that are ready (readable or hung up).
-func pollFDs(_ fds: [Int32], timeoutMs: Int32) -> [Int] {
+public func pollFDs(_ fds: [Int32], timeoutMs: Int32) -> [Int] {
   var pfds = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
   let n = poll(&pfds, nfds_t(pfds.count), timeoutMs)
   guard n > 0 else { return [] }
@@ -175,7 +175,7 @@ func pollFDs(_ fds: [Int32], timeoutMs: Int32) -> [Int] {
 }
 
 /// Polls `condition` until it holds or the deadline passes; returns whether it held.
-func eventually(within seconds: Double = 1, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventually(within seconds: Double = 1, _ condition: () throws -> Bool) rethrows -> Bool {
   let deadline = Deadline(seconds: seconds)
   while true {
     if try condition() { return true }
@@ -184,7 +184,7 @@ func eventually(within seconds: Double = 1, _ condition: () throws -> Bool) reth
   }
 }
 
-func makePipe() throws -> (read: Int32, write: Int32) {
+public func makePipe() throws -> (read: Int32, write: Int32) {
   var fds: [Int32] = [0, 0]
   guard pipe(&fds) == 0 else { throw RigError("pipe: \(String(cString: strerror(errno)))") }
   // Close-on-exec, so only the child that is handed a pipe end (by dup2) holds it.
@@ -199,12 +199,12 @@ private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer
 }
 
 /// The `displayd` binary built beside this test bundle.
-let displaydPath: String = {
+public let displaydPath: String = {
   let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
   return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("displayd").path
 }()
 
 /// Runs `displayd` with `args` to completion.
-func displayd(_ args: [String], timeout: Double = 10) throws -> (status: Int32, out: String, err: String) {
+public func displayd(_ args: [String], timeout: Double = 10) throws -> (status: Int32, out: String, err: String) {
   try runCommand([displaydPath] + args, timeout: timeout)
 }
