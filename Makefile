@@ -12,7 +12,7 @@ TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-
   x11-xserver-utils x11-utils xauth python3
 BENCH_PACKAGES = hyperfine
 
-.PHONY: all build release run test bench fuzz deps test-deps bench-deps clean format
+.PHONY: all build release run test bench fuzz deps test-deps bench-deps clean format install uninstall
 
 all: build
 
@@ -69,3 +69,37 @@ fuzz: deps
 	  $$(find Sources/DisplayKit -name '*.swift') Fuzz/EDIDFuzzer.swift -o $(FUZZ_DIR)/edid-fuzzer
 	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=1024 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
+
+# Install paths. DESTDIR is prepended to each for staged installs.
+BIN ?= .build/release/displayd
+BINDIR ?= $(PREFIX)/bin
+ifeq ($(patsubst /usr%,/usr,$(PREFIX)),/usr)
+UNITDIR ?= $(PREFIX)/lib/systemd/user
+else
+UNITDIR ?= $(PREFIX)/share/systemd/user
+endif
+MANDIR ?= $(PREFIX)/share/man/man1
+BASHDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHDIR ?= $(PREFIX)/share/zsh/site-functions
+INSTALLED = $(BINDIR)/displayd $(UNITDIR)/displayd.service $(MANDIR)/displayd.1 \
+  $(BASHDIR)/displayd $(ZSHDIR)/_displayd
+
+.build/release/displayd:
+	$(MAKE) release
+
+## install: the binary, the user unit (ExecStart = the installed binary), man page, completions.
+install: $(BIN)
+	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/displayd
+	install -d $(DESTDIR)$(UNITDIR)
+	sed 's|@BINDIR@|$(BINDIR)|' systemd/displayd.service > $(DESTDIR)$(UNITDIR)/displayd.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/displayd.service
+	install -D -m 644 docs/displayd.1 $(DESTDIR)$(MANDIR)/displayd.1
+	install -D -m 644 completions/displayd.bash $(DESTDIR)$(BASHDIR)/displayd
+	install -D -m 644 completions/_displayd $(DESTDIR)$(ZSHDIR)/_displayd
+	@echo "installed; next: systemctl --user import-environment DISPLAY XAUTHORITY && systemctl --user daemon-reload && systemctl --user enable --now displayd"
+
+## uninstall: removes what install put in place, and the folders it leaves empty.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	for d in $(sort $(dir $(addprefix $(DESTDIR),$(INSTALLED)))); do \
+	  rmdir -p --ignore-fail-on-non-empty "$$d" 2>/dev/null || true; done

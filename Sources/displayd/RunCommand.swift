@@ -27,23 +27,16 @@ struct RunCommand: Subcommand {
     let log = try makeLogger(args)
     let source = ConfigSource(explicit: args["--config"])
     let config = try source.load(log: log)
-    let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP])
-    let daemon = try Daemon(connection: try connect(args), config: config, log: log)
-    try daemon.start()
-    try daemon.run(signals: signals) { signal in
-      guard signal == SIGHUP else {
-        log.info("signal \(signal): releasing \(daemon.monitors.count) window(s) and exiting")
-        daemon.releaseAll()
-        return .stop
-      }
-      do {
-        try daemon.reload(try source.load(log: log))
-        log.info("config reloaded")
-      } catch let error as ConfigError {
-        log.error("reload failed, keeping the previous config: \(error)")
-      }
-      return .continue
-    }
+    let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGCHLD])
+    let connection = try connect(args)
+    let path = controlSocketPath(display: connection.name, runtimeDir: environment("XDG_RUNTIME_DIR"))
+    if path == nil { log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload)") }
+    let control = try path.map { try ControlServer(path: $0) }
+    let daemon = try Daemon(connection: connection, config: config, log: log)
+    let service = try DaemonService(
+      daemon: daemon, log: log, signals: signals, configPath: source.path, control: control
+    ) { try source.load(log: log) }
+    try service.run()
     return .success
   }
 
@@ -64,7 +57,7 @@ struct ConfigSource {
   init(explicit: String?) {
     self.explicit = explicit != nil
     var env: [String: String] = [:]
-    for name in ["XDG_CONFIG_HOME", "HOME"] { env[name] = getenv(name).map { String(cString: $0) } }
+    for name in ["XDG_CONFIG_HOME", "HOME"] { env[name] = environment(name) }
     path = explicit ?? Config.defaultPath(environment: env)
   }
 
@@ -78,3 +71,5 @@ struct ConfigSource {
     return config
   }
 }
+
+func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }

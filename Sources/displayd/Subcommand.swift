@@ -6,13 +6,15 @@ import DisplayKit
 
 let version = "0.1.0"
 
-let toolUsage = "usage: displayd <run|check-config|outputs|modes|watch|edid|screenshot> [options]  (displayd COMMAND --help)"
+let toolUsage = "usage: displayd <run|status|reload|check-config|outputs|modes|watch|edid|screenshot> [options]  (displayd COMMAND --help)"
 
 let toolHelp = """
   displayd: a multi-display manager for X11.
 
   Commands:
     run           the display manager: a mode, a place and a window for every monitor
+    status        what the running daemon manages (through its control socket)
+    reload        make the running daemon read its config again
     check-config  validate the config and show what each monitor would get
     outputs   list every RandR output with its state
     modes     list the modes of connected (or named) outputs
@@ -58,6 +60,12 @@ func dispatch(_ argv: [String], commands: [String: Subcommand]) -> Int32 {
     return try command.run(args).rawValue
   } catch let error as UsageError {
     return usageFailure(error.message, error.usage)
+  } catch let error as DaemonClient.Failure {
+    printError(error.description)
+    return ExitStatus.unavailable.rawValue
+  } catch let error as ControlError {
+    printError(error.description)
+    return ExitStatus.failure.rawValue
   } catch let error as ConfigError {
     printError(error.description)
     return ExitStatus.config.rawValue

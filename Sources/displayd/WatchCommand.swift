@@ -19,9 +19,12 @@ struct WatchCommand: Subcommand {
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let stop = try SignalWatch([SIGINT, SIGTERM])
+    let json = args.has("--json")
+    if let daemon = try DaemonClient.open(display: args["--display"]) {
+      return try watchThroughDaemon(daemon, stop: stop, json: json)
+    }
     let connection = try connect(args)
     let watcher = try TopologyWatcher(connection: connection)
-    let json = args.has("--json")
     Console.err("displayd: watching display \(connection.name)\n")
     _ = try watcher.run(stop: stop) { events, topology in
       var text = ""
@@ -33,5 +36,25 @@ struct WatchCommand: Subcommand {
       return true
     }
     return .success
+  }
+
+  /// The daemon already watches: subscribe to its event stream (the same lines).
+  private func watchThroughDaemon(_ daemon: DaemonClient, stop: SignalWatch, json: Bool) throws -> ExitStatus {
+    let _: [String: JSON] = try daemon.request("subscribe")
+    Console.err("displayd: watching through the running daemon\n")
+    while true {
+      let ready = try waitReadable([daemon.fileDescriptor, stop.fileDescriptor])
+      if ready.contains(1), stop.next() != nil { return .success }
+      guard ready.contains(0) else { continue }
+      guard let line = daemon.nextRawLine() else {
+        printError("the daemon closed the connection")
+        return .failure
+      }
+      if json {
+        write(String(decoding: line, as: UTF8.self) + "\n")
+      } else if let event = try? JSON.parse(line) {
+        write(EventReport.text(fromJSON: event) + "\n")
+      }
+    }
   }
 }

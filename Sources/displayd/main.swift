@@ -7,7 +7,7 @@ import DisplayKit
 let commands: [String: Subcommand] = [
   "outputs": OutputsCommand(), "modes": ModesCommand(), "watch": WatchCommand(),
   "edid": EdidCommand(), "run": RunCommand(), "check-config": CheckConfigCommand(),
-  "screenshot": ScreenshotCommand(),
+  "screenshot": ScreenshotCommand(), "status": StatusCommand(), "reload": ReloadCommand(),
 ]
 
 let argv = Array(CommandLine.arguments.dropFirst())

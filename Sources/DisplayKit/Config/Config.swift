@@ -171,6 +171,15 @@ public struct MonitorRule: Hashable, Sendable {
   public init() {}
 }
 
+/// Programs run when monitors come and go: argv lists, run without a shell.
+public struct HookConfig: Hashable, Sendable {
+  public var connected: [[String]] = []
+  public var disconnected: [[String]] = []
+  /// A hook still running after this long is killed.
+  public var timeoutSeconds = 10.0
+  public init() {}
+}
+
 /// The daemon's configuration (`config.json5`).
 public struct Config: Hashable, Sendable {
   /// The output to treat as main, overriding the RandR primary.
@@ -178,6 +187,7 @@ public struct Config: Hashable, Sendable {
   public var defaults = MonitorSettings()
   public var placeholder = PlaceholderStyle()
   public var monitors: [MonitorRule] = []
+  public var hooks = HookConfig()
   public init() {}
 
   /// The settings for a monitor: nil when a rule says to ignore it.

@@ -46,11 +46,38 @@ extension Config: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["main", "defaults", "placeholder", "monitors"])
+    try c.requireOnly(["main", "defaults", "placeholder", "monitors", "hooks"])
     main = try c.optional("main")
     defaults = try c.optional("defaults") ?? MonitorSettings()
     placeholder = try c.optional("placeholder") ?? PlaceholderStyle()
     monitors = try c.optional("monitors") ?? []
+    hooks = try c.optional("hooks") ?? HookConfig()
+  }
+}
+
+extension HookConfig: Decodable {
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    try c.requireOnly(["connected", "disconnected", "timeout_seconds"])
+    connected = try Self.commands(c, "connected")
+    disconnected = try Self.commands(c, "disconnected")
+    timeoutSeconds = try c.optional("timeout_seconds") ?? timeoutSeconds
+    guard timeoutSeconds > 0 else {
+      throw DecodingError.dataCorruptedError(
+        forKey: AnyKey("timeout_seconds"), in: c, debugDescription: "expected a number of seconds above 0")
+    }
+  }
+
+  /// One argv (`["prog", "arg"]`) or several (`[["prog1"], ["prog2", "x"]]`); none empty.
+  static func commands(_ c: KeyedDecodingContainer<AnyKey>, _ key: String) throws -> [[String]] {
+    guard c.contains(AnyKey(key)) else { return [] }
+    let commands = try (try? c.decode([[String]].self, forKey: AnyKey(key))) ?? [c.decode([String].self, forKey: AnyKey(key))]
+    if commands.contains(where: \.isEmpty) {
+      throw DecodingError.dataCorruptedError(
+        forKey: AnyKey(key), in: c, debugDescription: "expected a program and its arguments, e.g. [\"/usr/bin/logger\", \"plugged\"]")
+    }
+    return commands
   }
 }
 

@@ -13,6 +13,10 @@ public final class Daemon {
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
   /// Outputs configured since they connected; left as they are until they disconnect.
   private var settled: Set<OutputID> = []
+  /// Called with each batch of topology events and the snapshots before and after.
+  public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
+  /// Wall-clock time the daemon started.
+  public let startedAt = timestampNow()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(connection: XConnection, config: Config, log: Logger) throws(DisplayError) {
@@ -34,6 +38,13 @@ public final class Daemon {
     log.info("ready: \(monitors.count) external monitor(s) managed")
   }
 
+  /// One line for systemd's STATUS=: "2 external monitors: HDMI-1 placeholder, DP-2 placeholder".
+  public var summary: String {
+    let list = monitors.values.sorted { $0.name < $1.name }.map { "\($0.name) \($0.content.rawValue)" }
+    let count = "\(list.count) external monitor" + (list.count == 1 ? "" : "s")
+    return list.isEmpty ? count : count + ": " + list.joined(separator: ", ")
+  }
+
   /// Drains queued X events; on RandR changes takes a fresh snapshot and reconciles.
   public func handleXEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
@@ -45,9 +56,12 @@ public final class Daemon {
         log.debug("\(randr) RandR event(s), topology unchanged")
         return
       }
-      for event in TopologyDiff.events(from: topology, to: new) { log.info(EventReport.describe(event)) }
+      let old = topology
+      let events = TopologyDiff.events(from: old, to: new)
+      for event in events { log.info(EventReport.describe(event)) }
       topology = new
       try reconcile(reason: "RandR events")
+      if !events.isEmpty { onEvents?(events, old, topology) }
     } else if !windowEvents.isEmpty {
       syncWindows()
     }

@@ -29,7 +29,7 @@ extension Daemon {
       let window = try connection.createWindow(spec)
       var monitor = ManagedMonitor(
         output: want.output.id, name: want.output.name, window: window, rect: want.rect, level: want.level,
-        content: want.content, drawn: nil, pixmap: nil, since: monotonicNanoseconds())
+        content: want.content, drawn: nil, pixmap: nil, since: timestampNow())
       draw(&monitor, want.picture)
       counters.windowsCreated += 1
       log.info("window \(window) on \(want.output.name) at \(want.rect), level \(want.level.rawValue)")

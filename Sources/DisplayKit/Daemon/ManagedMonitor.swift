@@ -9,8 +9,8 @@ public struct ManagedMonitor: Sendable {
   /// The picture's inputs; nil until drawn.
   public var drawn: PlaceholderContent?
   public var pixmap: PixmapID?
-  /// Monotonic time the window was created, in nanoseconds.
-  public var since: UInt64
+  /// Wall-clock time the window was created.
+  public var since: String
 }
 
 /// Counters a test (and `status`) reads to see what the daemon did.

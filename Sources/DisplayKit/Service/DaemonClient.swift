@@ -1,0 +1,121 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A client of the daemon's control socket, for `status`, `reload` and `watch`.
+public final class DaemonClient {
+  /// The daemon could not be reached or answered oddly; the message says which.
+  public struct Failure: Error, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+  }
+
+  let fd: Int32
+  private var buffer: [UInt8] = []
+
+  /// Connects to the daemon of `display` (nil: `$DISPLAY`).
+  public static func connect(display: String?) throws(Failure) -> DaemonClient {
+    guard let client = try? open(display: display) else {
+      let shown = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+      throw Failure(message: "no displayd runs on display '\(shown)' (no control socket under $XDG_RUNTIME_DIR/displayd)")
+    }
+    return client
+  }
+
+  /// Connects, or returns nil when no daemon listens.
+  public static func open(display: String?) throws(Failure) -> DaemonClient? {
+    let name = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+    let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+    guard let path = controlSocketPath(display: name, runtimeDir: runtime), let fd = UnixSocket.connect(path) else { return nil }
+    return DaemonClient(fd: fd)
+  }
+
+  init(fd: Int32) { self.fd = fd }
+  deinit { close(fd) }
+
+  public var fileDescriptor: Int32 { fd }
+
+  /// Sends a request and returns the answer's members.
+  public func request(_ name: String) throws(Failure) -> [String: JSON] {
+    try request(name).members
+  }
+
+  /// Sends a request and returns the answer as received and its members.
+  public func request(_ name: String) throws(Failure) -> (line: String, members: [String: JSON]) {
+    let line = Array("{\"request\":\"\(name)\"}\n".utf8)
+    guard line.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == line.count else {
+      throw Failure(message: "could not send to the daemon")
+    }
+    guard let raw = nextRawLine() else { throw Failure(message: "the daemon closed the connection") }
+    guard case .object(let members)? = try? JSON.parse(raw) else { throw Failure(message: "the daemon's answer is not a JSON object") }
+    let dict = Dictionary(members, uniquingKeysWith: { a, _ in a })
+    if case .bool(false)? = dict["ok"], case .string(let error)? = dict["error"], name != "reload" {
+      throw Failure(message: "the daemon refused: \(error)")
+    }
+    return (String(decoding: raw, as: UTF8.self), dict)
+  }
+
+  /// The next line from the daemon as JSON, nil at end of stream. Blocks.
+  public func nextLine() -> JSON? {
+    guard let raw = nextRawLine() else { return nil }
+    return try? JSON.parse(raw)
+  }
+
+  /// The next line from the daemon, as text.
+  public func nextRawLine() -> [UInt8]? {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      if let nl = buffer.firstIndex(of: 0x0A) {
+        defer { buffer.removeSubrange(...nl) }
+        return Array(buffer[..<nl])
+      }
+      let n = read(fd, &chunk, chunk.count)
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { return nil }
+      buffer += chunk[0..<n]
+    }
+  }
+}
+
+extension JSON {
+  /// Parses JSON text (through Foundation's decoder) into a `JSON` value.
+  public static func parse(_ bytes: [UInt8]) throws -> JSON {
+    try JSONDecoder().decode(JSON.self, from: Data(bytes))
+  }
+}
+
+extension JSON: Decodable {
+  public init(from decoder: Decoder) throws {
+    if let c = try? decoder.container(keyedBy: AnyKey.self) {
+      self = .object(try c.allKeys.map { ($0.stringValue, try c.decode(JSON.self, forKey: $0)) })
+      return
+    }
+    if var c = try? decoder.unkeyedContainer() {
+      var items: [JSON] = []
+      while !c.isAtEnd { items.append(try c.decode(JSON.self)) }
+      self = .array(items)
+      return
+    }
+    let c = try decoder.singleValueContainer()
+    if c.decodeNil() {
+      self = .null
+    } else if let b = try? c.decode(Bool.self) {
+      self = .bool(b)
+    } else if let i = try? c.decode(Int.self) {
+      self = .int(i)
+    } else if let d = try? c.decode(Double.self) {
+      self = .double(d)
+    } else {
+      self = .string(try c.decode(String.self))
+    }
+  }
+
+  /// A member of an object.
+  public subscript(key: String) -> JSON? {
+    guard case .object(let members) = self else { return nil }
+    return members.first { $0.0 == key }?.1
+  }
+}

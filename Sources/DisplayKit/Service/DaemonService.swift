@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The daemon as a service: the display manager, its control socket, hooks, systemd
+/// notifications and signals, in one event loop that sleeps in `poll()` with no timer (but
+/// the watchdog's, when systemd asks for one).
+public final class DaemonService {
+  public let daemon: Daemon
+  let log: Logger
+  let signals: SignalWatch
+  let notifier: SystemdNotifier
+  let hooks: HookRunner
+  var control: ControlServer?
+  var watchdog: PeriodicTimer?
+  let loadConfig: () throws -> Config
+  let configPath: String?
+  var configError: String?
+  var stopping = false
+
+  /// `loadConfig` reads the config again on reload; `control` is the control socket, made
+  /// before the daemon so a second daemon stops before touching the display.
+  public init(
+    daemon: Daemon, log: Logger, signals: SignalWatch, configPath: String?, control: ControlServer?,
+    loadConfig: @escaping () throws -> Config
+  ) throws {
+    self.daemon = daemon
+    self.log = log
+    self.signals = signals
+    self.configPath = configPath
+    self.loadConfig = loadConfig
+    notifier = SystemdNotifier()
+    hooks = HookRunner(log: log, timeoutSeconds: daemon.config.hooks.timeoutSeconds)
+    self.control = control
+    control?.handler = { [unowned self] request in self.answer(request) }
+    if let interval = notifier.watchdogInterval { watchdog = try PeriodicTimer(intervalNanoseconds: interval) }
+    daemon.onEvents = { [unowned self] events, old, new in self.eventsHappened(events, old, new) }
+  }
+
+  /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
+  public func run() throws {
+    try daemon.start()
+    if let path = control?.path { log.info("control socket \(path)") }
+    notifier.notify("READY=1\nSTATUS=\(daemon.summary)")
+    while !stopping {
+      daemon.connection.flush()
+      if daemon.connection.queuedEvents == 0 {
+        for (fd, events) in try pollDescriptors(descriptors()) { try dispatch(fd, events) }
+      }
+      if !stopping { try daemon.handleXEvents() }
+    }
+  }
+
+  private func descriptors() -> [(fd: Int32, events: Int16)] {
+    var list: [(fd: Int32, events: Int16)] = [(daemon.connection.fileDescriptor, pollIn), (signals.fileDescriptor, pollIn)]
+    list += control?.descriptors ?? []
+    list += hooks.descriptors.map { ($0, pollIn) }
+    if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
+    return list
+  }
+
+  private func dispatch(_ fd: Int32, _ events: Int16) throws {
+    if fd == daemon.connection.fileDescriptor {
+      _ = try daemon.connection.readAvailable()
+    } else if fd == signals.fileDescriptor {
+      while !stopping, let signal = signals.next() { try handleSignal(signal) }
+    } else if let watchdog, fd == watchdog.fileDescriptor {
+      watchdog.acknowledge()
+      notifier.notify("WATCHDOG=1")
+    } else if control?.handle(fd: fd, events: events) != true {
+      hooks.handle(fd: fd)
+    }
+  }
+
+  private func handleSignal(_ signal: Int32) throws {
+    switch signal {
+    case SIGHUP: reload()
+    case SIGCHLD: hooks.reap()
+    default:
+      log.info("signal \(signal): releasing \(daemon.monitors.count) window(s) and exiting")
+      notifier.notify("STOPPING=1")
+      daemon.releaseAll()
+      stopping = true
+    }
+  }
+
+  /// Reads the config again: a bad one is logged and the old one stays in force; a good one
+  /// is applied by reconciliation.
+  @discardableResult
+  func reload() -> String? {
+    notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
+    defer { notifier.notify("READY=1\nSTATUS=\(status)") }
+    do {
+      let config = try loadConfig()
+      try daemon.reload(config)
+      hooks.timeoutSeconds = config.hooks.timeoutSeconds
+      configError = nil
+      log.info("config reloaded")
+      return nil
+    } catch {
+      configError = "\(error)"
+      log.error("reload failed, keeping the previous config: \(error)")
+      return configError
+    }
+  }
+
+  var status: String {
+    configError.map { "config error (previous config in force): \($0); " + daemon.summary } ?? daemon.summary
+  }
+
+  private func answer(_ request: String) -> JSON {
+    switch request {
+    case "status":
+      guard case .object(let members) = daemon.statusJSON(configPath: configPath, configError: configError) else { return .null }
+      return .object([("ok", .bool(true))] + members)
+    case "reload":
+      let error = reload()
+      return .object([("ok", .bool(error == nil)), ("error", JSON.optional(error) { .string($0) })])
+    case "subscribe":
+      return .object([("ok", .bool(true)), ("subscribed", .bool(true))])
+    default:
+      return .object([("ok", .bool(false)), ("error", .string("unknown request '\(request)' (status, reload, subscribe)"))])
+    }
+  }
+
+  private func eventsHappened(_ events: [TopologyEvent], _ old: Topology, _ new: Topology) {
+    notifier.notify("STATUS=\(status)")
+    for event in events {
+      if control?.subscriberCount ?? 0 > 0 { control?.broadcast(EventReport.json(event, in: new)) }
+      runHooks(for: event, old: old, new: new)
+    }
+  }
+
+  private func runHooks(for event: TopologyEvent, old: Topology, new: Topology) {
+    let hooks = daemon.config.hooks
+    let commands: [[String]]
+    switch event.kind {
+    case .connected: commands = hooks.connected
+    case .disconnected: commands = hooks.disconnected
+    default: return
+    }
+    guard !commands.isEmpty else { return }
+    // A disconnected output has lost its EDID: use what it had before.
+    let output = event.kind == .disconnected ? (old.output(event.output.id) ?? event.output) : event.output
+    let edid = output.edid.flatMap { try? EDID(bytes: $0) }
+    let env: [String: String] = [
+      "DISPLAYD_EVENT": event.kind.rawValue, "DISPLAYD_OUTPUT": output.name,
+      "DISPLAYD_MANUFACTURER": edid?.manufacturer ?? "", "DISPLAYD_PRODUCT_NAME": edid?.productName?.text ?? "",
+      "DISPLAYD_SERIAL": edid?.serialString?.text ?? edid?.serialNumber.map { String($0) } ?? "",
+      "DISPLAYD_MODE": new.output(event.output.id).flatMap { new.currentMode(of: $0) }.map(TopologyReport.modeLabel) ?? "",
+    ]
+    for argv in commands { self.hooks.start(argv, environment: env) }
+  }
+}

@@ -1,0 +1,157 @@
+import CLinux
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs hook programs with `posix_spawn`, never through a shell: values from a monitor's EDID
+/// travel only as environment variables, as data. Output is collected through a pipe the
+/// event loop polls, exits are reaped on SIGCHLD, and a hook over its time limit is killed;
+/// nothing here blocks.
+public final class HookRunner {
+  private struct Running {
+    var name: String
+    var pipe: Int32
+    var deadline: UInt64
+    var output: [UInt8] = []
+  }
+
+  private var running: [pid_t: Running] = [:]
+  private var timer: Int32 = -1
+  private let log: Logger
+  public var timeoutSeconds: Double
+  static let maxOutput = 16 * 1024
+
+  public init(log: Logger, timeoutSeconds: Double = 10) {
+    self.log = log
+    self.timeoutSeconds = timeoutSeconds
+  }
+
+  deinit {
+    for (pid, hook) in running {
+      kill(pid, SIGKILL)
+      close(hook.pipe)
+    }
+    if timer >= 0 { close(timer) }
+  }
+
+  public var runningCount: Int { running.count }
+
+  /// Descriptors to poll: the output pipes, and the timer while any hook runs.
+  public var descriptors: [Int32] { running.values.map(\.pipe) + (running.isEmpty || timer < 0 ? [] : [timer]) }
+
+  /// Starts `argv` with the current environment plus `environment`.
+  public func start(_ argv: [String], environment: [String: String]) {
+    guard let program = argv.first else { return }
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return log.error("hook \(program): pipe: \(String(cString: strerror(errno)))") }
+    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+    UnixSocket.setNonBlocking(fds[0])
+    defer { close(fds[1]) }
+    var pid: pid_t = 0
+    let rc = spawn(argv, environment: environment, output: fds[1], pid: &pid)
+    guard rc == 0 else {
+      close(fds[0])
+      return log.error("hook \(program) could not start: \(String(cString: strerror(rc)))")
+    }
+    running[pid] = Running(name: program, pipe: fds[0], deadline: monotonicNanoseconds() + UInt64(timeoutSeconds * 1e9))
+    log.info("hook \(program) started (pid \(pid)) for \(environment["DISPLAYD_EVENT"] ?? "?") \(environment["DISPLAYD_OUTPUT"] ?? "")")
+    armTimer()
+  }
+
+  /// Handles readiness of `fd` if it is a hook's pipe or the timer; returns whether it was.
+  @discardableResult
+  public func handle(fd: Int32) -> Bool {
+    if fd == timer && timer >= 0 {
+      var n: UInt64 = 0
+      _ = read(timer, &n, 8)
+      killOverdue()
+      return true
+    }
+    guard let pid = running.first(where: { $0.value.pipe == fd })?.key else { return false }
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let n = read(fd, &chunk, chunk.count)
+    if n > 0, var hook = running[pid] {
+      hook.output += chunk[0..<min(n, max(0, Self.maxOutput - hook.output.count))]
+      running[pid] = hook
+    }
+    return true
+  }
+
+  /// Reaps hooks that exited (call on SIGCHLD) and logs their status and output.
+  public func reap() {
+    while true {
+      var status: Int32 = 0
+      let pid = waitpid(-1, &status, WNOHANG)
+      guard pid > 0 else { return }
+      guard var hook = running.removeValue(forKey: pid) else { continue }
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while case let n = read(hook.pipe, &chunk, chunk.count), n > 0, hook.output.count < Self.maxOutput { hook.output += chunk[0..<n] }
+      close(hook.pipe)
+      let how = status & 0x7f == 0 ? "exited with status \((status >> 8) & 0xff)" : "killed by signal \(status & 0x7f)"
+      let text = String(decoding: hook.output, as: UTF8.self).split(separator: "\n").joined(separator: " | ")
+      let line = "hook \(hook.name) (pid \(pid)) \(how)" + (text.isEmpty ? "" : "; output: \(text)")
+      if status == 0 { log.info(line) } else { log.warning(line) }
+    }
+  }
+
+  private func killOverdue() {
+    let now = monotonicNanoseconds()
+    for (pid, hook) in running where hook.deadline <= now {
+      log.warning("hook \(hook.name) (pid \(pid)) ran over \(timeoutSeconds) s; killing it")
+      kill(-pid, SIGKILL)
+      kill(pid, SIGKILL)
+      running[pid]?.deadline = UInt64.max
+    }
+    armTimer()
+  }
+
+  /// Arms a one-shot timer for the earliest deadline; there is no timer while nothing runs.
+  private func armTimer() {
+    if timer < 0 { timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
+    guard timer >= 0 else { return }
+    let next = running.values.map(\.deadline).filter { $0 != UInt64.max }.min()
+    let delay = next.map { $0 > monotonicNanoseconds() ? $0 - monotonicNanoseconds() : 1 } ?? 0
+    let value = timespec(tv_sec: Int(delay / 1_000_000_000), tv_nsec: Int(delay % 1_000_000_000))
+    var spec = itimerspec(it_interval: timespec(), it_value: value)
+    timerfd_settime(timer, 0, &spec, nil)
+  }
+
+  private func spawn(_ argv: [String], environment: [String: String], output: Int32, pid: inout pid_t) -> Int32 {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_adddup2(&actions, output, 1)
+    posix_spawn_file_actions_adddup2(&actions, output, 2)
+    var attr = posix_spawnattr_t()
+    posix_spawnattr_init(&attr)
+    defer { posix_spawnattr_destroy(&attr) }
+    // The daemon blocks its signals for signalfd; a hook must start with none blocked.
+    var none = sigset_t()
+    sigemptyset(&none)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attr, &none)
+    posix_spawnattr_setsigdefault(&attr, &all)
+    posix_spawnattr_setpgroup(&attr, 0)
+    posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+    var env: [String] = []
+    var index = 0
+    while let entry = environ[index] {
+      let text = String(cString: entry)
+      let name = String(text.prefix { $0 != "=" })
+      if environment[name] == nil { env.append(text) }
+      index += 1
+    }
+    env += environment.map { "\($0.key)=\($0.value)" }
+    let cargv = argv.map { strdup($0) } + [nil]
+    let cenv = env.map { strdup($0) } + [nil]
+    defer {
+      cargv.forEach { free($0) }
+      cenv.forEach { free($0) }
+    }
+    return posix_spawnp(&pid, argv[0], &actions, &attr, cargv, cenv)
+  }
+}

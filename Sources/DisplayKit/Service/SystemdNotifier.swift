@@ -1,0 +1,72 @@
+import CLinux
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// sd_notify without libsystemd: one datagram to `$NOTIFY_SOCKET` (a path, or an abstract
+/// socket when it starts with `@`). Does nothing when the variable is unset.
+public final class SystemdNotifier {
+  private let fd: Int32
+  private var address = sockaddr_un()
+  private var length: socklen_t = 0
+  /// Half of `$WATCHDOG_USEC` in nanoseconds, when systemd asks for pings (and
+  /// `$WATCHDOG_PID`, if set, is this process).
+  public let watchdogInterval: UInt64?
+
+  public init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) {
+    let usec = environment("WATCHDOG_USEC").flatMap { UInt64($0) }
+    let forUs = environment("WATCHDOG_PID").map { Int32($0) == getpid() } ?? true
+    watchdogInterval = usec.flatMap { $0 > 0 && forUs ? $0 * 500 : nil }
+    guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty, path.utf8.count < 108 else {
+      fd = -1
+      return
+    }
+    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (i, b) in bytes.enumerated() { raw[i] = b }
+      if bytes.first == UInt8(ascii: "@") { raw[0] = 0 }  // abstract namespace
+    }
+    length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == UInt8(ascii: "@") ? 0 : 1))
+  }
+
+  deinit { if fd >= 0 { close(fd) } }
+
+  public var isActive: Bool { fd >= 0 }
+
+  /// Sends `KEY=value` lines, e.g. `READY=1\nSTATUS=...`.
+  public func notify(_ state: String) {
+    guard fd >= 0 else { return }
+    var bytes = Array(state.utf8)
+    _ = withUnsafePointer(to: &address) { addr in
+      addr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
+        sendto(fd, &bytes, bytes.count, Int32(MSG_NOSIGNAL), sa, length)
+      }
+    }
+  }
+}
+
+/// A periodic timer as a descriptor (timerfd), for the event loop's `poll()`.
+public final class PeriodicTimer {
+  public let fileDescriptor: Int32
+
+  public init(intervalNanoseconds: UInt64) throws(SystemError) {
+    let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+    guard fd >= 0 else { throw .call("timerfd_create", errno) }
+    fileDescriptor = fd
+    let spec = timespec(tv_sec: Int(intervalNanoseconds / 1_000_000_000), tv_nsec: Int(intervalNanoseconds % 1_000_000_000))
+    var value = itimerspec(it_interval: spec, it_value: spec)
+    guard timerfd_settime(fd, 0, &value, nil) == 0 else { throw .call("timerfd_settime", errno) }
+  }
+
+  deinit { close(fileDescriptor) }
+
+  /// Consumes the expirations; returns how many there were.
+  @discardableResult
+  public func acknowledge() -> UInt64 {
+    var count: UInt64 = 0
+    return read(fileDescriptor, &count, 8) == 8 ? count : 0
+  }
+}

@@ -1,0 +1,47 @@
+import DisplayKit
+
+struct StatusCommand: Subcommand {
+  let spec = CommandSpec(
+    name: "status", usage: "usage: displayd status [--json] [--display D]",
+    help: """
+      Asks the running daemon (through its control socket) what it manages: each monitor's
+      output, identity, mode, window, content and since when, and its counters.
+
+        --json       the daemon's answer as one JSON object
+        --display D  the X display whose daemon to ask (default: $DISPLAY)
+      """,
+    flags: ["--json"], options: ["--display"])
+
+  func run(_ args: Arguments) throws -> ExitStatus {
+    let client = try DaemonClient.connect(display: args["--display"])
+    let (line, members) = try client.request("status") as (String, [String: JSON])
+    if args.has("--json") {
+      write(line + "\n")
+    } else {
+      write(StatusReport.text(.object(members.map { ($0.key, $0.value) })))
+    }
+    return .success
+  }
+}
+
+struct ReloadCommand: Subcommand {
+  let spec = CommandSpec(
+    name: "reload", usage: "usage: displayd reload [--display D]",
+    help: """
+      Asks the running daemon to read its config again. A bad config is reported here and in
+      the daemon's log, and the daemon keeps the previous one.
+
+        --display D  the X display whose daemon to ask (default: $DISPLAY)
+      """,
+    options: ["--display"])
+
+  func run(_ args: Arguments) throws -> ExitStatus {
+    let answer: [String: JSON] = try DaemonClient.connect(display: args["--display"]).request("reload")
+    if case .string(let error)? = answer["error"] {
+      printError("reload failed, the daemon keeps its previous config: \(error)")
+      return .config
+    }
+    write("reloaded\n")
+    return .success
+  }
+}

@@ -1,0 +1,31 @@
+# bash completion for displayd
+_displayd() {
+  local cur prev commands
+  cur=${COMP_WORDS[COMP_CWORD]}
+  prev=${COMP_WORDS[COMP_CWORD-1]}
+  commands="run status reload check-config outputs modes watch edid screenshot"
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
+    return
+  fi
+  case "$prev" in
+    --config|edid|check-config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --log-level) COMPREPLY=($(compgen -W "error warning info debug" -- "$cur")); return ;;
+    --display) COMPREPLY=($(compgen -W "${DISPLAY:-:0}" -- "$cur")); return ;;
+    --output)
+      COMPREPLY=($(compgen -W "$(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")); return ;;
+  esac
+  case "${COMP_WORDS[1]}" in
+    run) COMPREPLY=($(compgen -W "--config --display --log-level --help" -- "$cur")) ;;
+    status) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
+    reload) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
+    check-config) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
+    outputs) COMPREPLY=($(compgen -W "--json --probe --display --help" -- "$cur")) ;;
+    modes)
+      COMPREPLY=($(compgen -W "--json --probe --display --help $(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")) ;;
+    watch) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
+    edid) COMPREPLY=($(compgen -W "--json --output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
+    screenshot) COMPREPLY=($(compgen -W "--output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
+  esac
+}
+complete -F _displayd displayd
