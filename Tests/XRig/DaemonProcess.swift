@@ -11,7 +11,7 @@ public final class DaemonProcess {
   public let configPath: String?
 
   /// Starts the daemon with `config` (JSON5 text) if given, and waits for its first reconcile.
-  public init(display: String, config: String? = nil, extra: [String] = []) throws {
+  public init(display: String, config: String? = nil, extra: [String] = [], environment: [String: String] = [:]) throws {
     var args = [displaydPath, "run", "--display", display, "--log-level", "debug"]
     if let config {
       let dir = try makeTempDirectory("displayd-config")
@@ -25,6 +25,8 @@ public final class DaemonProcess {
     var env = ProcessInfo.processInfo.environment
     env["DISPLAY"] = nil
     env["XDG_CONFIG_HOME"] = "/nonexistent"
+    env["XDG_RUNTIME_DIR"] = nil
+    for (k, v) in environment { env[k] = v }
     child = try ChildProcess(args + extra, environment: env)
     guard waitFor("ready: ", timeout: 5) != nil else {
       throw RigError("daemon did not start: \(log.joined(separator: "\n")) \(child.drainOutput().err)")

@@ -1,0 +1,279 @@
+import DisplayKit
+import Foundation
+import Testing
+import XRig
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A datagram socket standing in for systemd's notify socket, in the abstract namespace.
+final class NotifyListener {
+  let fd: Int32
+  let name: String
+  init() throws {
+    name = "@displayd-test-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(name.utf8)
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+      for (i, b) in bytes.enumerated() { raw[i] = b }
+      raw[0] = 0
+    }
+    let len = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+    guard rc == 0 else { throw RigError("bind notify socket failed") }
+  }
+  deinit { close(fd) }
+
+  /// The next datagram within `timeout` seconds.
+  func next(timeout: Double = 1) -> String? {
+    guard pollFDs([fd], timeoutMs: Int32(timeout * 1000)).contains(0) else { return nil }
+    var buf = [UInt8](repeating: 0, count: 4096)
+    let n = recv(fd, &buf, buf.count, 0)
+    return n > 0 ? String(decoding: buf[0..<n], as: UTF8.self) : nil
+  }
+
+  /// Datagrams until one contains `text`; nil if none does within `timeout`.
+  func until(_ text: String, timeout: Double = 1) -> String? {
+    let deadline = Deadline(seconds: timeout)
+    while !deadline.passed {
+      guard let d = next(timeout: Double(deadline.remainingMs) / 1000) else { return nil }
+      if d.contains(text) { return d }
+    }
+    return nil
+  }
+}
+
+/// A private `$XDG_RUNTIME_DIR`.
+func runtimeDirectory() throws -> String { try makeTempDirectory("displayd-run") }
+
+extension XServerTests {
+  @Suite struct Service {
+    @Test func notifiesReadyReloadingStatusStoppingAndWatchdog() throws {
+      let server = try TestXServer.vnc()
+      let notify = try NotifyListener()
+      let daemon = try DaemonProcess(
+        display: server.display, config: "{}", environment: ["NOTIFY_SOCKET": notify.name, "WATCHDOG_USEC": "200000"])
+      let ready = try #require(notify.until("READY=1"), "READY=1")
+      #expect(ready.contains("STATUS=0 external monitors"))
+      #expect(notify.until("WATCHDOG=1", timeout: 0.5) != nil, "a ping at half of WATCHDOG_USEC")
+
+      let path = try #require(daemon.configPath)
+      try "{ defaults: { mode: 'nonsense' } }".write(toFile: path, atomically: true, encoding: .utf8)
+      daemon.child.signal(SIGHUP)
+      #expect(notify.until("RELOADING=1") != nil)
+      let after = try #require(notify.until("READY=1"))
+      #expect(after.contains("STATUS=config error (previous config in force)"), "\(after)")
+      #expect(daemon.waitFor("reload failed, keeping the previous config") != nil)
+      daemon.child.signal(SIGTERM)
+      #expect(notify.until("STOPPING=1") != nil)
+      #expect(daemon.child.wait(timeout: 1) == 0)
+    }
+
+    @Test func statusListsExactlyTheMonitorsWithWindowsAndSurvivesBadClients() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let main = try #require(vnc.screens.first?.id)
+      let runtime = try runtimeDirectory()
+      let daemon = try DaemonProcess(display: server.display, environment: ["XDG_RUNTIME_DIR": runtime])
+      let x = try XInspector(server.display)
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024), (main + 2, 1024, 768)]))
+      #expect(eventually(within: 1) { x.displaydWindows().count == 2 })
+      let socketPath = runtime + "/displayd/\(server.display).sock"
+      var st = stat()
+      #expect(stat(socketPath, &st) == 0 && st.st_mode & 0o777 == 0o600)
+      #expect(stat(runtime + "/displayd", &st) == 0 && st.st_mode & 0o777 == 0o700)
+
+      // A silent client, a garbage line and a 10 MB line must not stop the daemon answering.
+      let silent = try UnixClient(socketPath)
+      let garbage = try UnixClient(socketPath)
+      try garbage.send(Array("this is not json\n".utf8))
+      #expect(garbage.line()?.contains("\"ok\":false") == true)
+      let huge = try UnixClient(socketPath)
+      try? huge.send([UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20))
+      #expect(huge.line()?.contains("longer than") == true, "a huge line is refused")
+
+      let env = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"]
+      let r = try runCommand([displaydPath, "status", "--json", "--display", server.display], environment: env)
+      #expect(r.status == 0, "\(r.err)")
+      let status = try jsonObject(r.out)
+      let monitors = try #require(status["monitors"] as? [[String: Any]])
+      let shown = Set(x.displaydWindows().map { "\($0.output ?? "") \($0.id)" })
+      #expect(Set(monitors.map { "\($0["output"] as? String ?? "") \($0["window"] as? Int ?? 0)" }) == shown)
+      #expect(monitors.allSatisfy { $0["mode"] is String && $0["since"] is String && $0["content"] as? String == "placeholder" })
+      let text = try runCommand([displaydPath, "status", "--display", server.display], environment: env)
+      #expect(text.out.contains("VNC-1: 1280x1024@60.00"), "\(text.out)")
+      _ = silent
+      #expect(daemon.child.wait(timeout: 0) == nil, "still running")
+    }
+
+    @Test func aClientOfAnotherUserIsRefused() throws {
+      let server = try TestXServer.vnc()
+      let runtime = try runtimeDirectory()
+      let daemon = try DaemonProcess(display: server.display, environment: ["XDG_RUNTIME_DIR": runtime])
+      // Open the folder and socket up, as a careless admin might: the uid check still refuses.
+      chmod(runtime, 0o755)
+      chmod(runtime + "/displayd", 0o755)
+      chmod(runtime + "/displayd/\(server.display).sock", 0o666)
+      let r = try runCommand(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", displaydPath, "status", "--display", server.display],
+        environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+      #expect(r.status != 0)
+      #expect(r.err.contains("refused: uid 65534"), "\(r.err)")
+      daemon.settle(quiet: 0.05)
+      #expect(daemon.child.wait(timeout: 0) == nil)
+    }
+
+    @Test func secondDaemonOnTheSameDisplayRefusesToStart() throws {
+      let server = try TestXServer.vnc()
+      let runtime = try runtimeDirectory()
+      let first = try DaemonProcess(display: server.display, environment: ["XDG_RUNTIME_DIR": runtime])
+      let second = try runCommand(
+        [displaydPath, "run", "--display", server.display], environment: ["XDG_RUNTIME_DIR": runtime, "HOME": "/nonexistent"])
+      #expect(second.status == 1)
+      #expect(second.err.contains("another displayd already runs on this display"), "\(second.err)")
+      #expect(first.child.wait(timeout: 0) == nil)
+    }
+
+    @Test func hooksGetTheDocumentedEnvironmentAndMonitorDataStaysData() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let main = try #require(vnc.screens.first?.id)
+      let dir = try makeTempDirectory("displayd-hooks")
+      // The hook's own script is fixed; the monitor's strings arrive only as variables.
+      let script = "env | grep ^DISPLAYD_ | sort > \"$0\""
+      let config = """
+        { hooks: { connected: ["/bin/sh", "-c", \(jsonString(script)), "\(dir)/connected.env"],
+                   disconnected: [["/bin/sh", "-c", \(jsonString(script)), "\(dir)/disconnected.env"]] } }
+        """
+      let daemon = try DaemonProcess(display: server.display, config: config, environment: ["PWD": dir])
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
+      #expect(eventually(within: 2) { FileManager.default.fileExists(atPath: dir + "/connected.env") && daemon.waitFor("exited with status 0", timeout: 0.05) != nil })
+      let connected = try String(contentsOfFile: dir + "/connected.env", encoding: .utf8)
+      #expect(connected.contains("DISPLAYD_EVENT=connected\n") && connected.contains("DISPLAYD_OUTPUT=VNC-1\n"))
+      #expect(connected.contains("DISPLAYD_MODE=1280x1024@60.00\n"))
+
+      let name = "$(touch pwn)"
+      let serial = "a;\"b'c`id`"
+      let edid = try hostileEDID(name: name, serial: serial)
+      let connection = try XConnection(name: server.display)
+      let output = try #require(try connection.readTopology().output(named: "VNC-1"))
+      try connection.setEDID(edid, on: output.id)
+      #expect(daemon.waitFor("edid-changed VNC-1") != nil)
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080)]))
+      #expect(eventually(within: 2) { (try? String(contentsOfFile: dir + "/disconnected.env", encoding: .utf8))?.contains("MODE") == true })
+      let gone = try String(contentsOfFile: dir + "/disconnected.env", encoding: .utf8)
+      #expect(gone.contains("DISPLAYD_PRODUCT_NAME=\(name)\n"), "\(gone)")
+      #expect(gone.contains("DISPLAYD_SERIAL=\(serial)\n"), "\(gone)")
+      #expect(gone.contains("DISPLAYD_MANUFACTURER=ACR\n") && gone.contains("DISPLAYD_EVENT=disconnected\n"))
+      let cwd = FileManager.default.currentDirectoryPath
+      #expect(!FileManager.default.fileExists(atPath: cwd + "/pwn") && !FileManager.default.fileExists(atPath: dir + "/pwn"))
+      #expect(!FileManager.default.fileExists(atPath: "/pwn"), "nothing from the EDID was executed")
+    }
+  }
+}
+
+/// A real EDID with its product name and serial string replaced (checksum fixed).
+func hostileEDID(name: String, serial: String) throws -> [UInt8] {
+  var blob = Array(try readFile(fixtureFolder + "/acer_acr001a_34cdf6327a45.bin").get())
+  for (tag, text) in [(UInt8(0xFC), name), (UInt8(0xFF), serial)] {
+    let start = try #require(stride(from: 54, to: 126, by: 18).first { blob[$0] == 0 && blob[$0 + 3] == tag })
+    var data = Array(text.utf8) + [0x0A]
+    data += [UInt8](repeating: 0x20, count: max(0, 13 - data.count))
+    blob.replaceSubrange((start + 5)..<(start + 18), with: data.prefix(13))
+  }
+  blob[127] = 0
+  blob[127] = UInt8((256 - Int(blob[0..<128].reduce(UInt8(0), &+))) % 256)
+  return blob
+}
+
+func jsonString(_ s: String) -> String {
+  String(decoding: try! JSONSerialization.data(withJSONObject: [s]), as: UTF8.self).dropFirst().dropLast().description
+}
+
+/// A raw client of a Unix stream socket.
+final class UnixClient {
+  let fd: Int32
+  private var buffer: [UInt8] = []
+  init(_ path: String) throws {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var addr = sockaddr_un()
+    addr.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    guard rc == 0 else { throw RigError("connect \(path): \(String(cString: strerror(errno)))") }
+  }
+  deinit { close(fd) }
+
+  func send(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+      if n < 0 {
+        // The daemon drops a client whose line is too long: stop at a closed peer.
+        guard errno == EAGAIN else { return }
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&p, 1, 1000) > 0, p.revents == Int16(POLLOUT) else { return }
+        continue
+      }
+      offset += n
+    }
+  }
+
+  func line(timeout: Double = 1) -> String? {
+    let deadline = Deadline(seconds: timeout)
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while !deadline.passed {
+      if let nl = buffer.firstIndex(of: 0x0A) { return String(decoding: buffer[..<nl], as: UTF8.self) }
+      guard pollFDs([fd], timeoutMs: deadline.remainingMs).contains(0) else { return nil }
+      let n = read(fd, &chunk, chunk.count)
+      guard n > 0 else { return nil }
+      buffer += chunk[0..<n]
+    }
+    return nil
+  }
+}
+
+@Suite struct InstallTests {
+  @Test func installThenUninstallLeavesNothingAndTheManPageRenders() throws {
+    let root = try makeTempDirectory("displayd-destdir")
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    let make = ["make", "-C", repo, "--no-print-directory", "BIN=\(displaydPath)", "DESTDIR=\(root)", "PREFIX=/usr/local"]
+    let install = try runCommand(make + ["install"])
+    #expect(install.status == 0, "\(install.err)")
+    let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { !isDirectory(root + "/" + $0) }.sorted()
+    #expect(
+      files == [
+        "usr/local/bin/displayd", "usr/local/lib/systemd/user/displayd.service",
+        "usr/local/share/bash-completion/completions/displayd", "usr/local/share/man/man1/displayd.1",
+        "usr/local/share/zsh/site-functions/_displayd",
+      ])
+    let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/user/displayd.service", encoding: .utf8)
+    #expect(unit.contains("ExecStart=/usr/local/bin/displayd run\n"))
+    let man = try runCommand(["man", "-l", root + "/usr/local/share/man/man1/displayd.1"], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin"])
+    #expect(man.status == 0 && man.out.contains("check-config") && man.out.contains("EXIT STATUS"))
+    let uninstall = try runCommand(make + ["uninstall"])
+    #expect(uninstall.status == 0)
+    let left = (try? FileManager.default.subpathsOfDirectory(atPath: root)) ?? []
+    #expect(left.isEmpty, "left behind: \(left)")
+  }
+
+  @Test func theInstalledUnitPassesSystemdAnalyzeVerify() throws {
+    let prefix = try makeTempDirectory("displayd-prefix")
+    let runtime = try runtimeDirectory()
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    #expect(try runCommand(["make", "-C", repo, "--no-print-directory", "BIN=\(displaydPath)", "PREFIX=\(prefix)", "install"]).status == 0)
+    let unit = prefix + "/share/systemd/user/displayd.service"
+    let r = try runCommand(
+      ["systemd-analyze", "--user", "verify", unit],
+      environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": prefix + "/share/man", "PATH": "/usr/bin:/bin"])
+    #expect(r.status == 0, "\(r.out) \(r.err)")
+  }
+}
+
+func isDirectory(_ path: String) -> Bool {
+  var dir: ObjCBool = false
+  return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && dir.boolValue
+}
