@@ -137,6 +137,21 @@ extension XServerTests {
       #expect(first.child.wait(timeout: 0) == nil)
     }
 
+    @Test func aHookOverItsTimeLimitIsKilledWithoutBlockingTheDaemon() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let main = try #require(vnc.screens.first?.id)
+      let daemon = try DaemonProcess(
+        display: server.display, config: "{ hooks: { connected: ['/bin/sleep', '30'], timeout_seconds: 0.3 } }")
+      let x = try XInspector(server.display)
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
+      #expect(daemon.waitFor("hook /bin/sleep started") != nil)
+      // The daemon keeps serving while the hook runs: the window is there meanwhile.
+      #expect(eventually(within: 1) { x.displaydWindows().count == 1 })
+      #expect(daemon.waitFor("ran over 0.3 s; killing it", timeout: 2) != nil)
+      #expect(daemon.waitFor("killed by signal 9", timeout: 1) != nil, "reaped, status logged")
+    }
+
     @Test func hooksGetTheDocumentedEnvironmentAndMonitorDataStaysData() throws {
       let server = try TestXServer.vnc()
       let vnc = try VNCClient(socketPath: server.vncSocket)
