@@ -28,6 +28,10 @@ public final class XInspector {
 
   public init(_ name: String) throws {
     guard let d = XOpenDisplay(name) else { throw RigError("cannot open \(name)") }
+    // A test whose server went away must fail, not take the whole test process with it.
+    XSetIOErrorHandler { _ in 0 }
+    XSetIOErrorExitHandler(d, { _, _ in }, nil)
+    XSetErrorHandler { _, _ in 0 }
     display = d
     root = XDefaultRootWindow(d)
   }
@@ -120,5 +124,38 @@ public final class XInspector {
       return result
     }
     return [:]
+  }
+}
+
+extension XInspector {
+  /// An override-redirect window covering `rect`, filled in four coloured quadrants; what a
+  /// client drawing on the main monitor looks like. Returns the window.
+  @discardableResult
+  public func quadrants(_ rect: Rect, _ colours: [UInt32]) -> UInt {
+    var attributes = XSetWindowAttributes()
+    attributes.override_redirect = 1
+    attributes.background_pixel = 0
+    let w = XCreateWindow(
+      display, root, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height), 0, Int32(CopyFromParent),
+      UInt32(InputOutput), nil, UInt(CWOverrideRedirect | CWBackPixel), &attributes)
+    XMapWindow(display, w)
+    // Drawing before the map has happened would be lost: wait for the server to do it.
+    XSync(display, 0)
+    let hw = rect.width / 2
+    let hh = rect.height / 2
+    for (i, colour) in colours.prefix(4).enumerated() {
+      fill(UInt(w), Rect(x: (i % 2) * hw, y: (i / 2) * hh, width: hw, height: hh), colour)
+    }
+    XSync(display, 0)
+    return UInt(w)
+  }
+
+  /// Fills a rectangle of a window with a colour and waits until the server did it.
+  public func fill(_ window: UInt, _ rect: Rect, _ colour: UInt32) {
+    let gc = XCreateGC(display, Window(window), 0, nil)
+    XSetForeground(display, gc, UInt(colour))
+    XFillRectangle(display, Window(window), gc, Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+    XFreeGC(display, gc)
+    XSync(display, 0)
   }
 }

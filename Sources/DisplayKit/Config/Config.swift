@@ -71,7 +71,18 @@ public enum PositionRequest: Hashable, Sendable, CustomStringConvertible {
 
 /// What a monitor's window shows.
 public enum ContentKind: String, Hashable, Sendable, CaseIterable {
-  case placeholder, none
+  case placeholder, mirror, none
+}
+
+/// What a mirror shows and how.
+public struct MirrorOptions: Hashable, Sendable {
+  /// `main`, or an output name.
+  public var source = "main"
+  public var scale = MirrorScale.fit
+  /// Draw the pointer into the mirror.
+  public var cursor = true
+  public var filter = MirrorFilter.auto
+  public init() {}
 }
 
 /// How a monitor's window stacks.
@@ -144,6 +155,7 @@ public struct MonitorSettings: Hashable, Sendable {
   public var position: PositionRequest = .relative(.rightOf, target: "main")
   public var content: ContentKind = .placeholder
   public var level: WindowLevel = .normal
+  public var mirror = MirrorOptions()
   public init() {}
 }
 
@@ -166,6 +178,7 @@ public struct MonitorRule: Hashable, Sendable {
   public var position: PositionRequest?
   public var content: ContentKind?
   public var level: WindowLevel?
+  public var mirror: MirrorOptions?
   /// The daemon leaves a matching monitor alone entirely.
   public var ignore = false
   public init() {}
@@ -199,6 +212,7 @@ public struct Config: Hashable, Sendable {
     if let p = rule.position { result.position = p }
     if let c = rule.content { result.content = c }
     if let l = rule.level { result.level = l }
+    if let m = rule.mirror { result.mirror = m }
     return result
   }
 }

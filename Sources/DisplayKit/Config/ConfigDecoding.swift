@@ -85,11 +85,24 @@ extension MonitorSettings: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["mode", "position", "content", "level"])
+    try c.requireOnly(["mode", "position", "content", "level", "mirror"])
     mode = try c.parsed("mode", expected: modeExpected, ModeRequest.init) ?? mode
     position = try c.parsed("position", expected: positionExpected, PositionRequest.init) ?? position
     content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init) ?? content
     level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init) ?? level
+    mirror = try c.optional("mirror") ?? mirror
+  }
+}
+
+extension MirrorOptions: Decodable {
+  public init(from decoder: Decoder) throws {
+    self.init()
+    let c = try decoder.container(keyedBy: AnyKey.self)
+    try c.requireOnly(["source", "scale", "cursor", "filter"])
+    source = try c.optional("source") ?? source
+    scale = try c.parsed("scale", expected: oneOf(MirrorScale.self), MirrorScale.init) ?? scale
+    cursor = try c.optional("cursor") ?? cursor
+    filter = try c.parsed("filter", expected: oneOf(MirrorFilter.self), MirrorFilter.init) ?? filter
   }
 }
 
@@ -110,7 +123,7 @@ extension MonitorRule: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["match", "mode", "position", "content", "level", "ignore"])
+    try c.requireOnly(["match", "mode", "position", "content", "level", "mirror", "ignore"])
     guard c.contains(AnyKey("match")) else {
       throw DecodingError.keyNotFound(
         AnyKey("match"), .init(codingPath: decoder.codingPath, debugDescription: "a rule needs a match"))
@@ -120,6 +133,7 @@ extension MonitorRule: Decodable {
     position = try c.parsed("position", expected: positionExpected, PositionRequest.init)
     content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init)
     level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init)
+    mirror = try c.optional("mirror")
     ignore = try c.optional("ignore") ?? false
   }
 }

@@ -17,6 +17,8 @@ public final class Daemon {
   public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
   /// Wall-clock time the daemon started.
   public let startedAt = timestampNow()
+  /// Damage tracking and frame pacing for mirror windows.
+  var mirrors = MirrorRuntime()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(connection: XConnection, config: Config, log: Logger) throws(DisplayError) {
@@ -49,7 +51,8 @@ public final class Daemon {
   public func handleXEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
     let randr = try connection.drainEvents { windowEvents.append($0) }
-    for event in windowEvents { handle(event) }
+    var resync = false
+    for event in windowEvents { resync = handle(event) || resync }
     if randr > 0 {
       let new = try connection.readTopology()
       guard new != topology else {
@@ -62,7 +65,7 @@ public final class Daemon {
       topology = new
       try reconcile(reason: "RandR events")
       if !events.isEmpty { onEvents?(events, old, topology) }
-    } else if !windowEvents.isEmpty {
+    } else if resync {
       syncWindows()
     }
   }
@@ -99,6 +102,7 @@ public final class Daemon {
   public func releaseAll() {
     for monitor in monitors.values { release(monitor) }
     monitors = [:]
+    updateDamageTracking()
     connection.flush()
     _ = try? connection.sync()
   }

@@ -7,19 +7,25 @@ extension Daemon {
       release(monitor)
       monitors[id] = nil
     }
-    for (id, want) in wanted {
+    for (id, want) in wanted.sorted(by: { $0.key < $1.key }) {
       if var monitor = monitors[id] {
         if monitor.rect != want.rect {
           connection.moveWindow(monitor.window, to: want.rect)
           monitor.rect = want.rect
           log.info("window \(monitor.window) follows \(monitor.name) to \(want.rect)")
         }
-        if monitor.drawn != want.picture { draw(&monitor, want.picture) }
+        if want.content == .mirror {
+          if monitor.geometry != want.mirror || monitor.filter != want.filter { updateMirror(&monitor, want) }
+        } else if monitor.drawn != want.picture {
+          draw(&monitor, want.picture)
+        }
         monitors[id] = monitor
       } else if let monitor = create(want) {
         monitors[id] = monitor
       }
     }
+    mirrors.interval = frameInterval(wanted.values.filter { $0.content == .mirror })
+    updateDamageTracking()
     connection.flush()
   }
 
@@ -30,7 +36,12 @@ extension Daemon {
       var monitor = ManagedMonitor(
         output: want.output.id, name: want.output.name, window: window, rect: want.rect, level: want.level,
         content: want.content, drawn: nil, pixmap: nil, since: timestampNow())
-      draw(&monitor, want.picture)
+      if want.content == .mirror {
+        connection.selectExposures(window)
+        updateMirror(&monitor, want)
+      } else {
+        draw(&monitor, want.picture)
+      }
       counters.windowsCreated += 1
       log.info("window \(window) on \(want.output.name) at \(want.rect), level \(want.level.rawValue)")
       return monitor
@@ -54,21 +65,30 @@ extension Daemon {
   }
 
   func release(_ monitor: ManagedMonitor) {
+    if let pictures = monitor.mirror { connection.freeMirror(pictures) }
     connection.destroyWindow(monitor.window)
     if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
     counters.windowsDestroyed += 1
     log.info("window \(monitor.window) on \(monitor.name) released")
   }
 
-  func handle(_ event: WindowEvent) {
+  /// Handles an event about our windows; returns whether the windows need a resync.
+  func handle(_ event: WindowEvent) -> Bool {
     switch event {
     case .destroyed(let window):
-      guard let (id, monitor) = monitors.first(where: { $0.value.window == window }) else { return }
+      guard let (id, monitor) = monitors.first(where: { $0.value.window == window }) else { return false }
       log.warning("window \(window) on \(monitor.name) was destroyed by someone else; making a new one")
       if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
+      if let pictures = monitor.mirror { connection.freeMirror(pictures) }
       monitors[id] = nil
+      return true
     case .closeRequested(let window):
       log.info("ignoring a request to close window \(window)")
+    case .exposed(let window, let rect):
+      exposed(window, rect)
+    case .damaged:
+      damageArrived()
     }
+    return false
   }
 }

@@ -9,6 +9,10 @@ public struct ManagedMonitor: Sendable {
   /// The picture's inputs; nil until drawn.
   public var drawn: PlaceholderContent?
   public var pixmap: PixmapID?
+  /// The mirror's pictures and geometry, for a mirror window.
+  public var mirror: MirrorPictures?
+  public var geometry: MirrorGeometry?
+  public var filter: MirrorFilter = .auto
   /// Wall-clock time the window was created.
   public var since: String
 }
@@ -22,6 +26,8 @@ public struct DaemonCounters: Sendable {
   public var windowsCreated = 0
   public var windowsDestroyed = 0
   public var redraws = 0
+  /// Mirror composites (each may cover several rectangles).
+  public var composites = 0
 }
 
 /// What one external monitor should show: derived from the topology and config; pure.
@@ -29,8 +35,13 @@ struct WindowWanted: Equatable {
   var output: Output
   var rect: Rect
   var level: WindowLevel
+  /// `mirror` only while the source shows something; `placeholder` otherwise.
   var content: ContentKind
   var picture: PlaceholderContent
+  var mirror: MirrorGeometry?
+  var filter: MirrorFilter
+  /// The refresh rate of the monitor, for the mirror's frame interval.
+  var refreshHz: Double
 }
 
 extension Config {
@@ -49,7 +60,17 @@ extension Config {
         details = [output.name, monitor, mode].compactMap { $0 }.joined(separator: "  ·  ")
       }
       let picture = PlaceholderContent(style: placeholder, details: details, width: rect.width, height: rect.height)
-      return WindowWanted(output: output, rect: rect, level: settings.level, content: settings.content, picture: picture)
+      var geometry: MirrorGeometry?
+      if settings.content == .mirror {
+        let source = settings.mirror.source == "main" ? main : topology.output(named: settings.mirror.source)
+        geometry = source.flatMap { s in s.id == output.id ? nil : topology.geometry(of: s) }.map {
+          MirrorGeometry(source: $0, width: rect.width, height: rect.height, scale: settings.mirror.scale)
+        }
+      }
+      return WindowWanted(
+        output: output, rect: rect, level: settings.level, content: geometry == nil ? .placeholder : .mirror,
+        picture: picture, mirror: geometry, filter: settings.mirror.filter,
+        refreshHz: topology.currentMode(of: output)?.refreshHz ?? 60)
     }
   }
 }

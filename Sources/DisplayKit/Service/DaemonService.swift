@@ -56,6 +56,7 @@ public final class DaemonService {
     list += control?.descriptors ?? []
     list += hooks.descriptors.map { ($0, pollIn) }
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
+    if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
     return list
   }
 
@@ -64,6 +65,8 @@ public final class DaemonService {
       _ = try daemon.connection.readAvailable()
     } else if fd == signals.fileDescriptor {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
+    } else if fd == daemon.frameTimerDescriptor {
+      daemon.frameTimerFired()
     } else if let watchdog, fd == watchdog.fileDescriptor {
       watchdog.acknowledge()
       notifier.notify("WATCHDOG=1")

@@ -35,6 +35,11 @@ extension XConnection {
         randr += 1
       } else if event.type == DestroyNotify {
         onWindow(.destroyed(WindowID(rawValue: UInt(event.xdestroywindow.window))))
+      } else if event.type == Expose {
+        let e = event.xexpose
+        onWindow(.exposed(WindowID(rawValue: UInt(e.window)), Rect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))))
+      } else if damageEventBase >= 0, Int(event.type) == damageEventBase + Int(XDamageNotify) {
+        onWindow(.damaged)
       } else if event.type == ClientMessage, UInt(event.xclient.data.l.0) == atom("WM_DELETE_WINDOW") {
         onWindow(.closeRequested(WindowID(rawValue: UInt(event.xclient.window))))
       }

@@ -33,6 +33,10 @@ public enum WindowEvent: Hashable, Sendable {
   case destroyed(WindowID)
   /// A window manager asked it to close (`WM_DELETE_WINDOW`): ignored, as a kiosk must.
   case closeRequested(WindowID)
+  /// Part of a window needs repainting (only selected for mirror windows).
+  case exposed(WindowID, Rect)
+  /// The root window was drawn on (DAMAGE).
+  case damaged
 }
 
 extension XConnection {

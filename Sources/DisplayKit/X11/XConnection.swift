@@ -44,6 +44,8 @@ public final class XConnection {
   public let randrVersion: (major: Int, minor: Int)
   var atomCache: [String: Atom] = [:]
   var screenRange: (minW: Int, minH: Int, maxW: Int, maxH: Int)?
+  /// DAMAGE's first event number, once `canMirror` has asked.
+  var damageEventBase = -1
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {

@@ -1,0 +1,107 @@
+/// How a source is scaled into a mirror window.
+public enum MirrorScale: String, Hashable, Sendable, CaseIterable {
+  /// Keep the aspect ratio, letterbox the rest with the placeholder background.
+  case fit
+  /// Keep the aspect ratio, crop what does not fit.
+  case fill
+  /// Ignore the aspect ratio.
+  case stretch
+}
+
+/// How the server samples the source when scaling.
+public enum MirrorFilter: String, Hashable, Sendable, CaseIterable {
+  /// A box (convolution) filter below 0.75, so text stays readable; bilinear above.
+  case auto
+  case bilinear
+  case nearest
+}
+
+/// Where a mirror's content goes and how root coordinates map into it; pure.
+public struct MirrorGeometry: Hashable, Sendable {
+  /// The source rectangle on the root window.
+  public var source: Rect
+  /// The mirror window's size.
+  public var width: Int
+  public var height: Int
+  /// The content's origin and scale in window coordinates (origin may be negative: cropped).
+  public var originX: Double
+  public var originY: Double
+  public var scaleX: Double
+  public var scaleY: Double
+
+  public init(source: Rect, width: Int, height: Int, scale: MirrorScale) {
+    self.source = source
+    self.width = width
+    self.height = height
+    let sx = Double(width) / Double(max(1, source.width))
+    let sy = Double(height) / Double(max(1, source.height))
+    switch scale {
+    case .stretch: (scaleX, scaleY) = (sx, sy)
+    case .fit: (scaleX, scaleY) = (min(sx, sy), min(sx, sy))
+    case .fill: (scaleX, scaleY) = (max(sx, sy), max(sx, sy))
+    }
+    originX = ((Double(width) - Double(source.width) * scaleX) / 2).rounded()
+    originY = ((Double(height) - Double(source.height) * scaleY) / 2).rounded()
+  }
+
+  /// The part of the window the content covers (the rest are bars).
+  public var content: Rect {
+    let x0 = max(0, Int(originX))
+    let y0 = max(0, Int(originY))
+    let x1 = min(width, Int((originX + Double(source.width) * scaleX).rounded()))
+    let y1 = min(height, Int((originY + Double(source.height) * scaleY).rounded()))
+    return Rect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+  }
+
+  /// The letterbox bars, in window coordinates.
+  public var bars: [Rect] {
+    let c = content
+    return [
+      Rect(x: 0, y: 0, width: width, height: c.y),
+      Rect(x: 0, y: c.y + c.height, width: width, height: height - c.y - c.height),
+      Rect(x: 0, y: c.y, width: c.x, height: c.height),
+      Rect(x: c.x + c.width, y: c.y, width: width - c.x - c.width, height: c.height),
+    ].filter { $0.width > 0 && $0.height > 0 }
+  }
+
+  /// The 3×3 matrix (row-major) taking window coordinates to root coordinates, as XRender
+  /// transforms map destination to source.
+  public var transform: [Double] {
+    [
+      1 / scaleX, 0, Double(source.x) - originX / scaleX,
+      0, 1 / scaleY, Double(source.y) - originY / scaleY,
+      0, 0, 1,
+    ]
+  }
+
+  /// The filter and, for the box filter, its kernel size.
+  public func filter(_ choice: MirrorFilter) -> (name: String, kernel: Int) {
+    switch choice {
+    case .nearest: return ("nearest", 0)
+    case .bilinear: return ("bilinear", 0)
+    case .auto:
+      let s = min(scaleX, scaleY)
+      return s < 0.75 ? ("convolution", Int((1 / s).rounded(.up))) : ("bilinear", 0)
+    }
+  }
+
+  /// A damaged root rectangle in window coordinates: clipped to the source, scaled, grown by
+  /// a pixel for the filter, clipped to the content; nil when none of it shows.
+  public func windowRect(forDamage d: Rect) -> Rect? {
+    let x0 = max(d.x, source.x)
+    let y0 = max(d.y, source.y)
+    let x1 = min(d.x + d.width, source.x + source.width)
+    let y1 = min(d.y + d.height, source.y + source.height)
+    guard x1 > x0, y1 > y0 else { return nil }
+    let grow = Double(filter(.auto).kernel) + 1
+    let wx0 = Int((originX + Double(x0 - source.x) * scaleX - grow).rounded(.down))
+    let wy0 = Int((originY + Double(y0 - source.y) * scaleY - grow).rounded(.down))
+    let wx1 = Int((originX + Double(x1 - source.x) * scaleX + grow).rounded(.up))
+    let wy1 = Int((originY + Double(y1 - source.y) * scaleY + grow).rounded(.up))
+    let c = content
+    let r = Rect(
+      x: max(wx0, c.x), y: max(wy0, c.y), width: min(wx1, c.x + c.width) - max(wx0, c.x),
+      height: min(wy1, c.y + c.height) - max(wy0, c.y))
+    return r.width > 0 && r.height > 0 ? r : nil
+  }
+}

@@ -1,0 +1,136 @@
+import CLinux
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Damage tracking and frame pacing shared by all mirror windows.
+struct MirrorRuntime {
+  var damage: DamageID?
+  var supported: Bool?
+  /// A one-shot timer, armed only while damage waits for the next frame.
+  var timer: Int32 = -1
+  var timerArmed = false
+  var lastComposite: UInt64 = 0
+  /// Nanoseconds between composites: one frame of the fastest mirror monitor.
+  var interval: UInt64 = 16_666_667
+}
+
+extension Daemon {
+  /// The frame timer's descriptor while it is armed, for the event loop.
+  public var frameTimerDescriptor: Int32? { mirrors.timerArmed ? mirrors.timer : nil }
+
+  /// The frame timer fired: composite what was damaged meanwhile.
+  public func frameTimerFired() {
+    var n: UInt64 = 0
+    _ = read(mirrors.timer, &n, 8)
+    mirrors.timerArmed = false
+    flushDamage()
+  }
+
+  func frameInterval(_ wanted: [WindowWanted]) -> UInt64 {
+    let hz = wanted.map(\.refreshHz).filter { $0 > 1 }.max() ?? 60
+    return UInt64(1e9 / hz)
+  }
+
+  /// Sets (or updates) a mirror window's pictures for `want`, and paints it all.
+  func updateMirror(_ monitor: inout ManagedMonitor, _ want: WindowWanted) {
+    guard let geometry = want.mirror else { return }
+    if mirrors.supported == nil { mirrors.supported = connection.canMirror }
+    guard mirrors.supported == true else {
+      log.error("the X server lacks RENDER, DAMAGE or XFixes 2: no mirror on \(monitor.name)")
+      return
+    }
+    if let pictures = monitor.mirror {
+      connection.setMirror(pictures, geometry: geometry, filter: want.filter)
+    } else {
+      monitor.mirror = connection.createMirror(monitor.window, geometry: geometry, filter: want.filter)
+      log.info("mirror of \(geometry.source) on \(monitor.name), \(geometry.filter(want.filter).name) filter")
+    }
+    monitor.geometry = geometry
+    monitor.filter = want.filter
+    connection.clearWindow(monitor.window)
+    compositeAll(monitor)
+  }
+
+  func compositeAll(_ monitor: ManagedMonitor) {
+    guard let pictures = monitor.mirror, let geometry = monitor.geometry else { return }
+    connection.composite(pictures, [geometry.content])
+    counters.composites += 1
+    mirrors.lastComposite = monotonicNanoseconds()
+  }
+
+  /// One root DAMAGE object while any mirror exists, none otherwise.
+  func updateDamageTracking() {
+    let any = monitors.values.contains { $0.mirror != nil }
+    if any, mirrors.damage == nil {
+      mirrors.damage = connection.createRootDamage()
+    } else if !any, let damage = mirrors.damage {
+      connection.freeDamage(damage)
+      mirrors.damage = nil
+    }
+  }
+
+  /// DAMAGE reported drawing: composite now, or at the next frame if one was just drawn.
+  func damageArrived() {
+    guard mirrors.damage != nil else { return }
+    let now = monotonicNanoseconds()
+    let due = mirrors.lastComposite + mirrors.interval
+    if now >= due {
+      flushDamage()
+    } else if !mirrors.timerArmed {
+      armFrameTimer(after: due - now)
+    }
+  }
+
+  /// Takes the damage and recomposites, in each mirror, only what shows of it.
+  func flushDamage() {
+    guard let damage = mirrors.damage else { return }
+    let rects = connection.takeDamage(damage)
+    var drew = false
+    for monitor in monitors.values {
+      guard let pictures = monitor.mirror, let geometry = monitor.geometry else { continue }
+      var areas = rects.compactMap(geometry.windowRect(forDamage:))
+      guard !areas.isEmpty else { continue }
+      // Many small rectangles cost more in requests than one bounding box in pixels.
+      if areas.count > 16 { areas = [bounds(areas)] }
+      connection.composite(pictures, areas)
+      counters.composites += 1
+      drew = true
+    }
+    if drew {
+      mirrors.lastComposite = monotonicNanoseconds()
+      connection.flush()
+    }
+  }
+
+  func exposed(_ window: WindowID, _ rect: Rect) {
+    guard let monitor = monitors.values.first(where: { $0.window == window }), let pictures = monitor.mirror,
+      let content = monitor.geometry?.content
+    else { return }
+    let x0 = max(rect.x, content.x)
+    let y0 = max(rect.y, content.y)
+    let x1 = min(rect.x + rect.width, content.x + content.width)
+    let y1 = min(rect.y + rect.height, content.y + content.height)
+    guard x1 > x0, y1 > y0 else { return }
+    connection.composite(pictures, [Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)])
+  }
+
+  private func armFrameTimer(after nanoseconds: UInt64) {
+    if mirrors.timer < 0 { mirrors.timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
+    guard mirrors.timer >= 0 else { return flushDamage() }
+    let value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(max(1, nanoseconds % 1_000_000_000)))
+    var spec = itimerspec(it_interval: timespec(), it_value: value)
+    timerfd_settime(mirrors.timer, 0, &spec, nil)
+    mirrors.timerArmed = true
+  }
+
+  private func bounds(_ rects: [Rect]) -> Rect {
+    let x0 = rects.map(\.x).min() ?? 0
+    let y0 = rects.map(\.y).min() ?? 0
+    let x1 = rects.map { $0.x + $0.width }.max() ?? 0
+    let y1 = rects.map { $0.y + $0.height }.max() ?? 0
+    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
+}
+

@@ -1,0 +1,106 @@
+import CXrandr
+
+/// The XRender pictures behind one mirror window: the root (with IncludeInferiors, so every
+/// window on the source shows) transformed onto the window.
+public struct MirrorPictures: Hashable, Sendable {
+  public var source: UInt
+  public var destination: UInt
+}
+
+/// A DAMAGE object on the root window.
+public struct DamageID: RawRepresentable, Hashable, Sendable {
+  public var rawValue: UInt
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+}
+
+extension XConnection {
+  /// Whether RENDER, DAMAGE and XFixes 2 are there (and notes DAMAGE's event number).
+  public var canMirror: Bool {
+    var event: Int32 = 0
+    var error: Int32 = 0
+    guard XRenderQueryExtension(display, &event, &error) != 0, XFixesQueryExtension(display, &event, &error) != 0,
+      XDamageQueryExtension(display, &event, &error) != 0
+    else { return false }
+    damageEventBase = Int(event)
+    var major: Int32 = 2
+    var minor: Int32 = 0
+    XFixesQueryVersion(display, &major, &minor)
+    var dmajor: Int32 = 1
+    var dminor: Int32 = 1
+    XDamageQueryVersion(display, &dmajor, &dminor)
+    return major >= 2
+  }
+
+  /// Creates the pictures for a mirror window and sets the transform and filter.
+  public func createMirror(_ window: WindowID, geometry: MirrorGeometry, filter: MirrorFilter) -> MirrorPictures? {
+    guard let rootFormat = XRenderFindVisualFormat(display, XDefaultVisual(display, screenNumber)) else { return nil }
+    var attributes = XRenderPictureAttributes()
+    attributes.subwindow_mode = IncludeInferiors
+    let source = XRenderCreatePicture(display, root, rootFormat, UInt(CPSubwindowMode), &attributes)
+    var plain = XRenderPictureAttributes()
+    let destination = XRenderCreatePicture(display, Window(window.rawValue), rootFormat, 0, &plain)
+    let pictures = MirrorPictures(source: UInt(source), destination: UInt(destination))
+    setMirror(pictures, geometry: geometry, filter: filter)
+    return pictures
+  }
+
+  /// Sets the source picture's transform and filter for `geometry`.
+  public func setMirror(_ p: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter) {
+    let m = geometry.transform.map { XFixed($0 * 65536) }
+    var xform = XTransform(matrix: ((m[0], m[1], m[2]), (m[3], m[4], m[5]), (m[6], m[7], m[8])))
+    XRenderSetPictureTransform(display, Picture(p.source), &xform)
+    let (name, kernel) = geometry.filter(filter)
+    if name == "convolution" {
+      // A box: kernel×kernel equal weights, as [width, height, weights...] in fixed point.
+      var params = [XFixed(kernel * 65536), XFixed(kernel * 65536)]
+      params += [XFixed](repeating: XFixed(65536 / (kernel * kernel)), count: kernel * kernel)
+      XRenderSetPictureFilter(display, Picture(p.source), name, &params, Int32(params.count))
+    } else {
+      XRenderSetPictureFilter(display, Picture(p.source), name, nil, 0)
+    }
+  }
+
+  /// Composites the source into the window at these window rectangles.
+  public func composite(_ p: MirrorPictures, _ rects: [Rect]) {
+    for r in rects {
+      XRenderComposite(
+        display, PictOpSrc, Picture(p.source), 0, Picture(p.destination), Int32(r.x), Int32(r.y), 0, 0,
+        Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+    }
+  }
+
+  public func freeMirror(_ p: MirrorPictures) {
+    XRenderFreePicture(display, Picture(p.source))
+    XRenderFreePicture(display, Picture(p.destination))
+  }
+
+  /// Watches the root window for damage, reported once until subtracted (NonEmpty level).
+  public func createRootDamage() -> DamageID {
+    DamageID(rawValue: UInt(XDamageCreate(display, root, Int32(XDamageReportNonEmpty))))
+  }
+
+  /// Takes the damage accumulated so far, as root rectangles, and re-arms the report.
+  public func takeDamage(_ damage: DamageID) -> [Rect] {
+    let region = XFixesCreateRegion(display, nil, 0)
+    defer { XFixesDestroyRegion(display, region) }
+    XDamageSubtract(display, Damage(damage.rawValue), 0, region)
+    var count: Int32 = 0
+    guard let rects = XFixesFetchRegion(display, region, &count) else { return [] }
+    defer { XFree(rects) }
+    return (0..<Int(count)).map {
+      Rect(x: Int(rects[$0].x), y: Int(rects[$0].y), width: Int(rects[$0].width), height: Int(rects[$0].height))
+    }
+  }
+
+  public func freeDamage(_ damage: DamageID) { XDamageDestroy(display, Damage(damage.rawValue)) }
+
+  /// Asks for Expose events on a window (mirror windows repaint exposed areas themselves).
+  public func selectExposures(_ window: WindowID) {
+    XSelectInput(display, Window(window.rawValue), StructureNotifyMask | ExposureMask)
+  }
+}
+
+extension XConnection {
+  /// Repaints a window with its background (the letterbox bars of a mirror).
+  public func clearWindow(_ window: WindowID) { XClearWindow(display, Window(window.rawValue)) }
+}
