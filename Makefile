@@ -6,10 +6,10 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 
 # Debian packages: build headers, the X servers the tests start, and the X tools they use.
 BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \
-  libxfixes-dev libxext-dev libxres-dev libcairo2-dev libpango1.0-dev \
+  libxfixes-dev libxext-dev libxres-dev libxi-dev libcairo2-dev libpango1.0-dev \
   fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
-  x11-xserver-utils x11-utils xauth python3 systemd man-db
+  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool
 BENCH_PACKAGES = hyperfine
 
 .PHONY: all build release run test bench fuzz deps test-deps bench-deps clean format install uninstall
@@ -65,7 +65,9 @@ fuzz: deps
 	cp Tests/DisplayKitTests/Fixtures/edid/*.bin $(FUZZ_DIR)/corpus/
 	if [ -d ../shared/edid ]; then cp ../shared/edid/*.bin ../shared/edid/malformed/*.bin $(FUZZ_DIR)/corpus/; fi
 	$(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
-	  -I Sources/CXrandr -I Sources/CLinux -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes \
+	  -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
+	  $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
+	  -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes -lXi \
 	  $$(find Sources/DisplayKit -name '*.swift') Fuzz/EDIDFuzzer.swift -o $(FUZZ_DIR)/edid-fuzzer
 	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=1024 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus

@@ -14,7 +14,7 @@ let package = Package(
       providers: [
         .apt([
           "libx11-dev", "libxrandr-dev", "libxrender-dev", "libxdamage-dev",
-          "libxfixes-dev", "libxext-dev", "libxres-dev",
+          "libxfixes-dev", "libxext-dev", "libxres-dev", "libxi-dev",
         ])
       ]
     ),

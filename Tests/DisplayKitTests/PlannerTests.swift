@@ -115,3 +115,35 @@ import Testing
     #expect(plan.changes.isEmpty && plan.warnings.contains { $0.contains("no free CRTC") })
   }
 }
+
+@Suite struct MirrorGeometryTests {
+  let source = Rect(x: 0, y: 0, width: 1920, height: 1080)
+
+  @Test func fitLetterboxesWith152PixelBars() {
+    let g = MirrorGeometry(source: source, width: 1280, height: 1024, scale: .fit)
+    #expect(g.content == Rect(x: 0, y: 152, width: 1280, height: 720))
+    #expect(g.bars == [Rect(x: 0, y: 0, width: 1280, height: 152), Rect(x: 0, y: 872, width: 1280, height: 152)])
+    #expect(g.filter(.auto) == ("convolution", 2), "2/3 is below 0.75: a 2x2 box")
+    #expect(g.filter(.nearest).name == "nearest")
+    let t = g.transform
+    #expect(abs(t[0] - 1.5) < 1e-9 && abs(t[5] - (-228)) < 1e-9, "window y 152 maps to root y 0")
+  }
+
+  @Test func fillCropsAndStretchFillsExactly() {
+    let fill = MirrorGeometry(source: source, width: 1280, height: 1024, scale: .fill)
+    #expect(fill.originX == -270 && fill.content == Rect(x: 0, y: 0, width: 1280, height: 1024) && fill.bars.isEmpty)
+    #expect(fill.filter(.auto).name == "bilinear", "scale 0.95 is above 0.75")
+    let stretch = MirrorGeometry(source: source, width: 1280, height: 1024, scale: .stretch)
+    #expect(stretch.content == Rect(x: 0, y: 0, width: 1280, height: 1024))
+    #expect(abs(stretch.scaleX - 2.0 / 3) < 1e-9 && abs(stretch.scaleY - 1024.0 / 1080) < 1e-9)
+  }
+
+  @Test func damageMapsThroughTheTransformGrownForTheFilter() {
+    let g = MirrorGeometry(source: Rect(x: 1920, y: 0, width: 1920, height: 1080), width: 1280, height: 1024, scale: .fit)
+    #expect(g.windowRect(forDamage: Rect(x: 0, y: 0, width: 1920, height: 1080)) == nil, "outside the source: nothing")
+    let r = g.windowRect(forDamage: Rect(x: 1920 + 300, y: 300, width: 30, height: 30))
+    // 300 * 2/3 = 200, +152; grown by the 2x2 kernel + 1 on each side.
+    #expect(r == Rect(x: 197, y: 349, width: 26, height: 26))
+    #expect(g.windowRect(forDamage: Rect(x: 1900, y: -10, width: 40, height: 20))?.y == 152, "clipped to the content")
+  }
+}

@@ -159,3 +159,17 @@ extension XInspector {
     XSync(display, 0)
   }
 }
+
+extension XInspector {
+  /// Moves the pointer to a root-window point as a mouse would: through XTest (xdotool), so
+  /// the server sees device motion (a warp would not produce XInput raw motion).
+  public func movePointer(x: Int, y: Int, display name: String) throws {
+    let r = try runCommand(["xdotool", "mousemove", String(x), String(y)], environment: ["DISPLAY": name, "PATH": "/usr/bin:/bin"])
+    guard r.status == 0 else { throw RigError("xdotool failed: \(r.err)") }
+  }
+
+  /// The colours in a square of the screen around a point.
+  public func square(x: Int, y: Int, radius: Int) -> [UInt32] {
+    (-radius...radius).flatMap { dy in row(y: y + dy, from: x - radius, to: x + radius + 1) }
+  }
+}

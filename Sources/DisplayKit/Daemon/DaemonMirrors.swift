@@ -14,6 +14,12 @@ struct MirrorRuntime {
   var lastComposite: UInt64 = 0
   /// Nanoseconds between composites: one frame of the fastest mirror monitor.
   var interval: UInt64 = 16_666_667
+  /// Work waiting for the next frame.
+  var damagePending = false
+  var cursorPending = false
+  /// Pointer tracking (selected once, when a mirror first wants the cursor) and its image.
+  var tracking: Bool?
+  var cursorImage: CursorImage?
 }
 
 extension Daemon {
@@ -25,7 +31,32 @@ extension Daemon {
     var n: UInt64 = 0
     _ = read(mirrors.timer, &n, 8)
     mirrors.timerArmed = false
-    flushDamage()
+    frame()
+  }
+
+  /// Does the pending work now, or at the next frame if one was just drawn.
+  func scheduleFrame() {
+    let now = monotonicNanoseconds()
+    let due = mirrors.lastComposite + mirrors.interval
+    if now >= due {
+      frame()
+    } else if !mirrors.timerArmed {
+      armFrameTimer(after: due - now)
+    }
+  }
+
+  /// One frame: the damaged areas, then the pointer.
+  func frame() {
+    var redrawCursor: Set<OutputID> = []
+    if mirrors.damagePending {
+      mirrors.damagePending = false
+      redrawCursor = flushDamage()
+    }
+    if mirrors.cursorPending || !redrawCursor.isEmpty {
+      mirrors.cursorPending = false
+      moveCursors(forced: redrawCursor)
+    }
+    connection.flush()
   }
 
   func frameInterval(_ wanted: [WindowWanted]) -> UInt64 {
@@ -49,8 +80,15 @@ extension Daemon {
     }
     monitor.geometry = geometry
     monitor.filter = want.filter
+    monitor.cursor = want.cursor
     connection.clearWindow(monitor.window)
     compositeAll(monitor)
+    if let old = monitor.cursorPicture {
+      connection.freeCursorPicture(old)
+      monitor.cursorPicture = nil
+    }
+    monitor.cursorRect = nil
+    if want.cursor { startCursor(&monitor) }
   }
 
   func compositeAll(_ monitor: ManagedMonitor) {
@@ -71,23 +109,14 @@ extension Daemon {
     }
   }
 
-  /// DAMAGE reported drawing: composite now, or at the next frame if one was just drawn.
-  func damageArrived() {
-    guard mirrors.damage != nil else { return }
-    let now = monotonicNanoseconds()
-    let due = mirrors.lastComposite + mirrors.interval
-    if now >= due {
-      flushDamage()
-    } else if !mirrors.timerArmed {
-      armFrameTimer(after: due - now)
-    }
-  }
-
-  /// Takes the damage and recomposites, in each mirror, only what shows of it.
-  func flushDamage() {
-    guard let damage = mirrors.damage else { return }
+  /// Takes the damage and recomposites, in each mirror, only what shows of it. Returns the
+  /// mirrors whose drawn cursor was painted over.
+  @discardableResult
+  func flushDamage() -> Set<OutputID> {
+    guard let damage = mirrors.damage else { return [] }
     let rects = connection.takeDamage(damage)
     var drew = false
+    var coveredCursor: Set<OutputID> = []
     for monitor in monitors.values {
       guard let pictures = monitor.mirror, let geometry = monitor.geometry else { continue }
       var areas = rects.compactMap(geometry.windowRect(forDamage:))
@@ -97,11 +126,18 @@ extension Daemon {
       connection.composite(pictures, areas)
       counters.composites += 1
       drew = true
+      if let c = monitor.cursorRect, areas.contains(where: { $0.intersects(c) }) { coveredCursor.insert(monitor.output) }
     }
-    if drew {
-      mirrors.lastComposite = monotonicNanoseconds()
-      connection.flush()
-    }
+    if drew { mirrors.lastComposite = monotonicNanoseconds() }
+    return coveredCursor
+  }
+
+  func bounds(_ rects: [Rect]) -> Rect {
+    let x0 = rects.map(\.x).min() ?? 0
+    let y0 = rects.map(\.y).min() ?? 0
+    let x1 = rects.map { $0.x + $0.width }.max() ?? 0
+    let y1 = rects.map { $0.y + $0.height }.max() ?? 0
+    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
   func exposed(_ window: WindowID, _ rect: Rect) {
@@ -113,24 +149,19 @@ extension Daemon {
     let x1 = min(rect.x + rect.width, content.x + content.width)
     let y1 = min(rect.y + rect.height, content.y + content.height)
     guard x1 > x0, y1 > y0 else { return }
-    connection.composite(pictures, [Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)])
+    let area = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    connection.composite(pictures, [area])
+    if let c = monitor.cursorRect, c.intersects(area) { moveCursors(forced: [monitor.output]) }
   }
 
-  private func armFrameTimer(after nanoseconds: UInt64) {
+  func armFrameTimer(after nanoseconds: UInt64) {
     if mirrors.timer < 0 { mirrors.timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
-    guard mirrors.timer >= 0 else { return flushDamage() }
+    guard mirrors.timer >= 0 else { return frame() }
     let value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(max(1, nanoseconds % 1_000_000_000)))
     var spec = itimerspec(it_interval: timespec(), it_value: value)
     timerfd_settime(mirrors.timer, 0, &spec, nil)
     mirrors.timerArmed = true
   }
 
-  private func bounds(_ rects: [Rect]) -> Rect {
-    let x0 = rects.map(\.x).min() ?? 0
-    let y0 = rects.map(\.y).min() ?? 0
-    let x1 = rects.map { $0.x + $0.width }.max() ?? 0
-    let y1 = rects.map { $0.y + $0.height }.max() ?? 0
-    return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-  }
 }
 

@@ -15,7 +15,9 @@ extension Daemon {
           log.info("window \(monitor.window) follows \(monitor.name) to \(want.rect)")
         }
         if want.content == .mirror {
-          if monitor.geometry != want.mirror || monitor.filter != want.filter { updateMirror(&monitor, want) }
+          if monitor.geometry != want.mirror || monitor.filter != want.filter || monitor.cursor != want.cursor {
+            updateMirror(&monitor, want)
+          }
         } else if monitor.drawn != want.picture {
           draw(&monitor, want.picture)
         }
@@ -66,6 +68,7 @@ extension Daemon {
 
   func release(_ monitor: ManagedMonitor) {
     if let pictures = monitor.mirror { connection.freeMirror(pictures) }
+    if let cursor = monitor.cursorPicture { connection.freeCursorPicture(cursor) }
     connection.destroyWindow(monitor.window)
     if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
     counters.windowsDestroyed += 1
@@ -80,6 +83,7 @@ extension Daemon {
       log.warning("window \(window) on \(monitor.name) was destroyed by someone else; making a new one")
       if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
       if let pictures = monitor.mirror { connection.freeMirror(pictures) }
+      if let cursor = monitor.cursorPicture { connection.freeCursorPicture(cursor) }
       monitors[id] = nil
       return true
     case .closeRequested(let window):
@@ -87,7 +91,13 @@ extension Daemon {
     case .exposed(let window, let rect):
       exposed(window, rect)
     case .damaged:
-      damageArrived()
+      mirrors.damagePending = true
+      scheduleFrame()
+    case .pointerMoved:
+      mirrors.cursorPending = true
+      scheduleFrame()
+    case .cursorChanged:
+      cursorShapeChanged()
     }
     return false
   }

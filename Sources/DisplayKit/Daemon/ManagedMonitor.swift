@@ -13,6 +13,10 @@ public struct ManagedMonitor: Sendable {
   public var mirror: MirrorPictures?
   public var geometry: MirrorGeometry?
   public var filter: MirrorFilter = .auto
+  /// Whether the pointer is drawn into the mirror, its picture and where it was drawn.
+  public var cursor = false
+  public var cursorPicture: CursorPicture?
+  public var cursorRect: Rect?
   /// Wall-clock time the window was created.
   public var since: String
 }
@@ -40,6 +44,7 @@ struct WindowWanted: Equatable {
   var picture: PlaceholderContent
   var mirror: MirrorGeometry?
   var filter: MirrorFilter
+  var cursor: Bool
   /// The refresh rate of the monitor, for the mirror's frame interval.
   var refreshHz: Double
 }
@@ -69,7 +74,7 @@ extension Config {
       }
       return WindowWanted(
         output: output, rect: rect, level: settings.level, content: geometry == nil ? .placeholder : .mirror,
-        picture: picture, mirror: geometry, filter: settings.mirror.filter,
+        picture: picture, mirror: geometry, filter: settings.mirror.filter, cursor: settings.mirror.cursor,
         refreshHz: topology.currentMode(of: output)?.refreshHz ?? 60)
     }
   }

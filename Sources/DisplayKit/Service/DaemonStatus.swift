@@ -39,7 +39,7 @@ extension Daemon {
         .object([
           ("reconciles", .int(c.reconciles)), ("reconciles_changed", .int(c.reconcilesChanged)),
           ("windows_created", .int(c.windowsCreated)), ("windows_destroyed", .int(c.windowsDestroyed)),
-          ("redraws", .int(c.redraws)),
+          ("redraws", .int(c.redraws)), ("composites", .int(c.composites)),
         ])
       ),
     ])

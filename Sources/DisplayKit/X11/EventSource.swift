@@ -40,6 +40,10 @@ extension XConnection {
         onWindow(.exposed(WindowID(rawValue: UInt(e.window)), Rect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))))
       } else if damageEventBase >= 0, Int(event.type) == damageEventBase + Int(XDamageNotify) {
         onWindow(.damaged)
+      } else if event.type == GenericEvent, Int(event.xcookie.extension) == xiOpcode {
+        onWindow(.pointerMoved)
+      } else if fixesEventBase >= 0, Int(event.type) == fixesEventBase + Int(XFixesCursorNotify) {
+        onWindow(.cursorChanged)
       } else if event.type == ClientMessage, UInt(event.xclient.data.l.0) == atom("WM_DELETE_WINDOW") {
         onWindow(.closeRequested(WindowID(rawValue: UInt(event.xclient.window))))
       }

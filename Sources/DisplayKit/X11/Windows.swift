@@ -37,6 +37,10 @@ public enum WindowEvent: Hashable, Sendable {
   case exposed(WindowID, Rect)
   /// The root window was drawn on (DAMAGE).
   case damaged
+  /// The pointer moved (XInput 2 raw motion).
+  case pointerMoved
+  /// The cursor's image changed (XFixes).
+  case cursorChanged
 }
 
 extension XConnection {

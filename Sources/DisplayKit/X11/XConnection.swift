@@ -46,6 +46,9 @@ public final class XConnection {
   var screenRange: (minW: Int, minH: Int, maxW: Int, maxH: Int)?
   /// DAMAGE's first event number, once `canMirror` has asked.
   var damageEventBase = -1
+  /// XInput's major opcode and XFixes' first event, once pointer tracking is selected.
+  var xiOpcode = -1
+  var fixesEventBase = -1
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {

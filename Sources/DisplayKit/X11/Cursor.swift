@@ -1,0 +1,116 @@
+import CXrandr
+
+/// The pointer's image as XFixes reports it: ARGB pixels and the hot spot.
+public struct CursorImage: Sendable {
+  public var width: Int
+  public var height: Int
+  public var hotX: Int
+  public var hotY: Int
+  public var serial: UInt
+  public var pixels: [UInt32]
+}
+
+/// A cursor image uploaded as an ARGB picture.
+public struct CursorPicture: Hashable, Sendable {
+  public var picture: UInt
+  public var pixmap: UInt
+}
+
+extension XConnection {
+  /// Asks for cursor-shape changes (XFixes) and pointer motion (XInput 2). False when
+  /// unsupported.
+  public func selectPointerTracking() -> Bool {
+    var opcode: Int32 = 0
+    var event: Int32 = 0
+    var error: Int32 = 0
+    guard XQueryExtension(display, "XInputExtension", &opcode, &event, &error) != 0 else { return false }
+    var major: Int32 = 2
+    var minor: Int32 = 2
+    guard XIQueryVersion(display, &major, &minor) == Success else { return false }
+    xiOpcode = Int(opcode)
+    // Raw motion comes from devices wherever the pointer is; motion on the root also sees
+    // warps (which make no raw event). Both only say "look again".
+    var raw = [UInt8](repeating: 0, count: 4)
+    raw[Int(XI_RawMotion) >> 3] |= UInt8(1 << (Int(XI_RawMotion) & 7))
+    var motion = [UInt8](repeating: 0, count: 4)
+    motion[Int(XI_Motion) >> 3] |= UInt8(1 << (Int(XI_Motion) & 7))
+    raw.withUnsafeMutableBufferPointer { r in
+      motion.withUnsafeMutableBufferPointer { m in
+        var masks = [
+          XIEventMask(deviceid: XIAllDevices, mask_len: Int32(r.count), mask: r.baseAddress),
+          XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(m.count), mask: m.baseAddress),
+        ]
+        _ = XISelectEvents(display, root, &masks, 2)
+      }
+    }
+    XFixesQueryExtension(display, &event, &error)
+    fixesEventBase = Int(event)
+    XFixesSelectCursorInput(display, root, UInt(XFixesDisplayCursorNotifyMask))
+    return true
+  }
+
+  /// Where the pointer is on the root window.
+  public func pointerPosition() -> (x: Int, y: Int)? {
+    var rootReturn: Window = 0
+    var child: Window = 0
+    var rx: Int32 = 0
+    var ry: Int32 = 0
+    var wx: Int32 = 0
+    var wy: Int32 = 0
+    var mask: UInt32 = 0
+    guard XQueryPointer(display, root, &rootReturn, &child, &rx, &ry, &wx, &wy, &mask) != 0 else { return nil }
+    return (Int(rx), Int(ry))
+  }
+
+  /// The current cursor image.
+  public func cursorImage() -> CursorImage? {
+    guard let image = XFixesGetCursorImage(display) else { return nil }
+    defer { XFree(image) }
+    let c = image.pointee
+    let count = Int(c.width) * Int(c.height)
+    // XFixes hands ARGB pixels as C longs.
+    let pixels = (0..<count).map { UInt32(truncatingIfNeeded: c.pixels[$0]) }
+    return CursorImage(
+      width: Int(c.width), height: Int(c.height), hotX: Int(c.xhot), hotY: Int(c.yhot), serial: UInt(c.cursor_serial),
+      pixels: pixels)
+  }
+
+  /// Uploads a cursor image as an ARGB picture, scaled by `scale` when composited.
+  public func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture? {
+    guard image.width > 0, image.height > 0, let format = XRenderFindStandardFormat(display, Int32(PictStandardARGB32))
+    else { return nil }
+    let pixmap = XCreatePixmap(display, root, UInt32(image.width), UInt32(image.height), 32)
+    let gc = XCreateGC(display, pixmap, 0, nil)
+    defer { XFreeGC(display, gc) }
+    var pixels = image.pixels
+    pixels.withUnsafeMutableBytes { raw in
+      guard
+        let ximage = XCreateImage(
+          display, nil, 32, ZPixmap, 0, raw.baseAddress?.assumingMemoryBound(to: CChar.self), UInt32(image.width),
+          UInt32(image.height), 32, Int32(image.width * 4))
+      else { return }
+      XPutImage(display, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(image.width), UInt32(image.height))
+      ximage.pointee.data = nil
+      XFree(ximage)
+    }
+    var attributes = XRenderPictureAttributes()
+    let picture = XRenderCreatePicture(display, pixmap, format, 0, &attributes)
+    let m = XFixed(65536 / max(0.01, scale))
+    var xform = XTransform(matrix: ((m, 0, 0), (0, m, 0), (0, 0, 65536)))
+    XRenderSetPictureTransform(display, picture, &xform)
+    XRenderSetPictureFilter(display, picture, "bilinear", nil, 0)
+    return CursorPicture(picture: UInt(picture), pixmap: UInt(pixmap))
+  }
+
+  public func freeCursorPicture(_ c: CursorPicture) {
+    XRenderFreePicture(display, Picture(c.picture))
+    XFreePixmap(display, Pixmap(c.pixmap))
+  }
+
+  /// Draws the cursor over a mirror window at `rect` (window coordinates, already scaled).
+  public func compositeCursor(_ c: CursorPicture, into p: MirrorPictures, at rect: Rect) {
+    XRenderComposite(
+      display, PictOpOver, Picture(c.picture), 0, Picture(p.destination), 0, 0, 0, 0, Int32(rect.x), Int32(rect.y),
+      UInt32(rect.width), UInt32(rect.height))
+  }
+}
