@@ -10,7 +10,7 @@ BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-d
   fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool
-BENCH_PACKAGES = hyperfine
+BENCH_PACKAGES = hyperfine ffmpeg
 
 .PHONY: all build release run test bench fuzz deps test-deps bench-deps clean format install uninstall
 
@@ -49,6 +49,7 @@ bench: release bench-deps
 	Benchmarks/cli-query.sh
 	Benchmarks/edid-decode.sh
 	.build/release/displayd-bench plug 30
+	.build/release/displayd-bench mirror 5
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Package.swift

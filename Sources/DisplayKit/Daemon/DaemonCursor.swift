@@ -49,7 +49,6 @@ extension Daemon {
     }
     if let new { connection.compositeCursor(cursor, into: pictures, at: new) }
     monitor.cursorRect = new
-    counters.composites += 1
     mirrors.lastComposite = monotonicNanoseconds()
   }
 

@@ -47,6 +47,7 @@ extension Daemon {
 
   /// One frame: the damaged areas, then the pointer.
   func frame() {
+    let before = mirrors.lastComposite
     var redrawCursor: Set<OutputID> = []
     if mirrors.damagePending {
       mirrors.damagePending = false
@@ -56,6 +57,7 @@ extension Daemon {
       mirrors.cursorPending = false
       moveCursors(forced: redrawCursor)
     }
+    if mirrors.lastComposite != before { counters.composites += 1 }
     connection.flush()
   }
 
@@ -124,7 +126,6 @@ extension Daemon {
       // Many small rectangles cost more in requests than one bounding box in pixels.
       if areas.count > 16 { areas = [bounds(areas)] }
       connection.composite(pictures, areas)
-      counters.composites += 1
       drew = true
       if let c = monitor.cursorRect, areas.contains(where: { $0.intersects(c) }) { coveredCursor.insert(monitor.output) }
     }

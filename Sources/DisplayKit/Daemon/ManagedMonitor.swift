@@ -30,7 +30,8 @@ public struct DaemonCounters: Sendable {
   public var windowsCreated = 0
   public var windowsDestroyed = 0
   public var redraws = 0
-  /// Mirror composites (each may cover several rectangles).
+  /// Mirror frames: paced composites of damaged areas and the pointer, all mirrors at once
+  /// (plus one full composite whenever a mirror is set up).
   public var composites = 0
 }
 
