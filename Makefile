@@ -52,7 +52,7 @@ bench: release bench-deps
 	.build/release/displayd-bench mirror 5
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
 
 clean:
 	rm -rf .build

@@ -7,28 +7,7 @@ cd "$(dirname "$0")/.."
 bin=.build/release/displayd
 runs=${RUNS:-200}
 dir=$(mktemp -d /tmp/displayd-bench.XXXXXX)
-cat >"$dir/xorg.conf" <<'CONF'
-Section "Device"
-  Identifier "dummy"
-  Driver "dummy"
-  VideoRam 512000
-EndSection
-Section "Monitor"
-  Identifier "m0"
-  HorizSync 5.0-1000.0
-  VertRefresh 5.0-200.0
-EndSection
-Section "Screen"
-  Identifier "s0"
-  Device "dummy"
-  Monitor "m0"
-  DefaultDepth 24
-  SubSection "Display"
-    Depth 24
-    Virtual 8192 4096
-  EndSubSection
-EndSection
-CONF
+cp Tests/XRig/Resources/xorg-dummy.conf "$dir/xorg.conf"
 mkfifo "$dir/displayfd"
 Xorg -displayfd 5 -config "$dir/xorg.conf" -noreset -nolisten tcp -logfile "$dir/xorg.log" \
   5>"$dir/displayfd" >/dev/null 2>&1 &

@@ -34,7 +34,8 @@ func measure(_ pids: [pid_t], seconds: Double) -> [Double] {
 }
 
 func composites(_ display: String, _ runtime: String) throws -> Int {
-  let r = try runCommand([displaydPath, "status", "--json", "--display", display], environment: ["XDG_RUNTIME_DIR": runtime])
+  let r = try runCommand(
+    [displaydPath, "status", "--json", "--display", display], environment: ["XDG_RUNTIME_DIR": runtime])
   let obj = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
   return (obj?["counters"] as? [String: Int])?["composites"] ?? -1
 }
@@ -101,7 +102,9 @@ func mirrorRuns(_ server: TestXServer, seconds: Double, filter: String) throws {
     _ = pollFDs([], timeoutMs: 50)
     let t0 = now()
     x.fill(probe, .init(x: 430, y: 220, width: 100, height: 100), colour)
-    guard eventually(within: 1, { x.pixel(x: 1920 + 320, y: 332) == colour }) else { throw RigError("change not mirrored") }
+    guard eventually(within: 1, { x.pixel(x: 1920 + 320, y: 332) == colour }) else {
+      throw RigError("change not mirrored")
+    }
     latencies.append((now() - t0) * 1000)
   }
 
@@ -137,10 +140,21 @@ func mirrorRuns(_ server: TestXServer, seconds: Double, filter: String) throws {
   let theirs = grab[0] + (grab[1] - baseline)
   func pct(_ v: Double) -> String { String(format: "%5.1f %%", v * 100) }
   print("Mirror 1920x1080 main -> 1280x1024 (fit, filter \(filter)) on Xvnc, \(Int(seconds)) s per figure:")
-  print("  still screen:    displayd \(pct(still[0])) CPU, Xvnc \(pct(still[1])), \(String(format: "%.1f", stillComposites)) composites/s")
-  print("  60 fps source:   displayd \(pct(animated[0])) CPU, Xvnc \(pct(animated[1])) (baseline \(pct(baseline)): extra \(pct(animated[1] - baseline))), \(String(format: "%.1f", animatedComposites)) composites/s")
+  print(
+    "  still screen:    displayd \(pct(still[0])) CPU, Xvnc \(pct(still[1])), \(String(format: "%.1f", stillComposites)) composites/s"
+  )
+  print(
+    "  60 fps source:   displayd \(pct(animated[0])) CPU, Xvnc \(pct(animated[1])) (baseline \(pct(baseline)): extra \(pct(animated[1] - baseline))), \(String(format: "%.1f", animatedComposites)) composites/s"
+  )
   print("  ffmpeg x11grab:  ffmpeg \(pct(grab[0])) CPU, Xvnc \(pct(grab[1])) (extra \(pct(grab[1] - baseline)))")
-  print(String(format: "  source change -> mirror: median %.1f ms, p90 %.1f ms (30 isolated changes, XGetImage polling)", percentile(latencies, 0.5), percentile(latencies, 0.9)))
-  print(String(format: "  total CPU for a live 60 fps copy: displayd path %.1f %%, x11grab path %.1f %% (x11grab / displayd = %.1fx)", ours * 100, theirs * 100, theirs / max(ours, 0.0001)))
+  print(
+    String(
+      format: "  source change -> mirror: median %.1f ms, p90 %.1f ms (30 isolated changes, XGetImage polling)",
+      percentile(latencies, 0.5), percentile(latencies, 0.9)))
+  print(
+    String(
+      format:
+        "  total CPU for a live 60 fps copy: displayd path %.1f %%, x11grab path %.1f %% (x11grab / displayd = %.1fx)",
+      ours * 100, theirs * 100, theirs / max(ours, 0.0001)))
   _ = daemon
 }

@@ -6,7 +6,8 @@ import DisplayKit
 
 let version = "0.1.0"
 
-let toolUsage = "usage: displayd <run|status|reload|check-config|outputs|modes|watch|edid|screenshot> [options]  (displayd COMMAND --help)"
+let toolUsage =
+  "usage: displayd <run|status|reload|check-config|outputs|modes|watch|edid|screenshot> [options]  (displayd COMMAND --help)"
 
 let toolHelp = """
   displayd: a multi-display manager for X11.

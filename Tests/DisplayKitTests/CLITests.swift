@@ -1,6 +1,6 @@
-import XRig
 import Foundation
 import Testing
+import XRig
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
-import XRig
 import DisplayKit
 import Testing
+import XRig
 
 @Suite struct ConfigTests {
   func parse(_ text: String) throws(ConfigError) -> Config { try Config.parse(Array(text.utf8), file: "test.json5") }
@@ -45,7 +45,10 @@ import Testing
       #expect(error.line == 4, "\(error)")
       #expect(error.description.hasPrefix("test.json5:4: syntax error"))
     }
-    for (bad, line) in [("{\n a: 'x\n}", 2), ("{\n\n monitors: [ {match: {output: x}} ]}", 3), ("{\n /* open", 2), ("{ main: 'x',\n defaults: @ }", 2)] {
+    for (bad, line) in [
+      ("{\n a: 'x\n}", 2), ("{\n\n monitors: [ {match: {output: x}} ]}", 3), ("{\n /* open", 2),
+      ("{ main: 'x',\n defaults: @ }", 2),
+    ] {
       do {
         _ = try parse(bad)
         Issue.record("accepted: \(bad)")
@@ -81,7 +84,9 @@ import Testing
   @Test func modeAndPositionStrings() {
     #expect(ModeRequest("1024x768") == .size(width: 1024, height: 768))
     #expect(ModeRequest("1920x1080@59.94") == .sizeRate(width: 1920, height: 1080, refresh: 59.94))
-    for bad in ["1024", "x768", "1024x768@", "1024x768@fast", "0x0", "-1x5"] { #expect(ModeRequest(bad) == nil, "\(bad)") }
+    for bad in ["1024", "x768", "1024x768@", "1024x768@fast", "0x0", "-1x5"] {
+      #expect(ModeRequest(bad) == nil, "\(bad)")
+    }
     #expect(PositionRequest("below DP-2") == .relative(.below, target: "DP-2"))
     #expect(PositionRequest("100, 200") == .absolute(x: 100, y: 200))
     #expect(PositionRequest("-5,0") == nil)
@@ -96,10 +101,13 @@ import Testing
                     { match: { output: '*' }, content: 'none' },
                     { match: { output: 'DP-3' }, ignore: true } ] }
       """)
-    let t = Fake.topology(["eDP-1", "HDMI-1", "DP-3"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024, "DP-3": Fake.m768])
+    let t = Fake.topology(
+      ["eDP-1", "HDMI-1", "DP-3"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024, "DP-3": Fake.m768])
     let hdmi = try #require(config.settings(for: t.outputs[1], identity: nil))
     #expect(hdmi.mode == .size(width: 1024, height: 768) && hdmi.level == .above && hdmi.content == .placeholder)
-    #expect(config.settings(for: t.outputs[2], identity: nil)?.content == ContentKind.none, "the earlier catch-all wins over the later ignore")
+    #expect(
+      config.settings(for: t.outputs[2], identity: nil)?.content == ContentKind.none,
+      "the earlier catch-all wins over the later ignore")
   }
 
   @Test func identityFieldsMatchTheEDID() throws {
@@ -111,6 +119,7 @@ import Testing
     #expect(config.settings(for: t.outputs[1], identity: edid) == nil)
     let other = try parse("{monitors: [{match: {manufacturer: 'DEL'}, ignore: true}]}")
     #expect(other.settings(for: t.outputs[1], identity: edid) != nil)
-    #expect(other.settings(for: t.outputs[1], identity: nil) != nil, "identity rules never match a monitor without EDID")
+    #expect(
+      other.settings(for: t.outputs[1], identity: nil) != nil, "identity rules never match a monitor without EDID")
   }
 }

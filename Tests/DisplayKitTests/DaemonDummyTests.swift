@@ -1,6 +1,6 @@
-import XRig
 import Foundation
 import Testing
+import XRig
 
 extension XServerTests {
   @Suite struct DaemonOnDummy {
@@ -21,7 +21,8 @@ extension XServerTests {
       let before = parseXrandrVerbose(try server.must(["xrandr", "--verbose"]))
       #expect(before.first { $0.name == "DUMMY1" }.map { $0.connected && $0.geometry == nil } == true)
 
-      let daemon = try DaemonProcess(display: server.display, config: "{ monitors: [ { match: { output: 'DUMMY*' }, mode: '1024x768' } ] }")
+      let daemon = try DaemonProcess(
+        display: server.display, config: "{ monitors: [ { match: { output: 'DUMMY*' }, mode: '1024x768' } ] }")
       let x = try XInspector(server.display)
       let shown = eventually(within: 1) { x.displaydWindows().count == 1 }
       #expect(shown)

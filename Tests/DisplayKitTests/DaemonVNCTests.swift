@@ -1,6 +1,6 @@
-import XRig
 import Foundation
 import Testing
+import XRig
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +14,9 @@ let foreground: UInt32 = 0xffcc00
 extension XServerTests {
   @Suite struct DaemonOnVNC {
     /// Waits until the displayd windows on the server satisfy `condition`.
-    func windows(_ x: XInspector, within seconds: Double = 1, _ condition: ([XInspector.TopWindow]) -> Bool) -> [XInspector.TopWindow]? {
+    func windows(_ x: XInspector, within seconds: Double = 1, _ condition: ([XInspector.TopWindow]) -> Bool)
+      -> [XInspector.TopWindow]?
+    {
       var last: [XInspector.TopWindow] = []
       let ok = eventually(within: seconds) {
         last = x.displaydWindows()
@@ -43,7 +45,9 @@ extension XServerTests {
 
       let painted = eventually(within: 1) { x.pixel(x: 1921, y: 1) == background }
       #expect(painted, "corners are the background colour")
-      for (px, py) in [(1920, 0), (3199, 0), (1920, 1023), (3199, 1023)] { #expect(x.pixel(x: px, y: py) == background) }
+      for (px, py) in [(1920, 0), (3199, 0), (1920, 1023), (3199, 1023)] {
+        #expect(x.pixel(x: px, y: py) == background)
+      }
       // The window shows its background colour at once; the picture follows.
       let text = eventually(within: 1) { x.row(y: 512, from: 1920, to: 3200).contains(foreground) }
       #expect(text, "the centre line crosses text of the foreground colour")
@@ -70,7 +74,9 @@ extension XServerTests {
       let two = try #require(windows(x) { $0.count == 2 && $0.allSatisfy(\.mapped) }, "two windows")
       let byOutput = Dictionary(uniqueKeysWithValues: two.map { ($0.output ?? "", $0) })
       let layout = try server.must(["xrandr"])
-      for (name, window) in byOutput { #expect(layout.contains("\(name) connected \(window.rect)"), "\(name): \(window.rect)") }
+      for (name, window) in byOutput {
+        #expect(layout.contains("\(name) connected \(window.rect)"), "\(name): \(window.rect)")
+      }
 
       // Unplug the last screen: Xvnc keeps outputs in screen order, so VNC-1 stays as it is.
       try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
@@ -90,7 +96,9 @@ extension XServerTests {
       let main = try #require(vnc.screens.first?.id)
       let daemon = try DaemonProcess(
         display: server.display,
-        config: "{ monitors: [ { match: { output: 'VNC-1' }, mode: '1024x768' }, { match: { output: 'VNC-*' }, mode: '1600x900' } ] }")
+        config:
+          "{ monitors: [ { match: { output: 'VNC-1' }, mode: '1024x768' }, { match: { output: 'VNC-*' }, mode: '1600x900' } ] }"
+      )
       let x = try XInspector(server.display)
       try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
       let w = try #require(windows(x) { $0.count == 1 && $0[0].rect.width == 1024 }, "window follows the rule's mode")

@@ -1,7 +1,7 @@
-import XRig
 import DisplayKit
 import Foundation
 import Testing
+import XRig
 
 @Suite struct EDIDCorpusTests {
   func checkAgainstReference(folder: String) throws -> Int {
@@ -51,7 +51,10 @@ import Testing
     ("Invalid checksum", ["checksum", "DisplayID: section length"]),
     ("extension block(s), but found", ["extension block(s)"]),
     ("Manufacturer name field contains garbage", ["manufacturer"]),
-    ("Display Product Name: Non-printable", ["Display Product Name: non-printable", "Display Product Name: padded with NUL"]),
+    (
+      "Display Product Name: Non-printable",
+      ["Display Product Name: non-printable", "Display Product Name: padded with NUL"]
+    ),
     ("Display Product Serial Number: Non-printable", ["Display Product Serial Number: non-printable"]),
     ("Non-space after newline", ["non-space after newline"]),
     ("Empty string", ["empty string"]),
@@ -83,9 +86,12 @@ import Testing
       }
       let warnings = ours["warnings"] as? [String] ?? []
       #expect(!warnings.isEmpty, "\(file): decoded with no warning")
-      let failures = (entry["new_failures"] as? [String] ?? []).joined(separator: "\n") + (entry["defect"] as? String ?? "")
+      let failures =
+        (entry["new_failures"] as? [String] ?? []).joined(separator: "\n") + (entry["defect"] as? String ?? "")
       for (failure, words) in rules where failures.contains(failure) {
-        #expect(warnings.contains { w in words.contains { w.contains($0) } }, "\(file): no warning for '\(failure)': \(warnings)")
+        #expect(
+          warnings.contains { w in words.contains { w.contains($0) } },
+          "\(file): no warning for '\(failure)': \(warnings)")
       }
       let reference = try #require(entry["reference"] as? [String: Any])
       let ambiguous = Set((entry["reference_ambiguous"] as? [String: Any] ?? [:]).keys)
@@ -114,7 +120,9 @@ import Testing
     #expect(throws: EDIDError.empty) { try EDID(bytes: []) }
     #expect(throws: EDIDError.length(100)) { try EDID(bytes: [UInt8](repeating: 0, count: 100)) }
     #expect(throws: EDIDError.noHeader) { try EDID(bytes: [UInt8](repeating: 0xFF, count: 128)) }
-    #expect(throws: EDIDError.tooLarge(257 * 128)) { try EDID(bytes: [0, 255, 255, 255, 255, 255, 255, 0] + [UInt8](repeating: 0, count: 257 * 128 - 8)) }
+    #expect(throws: EDIDError.tooLarge(257 * 128)) {
+      try EDID(bytes: [0, 255, 255, 255, 255, 255, 255, 0] + [UInt8](repeating: 0, count: 257 * 128 - 8))
+    }
   }
 }
 
@@ -127,15 +135,18 @@ import Testing
     let bytes = try edid("acer_acr001a_34cdf6327a45")
     let id = DisplayID(edid: try EDID(bytes: bytes))
     #expect(id.rawValue.hasPrefix("ACR-1a-818181fb-"))
-    var t = Fake.topology(["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024], edid: ["DP-1": bytes])
+    var t = Fake.topology(
+      ["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024], edid: ["DP-1": bytes])
     #expect(DisplayID.assign(t.outputs)[t.outputs[1].id] == id)
-    t = Fake.topology(["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": Fake.m1080, "DP-2-1": Fake.m1024], edid: ["DP-2-1": bytes])
+    t = Fake.topology(
+      ["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": Fake.m1080, "DP-2-1": Fake.m1024], edid: ["DP-2-1": bytes])
     #expect(DisplayID.assign(t.outputs)[t.outputs[2].id] == id)
   }
 
   @Test func identicalMonitorsAreToldApartByConnectorAndNoEDIDMeansConnector() throws {
     let bytes = try edid("boe_boe0aa8_d44a47a3a0d0")
-    let t = Fake.topology(["eDP-1", "DP-1", "DP-2"], on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024, "DP-2": Fake.m768],
+    let t = Fake.topology(
+      ["eDP-1", "DP-1", "DP-2"], on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024, "DP-2": Fake.m768],
       edid: ["DP-1": bytes, "DP-2": bytes])
     let ids = DisplayID.assign(t.outputs)
     let base = DisplayID(edid: try EDID(bytes: bytes)).rawValue

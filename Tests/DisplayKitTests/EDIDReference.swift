@@ -1,6 +1,6 @@
-import XRig
 import Foundation
 import Testing
+import XRig
 
 /// Compares one decoded record (from `displayd edid --json`) with a reference record of the
 /// shared corpus; returns the mismatches, skipping fields the reference marks ambiguous.
@@ -20,7 +20,8 @@ func mismatches(_ ours: [String: Any], _ expected: [String: Any], ambiguous: Set
   switch (ours["preferred_mode"] as? [String: Any], expected["preferred_mode"] as? [String: Any]) {
   case (nil, nil): break
   case (let a?, let b?):
-    for key in ["width", "height", "pixel_clock_khz", "interlaced"] where !jsonEqual(a[key] ?? NSNull(), b[key] ?? NSNull()) {
+    for key in ["width", "height", "pixel_clock_khz", "interlaced"]
+    where !jsonEqual(a[key] ?? NSNull(), b[key] ?? NSNull()) {
       result.append("preferred_mode.\(key): ours \(a[key] ?? "nil"), expected \(b[key] ?? "nil")")
     }
     if !ambiguous.contains("preferred_mode.refresh_hz"),

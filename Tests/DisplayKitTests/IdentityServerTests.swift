@@ -1,7 +1,7 @@
-import XRig
 import DisplayKit
 import Foundation
 import Testing
+import XRig
 
 extension XServerTests {
   @Suite struct MonitorIdentity {
@@ -28,7 +28,10 @@ extension XServerTests {
       let list = try #require(outputs["outputs"] as? [[String: Any]])
       let vnc1 = try #require(list.first { $0["name"] as? String == "VNC-1" })
       let identity = try #require(vnc1["identity"] as? [String: Any])
-      let reference = try #require(try referenceRecords(fixtureFolder + "/expected.json").first { $0["file"] as? String == "asus_aus27d1_0d64f5ca0b43.bin" })
+      let reference = try #require(
+        try referenceRecords(fixtureFolder + "/expected.json").first {
+          $0["file"] as? String == "asus_aus27d1_0d64f5ca0b43.bin"
+        })
       #expect(mismatches(identity, reference, ambiguous: []).isEmpty)
       #expect(identity["manufacturer"] as? String == "AUS")
       #expect(list.first { $0["name"] as? String == "VNC-0" }?["identity"] is NSNull)

@@ -28,7 +28,8 @@ extension XServerTests {
       let x = try XInspector(server.display)
       let daemon = try DaemonProcess(
         display: server.display,
-        config: "{ defaults: { content: 'mirror', mirror: { scale: '\(scale)' } }, placeholder: { background: '#204080' } \(extra) }",
+        config:
+          "{ defaults: { content: 'mirror', mirror: { scale: '\(scale)' } }, placeholder: { background: '#204080' } \(extra) }",
         environment: environment)
       let main = try #require(vnc.screens.first?.id)
       try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
@@ -42,7 +43,10 @@ extension XServerTests {
 
     func expectPixels(_ x: XInspector, _ points: [(Int, Int, UInt32)], _ label: String) {
       let ok = eventually(within: 1) { points.allSatisfy { x.pixel(x: 1920 + $0.0, y: $0.1) == $0.2 } }
-      #expect(ok, "\(label): \(points.map { "(\($0.0),\($0.1)) = \(String(x.pixel(x: 1920 + $0.0, y: $0.1) ?? 0, radix: 16)), want \(String($0.2, radix: 16))" })")
+      #expect(
+        ok,
+        "\(label): \(points.map { "(\($0.0),\($0.1)) = \(String(x.pixel(x: 1920 + $0.0, y: $0.1) ?? 0, radix: 16)), want \(String($0.2, radix: 16))" })"
+      )
     }
 
     @Test func fitLetterboxesAndShowsTheQuadrants() throws {
@@ -51,7 +55,12 @@ extension XServerTests {
       // 1920x1080 into 1280x1024: scale 2/3, content 1280x720 at y 152, bars of 152 px.
       expectPixels(
         x, [(320, 332, 0xff0000), (960, 332, 0x00ff00), (320, 692, 0x0000ff), (960, 692, 0xffff00)], "fit quadrants")
-      expectPixels(x, [(0, 0, mirrorBackground), (640, 151, mirrorBackground), (1279, 872, mirrorBackground), (5, 1023, mirrorBackground)], "fit bars")
+      expectPixels(
+        x,
+        [
+          (0, 0, mirrorBackground), (640, 151, mirrorBackground), (1279, 872, mirrorBackground),
+          (5, 1023, mirrorBackground),
+        ], "fit bars")
     }
 
     @Test func fillCropsAndStretchIgnoresTheAspect() throws {
@@ -59,12 +68,14 @@ extension XServerTests {
         let rig = try setUp(scale: "fill")
         let x = rig.x
         // scale 1024/1080, content 1820 wide centred: origin x -270.
-        expectPixels(x, [(185, 256, 0xff0000), (1095, 256, 0x00ff00), (185, 768, 0x0000ff), (1095, 768, 0xffff00)], "fill")
+        expectPixels(
+          x, [(185, 256, 0xff0000), (1095, 256, 0x00ff00), (185, 768, 0x0000ff), (1095, 768, 0xffff00)], "fill")
         expectPixels(x, [(0, 0, 0xff0000), (1279, 1023, 0xffff00)], "fill has no bars")
       }
       let rig = try setUp(scale: "stretch")
       let x = rig.x
-      expectPixels(x, [(320, 256, 0xff0000), (960, 256, 0x00ff00), (320, 768, 0x0000ff), (960, 768, 0xffff00)], "stretch")
+      expectPixels(
+        x, [(320, 256, 0xff0000), (960, 256, 0x00ff00), (320, 768, 0x0000ff), (960, 768, 0xffff00)], "stretch")
       expectPixels(x, [(0, 0, 0xff0000), (1279, 1023, 0xffff00)], "stretch has no bars")
     }
 
@@ -83,11 +94,11 @@ extension XServerTests {
       #expect(latencies.sorted()[latencies.count / 2] < 0.1, "median \(latencies)")
       #expect(latencies.max() ?? 1 < 0.1, "every change within 100 ms: \(latencies)")
     }
-  
 
     /// The daemon's counters, read through its control socket.
     func counters(_ runtime: String, _ display: String) throws -> [String: Int] {
-      let r = try runCommand([displaydPath, "status", "--json", "--display", display], environment: ["XDG_RUNTIME_DIR": runtime])
+      let r = try runCommand(
+        [displaydPath, "status", "--json", "--display", display], environment: ["XDG_RUNTIME_DIR": runtime])
       return try #require(try jsonObject(r.out)["counters"] as? [String: Int])
     }
 
@@ -120,14 +131,17 @@ extension XServerTests {
       // The source is the last screen, so unplugging it leaves the others' outputs alone.
       let daemon = try DaemonProcess(
         display: server.display,
-        config: "{ monitors: [ { match: { output: 'VNC-1' }, content: 'mirror', mirror: { source: 'VNC-2' } } ], defaults: { content: 'none' } }",
+        config:
+          "{ monitors: [ { match: { output: 'VNC-1' }, content: 'mirror', mirror: { source: 'VNC-2' } } ], defaults: { content: 'none' } }",
         environment: ["XDG_RUNTIME_DIR": runtime])
       let baseline = x.resources(ofPid: daemon.child.pid)
       let main = try #require(vnc.screens.first?.id)
       let withSource = VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024), (main + 2, 1024, 768)])
       func content() throws -> String? {
-        let r = try runCommand([displaydPath, "status", "--json", "--display", server.display], environment: ["XDG_RUNTIME_DIR": runtime])
-        return (try jsonObject(r.out)["monitors"] as? [[String: Any]])?.first { $0["output"] as? String == "VNC-1" }?["content"] as? String
+        let r = try runCommand(
+          [displaydPath, "status", "--json", "--display", server.display], environment: ["XDG_RUNTIME_DIR": runtime])
+        return (try jsonObject(r.out)["monitors"] as? [[String: Any]])?.first { $0["output"] as? String == "VNC-1" }?[
+          "content"] as? String
       }
       try vnc.setLayout(withSource)
       #expect(eventually(within: 1) { (try? content()) == "mirror" })
@@ -136,18 +150,22 @@ extension XServerTests {
 
       try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
       #expect(eventually(within: 1) { (try? content()) == "placeholder" }, "the source went: placeholder")
-      #expect(eventually(within: 1) { x.resources(ofPid: daemon.child.pid)["PICTURE", default: 0] == baseline["PICTURE", default: 0] })
+      #expect(
+        eventually(within: 1) {
+          x.resources(ofPid: daemon.child.pid)["PICTURE", default: 0] == baseline["PICTURE", default: 0]
+        })
       try vnc.setLayout(withSource)
       #expect(eventually(within: 1) { (try? content()) == "mirror" }, "the source is back: mirroring again")
 
       try vnc.setLayout(VNCClient.row([(main, 1920, 1080)]))
       let clean = eventually(within: 1) {
         let now = x.resources(ofPid: daemon.child.pid)
-        return ["WINDOW", "PIXMAP", "PICTURE", "DamageExt"].allSatisfy { now[$0, default: 0] == baseline[$0, default: 0] }
+        return ["WINDOW", "PIXMAP", "PICTURE", "DamageExt"].allSatisfy {
+          now[$0, default: 0] == baseline[$0, default: 0]
+        }
       }
       #expect(clean, "X-Resource counts back to \(baseline): \(x.resources(ofPid: daemon.child.pid))")
     }
-  
 
     @Test func thePointerIsDrawnIntoTheMirrorAndFollows() throws {
       let rig = try setUp(scale: "fit")
@@ -155,7 +173,9 @@ extension XServerTests {
       expectPixels(x, [(320, 332, 0xff0000), (960, 692, 0xffff00)], "mirroring")
       // The pointer over the red quadrant's centre: mirror (1920 + 320, 152 + 180).
       try x.movePointer(x: 480, y: 270, display: rig.server.display)
-      let drawn = eventually(within: 1) { x.square(x: 1920 + 320 + 4, y: 332 + 4, radius: 6).contains { $0 != 0xff0000 } }
+      let drawn = eventually(within: 1) {
+        x.square(x: 1920 + 320 + 4, y: 332 + 4, radius: 6).contains { $0 != 0xff0000 }
+      }
       #expect(drawn, "cursor pixels over the red quadrant in the mirror")
       try x.movePointer(x: 1440, y: 810, display: rig.server.display)
       let moved = eventually(within: 1) {
@@ -166,14 +186,15 @@ extension XServerTests {
     }
 
     @Test func cursorFalseDrawsNoPointer() throws {
-      let rig = try setUp(scale: "fit", extra: ", monitors: [ { match: { output: 'VNC-1' }, content: 'mirror', mirror: { cursor: false } } ]")
+      let rig = try setUp(
+        scale: "fit",
+        extra: ", monitors: [ { match: { output: 'VNC-1' }, content: 'mirror', mirror: { cursor: false } } ]")
       expectPixels(rig.x, [(320, 332, 0xff0000)], "mirroring")
       try rig.x.movePointer(x: 480, y: 270, display: rig.server.display)
       rig.x.fill(rig.source, .init(x: 1000, y: 600, width: 10, height: 10), 0x123456)  // something to wait for
       #expect(eventually(within: 1) { rig.x.pixel(x: 1920 + 670, y: 152 + 402) == 0x123456 })
       #expect(rig.x.square(x: 1920 + 320 + 4, y: 332 + 4, radius: 6).allSatisfy { $0 == 0xff0000 })
     }
-  
 
     @Test func followsSourceAndTargetModeChanges() throws {
       let rig = try setUp(scale: "fit")
@@ -192,7 +213,10 @@ extension XServerTests {
       }
       #expect(followed, "the mirror follows the source's new size: no bars at 1:1")
       // The target changes mode: the window follows and the mirror rescales into it.
-      let output = try #require(parseXrandrVerbose(try rig.server.must(["xrandr", "--verbose"])).first { $0.geometry?.hasPrefix("1280x1024+\(target)") == true && $0.name != "VNC-0" })
+      let output = try #require(
+        parseXrandrVerbose(try rig.server.must(["xrandr", "--verbose"])).first {
+          $0.geometry?.hasPrefix("1280x1024+\(target)") == true && $0.name != "VNC-0"
+        })
       try rig.server.must(["xrandr", "--output", output.name, "--mode", "640x480"])
       _ = eventually(within: 1) { x.displaydWindows().first?.rect.width == 640 }
       x.quadrants(.init(x: 0, y: 0, width: 1920, height: 1080), quadrantColours)

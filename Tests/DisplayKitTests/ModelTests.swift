@@ -1,6 +1,6 @@
-import XRig
 import DisplayKit
 import Testing
+import XRig
 
 @Suite struct ModelTests {
   @Test func refreshIsComputedAsXrandrDoes() {
@@ -36,7 +36,9 @@ import Testing
   }
 
   @Test func jsonEscapesAndKeepsKeyOrder() {
-    let value = JSON.object([("b", .string("a\"b\\c\n\u{01}")), ("a", .array([.int(1), .double(59.94), .double(60), .null, .bool(true)]))])
+    let value = JSON.object([
+      ("b", .string("a\"b\\c\n\u{01}")), ("a", .array([.int(1), .double(59.94), .double(60), .null, .bool(true)])),
+    ])
     #expect(value.serialized() == #"{"b":"a\"b\\c\n\u0001","a":[1,59.94,60.0,null,true]}"#)
   }
 
@@ -49,7 +51,8 @@ import Testing
 }
 
 @Suite struct ArgumentsTests {
-  let spec = CommandSpec(name: "modes", usage: "usage: displayd modes", help: "", flags: ["--json"],
+  let spec = CommandSpec(
+    name: "modes", usage: "usage: displayd modes", help: "", flags: ["--json"],
     options: ["--display"], maxPositionals: nil)
 
   @Test func parsesFlagsOptionsAndPositionals() throws {

@@ -1,7 +1,7 @@
-import XRig
 import DisplayKit
 import Foundation
 import Testing
+import XRig
 
 private struct ModesDoc: Decodable {
   struct Output: Decodable {
@@ -31,7 +31,8 @@ extension XServerTests {
       #expect(r.status == 0, "stderr: \(r.err)")
       let doc = try JSONDecoder().decode(ModesDoc.self, from: Data(r.out.utf8))
       let ours = try #require(doc.outputs.first { $0.name == output })
-      let theirs = try #require(parseXrandrVerbose(try server.must(["xrandr", "--verbose"])).first { $0.name == output })
+      let theirs = try #require(
+        parseXrandrVerbose(try server.must(["xrandr", "--verbose"])).first { $0.name == output })
       #expect(ours.modes.count == theirs.modes.count)
       #expect(ours.modes.count > 5)
       for (a, b) in zip(ours.modes, theirs.modes) {

@@ -1,6 +1,6 @@
-import XRig
 import DisplayKit
 import Testing
+import XRig
 
 @Suite struct ModePolicyTests {
   let t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
@@ -24,14 +24,22 @@ import Testing
 
   @Test func refreshIsMatchedWithinHalfAHertz() {
     var t = self.t
-    let fast = Mode(id: ModeID(rawValue: 9), name: "1920x1080", width: 1920, height: 1080, dotClock: 297_000_000, hTotal: 2200, vTotal: 1125)
+    let fast = Mode(
+      id: ModeID(rawValue: 9), name: "1920x1080", width: 1920, height: 1080, dotClock: 297_000_000, hTotal: 2200,
+      vTotal: 1125)
     t.modes[fast.id] = fast
     t.outputs[1].modes.append(fast.id)
     let o = t.outputs[1]
-    #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 119.8), for: o, in: t).modes.first?.id == fast.id)
-    #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 60.4), for: o, in: t).modes.first?.id == Fake.m1080.id)
+    #expect(
+      ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 119.8), for: o, in: t).modes.first?.id
+        == fast.id)
+    #expect(
+      ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 60.4), for: o, in: t).modes.first?.id
+        == Fake.m1080.id)
     #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 75), for: o, in: t).warning != nil)
-    #expect(ModePolicy.candidates(.size(width: 1920, height: 1080), for: o, in: t).modes.first?.id == fast.id, "WxH: highest refresh")
+    #expect(
+      ModePolicy.candidates(.size(width: 1920, height: 1080), for: o, in: t).modes.first?.id == fast.id,
+      "WxH: highest refresh")
   }
 }
 
@@ -70,7 +78,8 @@ import Testing
     #expect(Planner(topology: t, config: Config()).plan(settled: []).isEmpty, "desired == actual: nothing to do")
     var config = Config()
     config.defaults.mode = .size(width: 1024, height: 768)
-    #expect(Planner(topology: t, config: config).plan(settled: [t.outputs[1].id]).isEmpty, "settled outputs are left alone")
+    #expect(
+      Planner(topology: t, config: config).plan(settled: [t.outputs[1].id]).isEmpty, "settled outputs are left alone")
     #expect(!Planner(topology: t, config: config).plan(settled: []).isEmpty)
   }
 
@@ -139,7 +148,8 @@ import Testing
   }
 
   @Test func damageMapsThroughTheTransformGrownForTheFilter() {
-    let g = MirrorGeometry(source: Rect(x: 1920, y: 0, width: 1920, height: 1080), width: 1280, height: 1024, scale: .fit)
+    let g = MirrorGeometry(
+      source: Rect(x: 1920, y: 0, width: 1920, height: 1080), width: 1280, height: 1024, scale: .fit)
     #expect(g.windowRect(forDamage: Rect(x: 0, y: 0, width: 1920, height: 1080)) == nil, "outside the source: nothing")
     let r = g.windowRect(forDamage: Rect(x: 1920 + 300, y: 300, width: 30, height: 30))
     // 300 * 2/3 = 200, +152; grown by the 2x2 kernel + 1 on each side.

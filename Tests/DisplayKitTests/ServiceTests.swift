@@ -102,7 +102,10 @@ extension XServerTests {
       let monitors = try #require(status["monitors"] as? [[String: Any]])
       let shown = Set(x.displaydWindows().map { "\($0.output ?? "") \($0.id)" })
       #expect(Set(monitors.map { "\($0["output"] as? String ?? "") \($0["window"] as? Int ?? 0)" }) == shown)
-      #expect(monitors.allSatisfy { $0["mode"] is String && $0["since"] is String && $0["content"] as? String == "placeholder" })
+      #expect(
+        monitors.allSatisfy {
+          $0["mode"] is String && $0["since"] is String && $0["content"] as? String == "placeholder"
+        })
       let text = try runCommand([displaydPath, "status", "--display", server.display], environment: env)
       #expect(text.out.contains("VNC-1: 1280x1024@60.00"), "\(text.out)")
       _ = silent
@@ -118,7 +121,10 @@ extension XServerTests {
       chmod(runtime + "/displayd", 0o755)
       chmod(runtime + "/displayd/\(server.display).sock", 0o666)
       let r = try runCommand(
-        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", displaydPath, "status", "--display", server.display],
+        [
+          "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", displaydPath, "status", "--display",
+          server.display,
+        ],
         environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
       #expect(r.status != 0)
       #expect(r.err.contains("refused: uid 65534"), "\(r.err)")
@@ -131,7 +137,8 @@ extension XServerTests {
       let runtime = try runtimeDirectory()
       let first = try DaemonProcess(display: server.display, environment: ["XDG_RUNTIME_DIR": runtime])
       let second = try runCommand(
-        [displaydPath, "run", "--display", server.display], environment: ["XDG_RUNTIME_DIR": runtime, "HOME": "/nonexistent"])
+        [displaydPath, "run", "--display", server.display],
+        environment: ["XDG_RUNTIME_DIR": runtime, "HOME": "/nonexistent"])
       #expect(second.status == 1)
       #expect(second.err.contains("another displayd already runs on this display"), "\(second.err)")
       #expect(first.child.wait(timeout: 0) == nil)
@@ -165,7 +172,11 @@ extension XServerTests {
         """
       let daemon = try DaemonProcess(display: server.display, config: config, environment: ["PWD": dir])
       try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
-      #expect(eventually(within: 2) { FileManager.default.fileExists(atPath: dir + "/connected.env") && daemon.waitFor("exited with status 0", timeout: 0.05) != nil })
+      #expect(
+        eventually(within: 2) {
+          FileManager.default.fileExists(atPath: dir + "/connected.env")
+            && daemon.waitFor("exited with status 0", timeout: 0.05) != nil
+        })
       let connected = try String(contentsOfFile: dir + "/connected.env", encoding: .utf8)
       #expect(connected.contains("DISPLAYD_EVENT=connected\n") && connected.contains("DISPLAYD_OUTPUT=VNC-1\n"))
       #expect(connected.contains("DISPLAYD_MODE=1280x1024@60.00\n"))
@@ -178,13 +189,17 @@ extension XServerTests {
       try connection.setEDID(edid, on: output.id)
       #expect(daemon.waitFor("edid-changed VNC-1") != nil)
       try vnc.setLayout(VNCClient.row([(main, 1920, 1080)]))
-      #expect(eventually(within: 2) { (try? String(contentsOfFile: dir + "/disconnected.env", encoding: .utf8))?.contains("MODE") == true })
+      #expect(
+        eventually(within: 2) {
+          (try? String(contentsOfFile: dir + "/disconnected.env", encoding: .utf8))?.contains("MODE") == true
+        })
       let gone = try String(contentsOfFile: dir + "/disconnected.env", encoding: .utf8)
       #expect(gone.contains("DISPLAYD_PRODUCT_NAME=\(name)\n"), "\(gone)")
       #expect(gone.contains("DISPLAYD_SERIAL=\(serial)\n"), "\(gone)")
       #expect(gone.contains("DISPLAYD_MANUFACTURER=ACR\n") && gone.contains("DISPLAYD_EVENT=disconnected\n"))
       let cwd = FileManager.default.currentDirectoryPath
-      #expect(!FileManager.default.fileExists(atPath: cwd + "/pwn") && !FileManager.default.fileExists(atPath: dir + "/pwn"))
+      #expect(
+        !FileManager.default.fileExists(atPath: cwd + "/pwn") && !FileManager.default.fileExists(atPath: dir + "/pwn"))
       #expect(!FileManager.default.fileExists(atPath: "/pwn"), "nothing from the EDID was executed")
     }
   }
@@ -217,7 +232,11 @@ final class UnixClient {
     var addr = sockaddr_un()
     addr.sun_family = sa_family_t(AF_UNIX)
     withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+    let rc = withUnsafePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
     guard rc == 0 else { throw RigError("connect \(path): \(String(cString: strerror(errno)))") }
   }
   deinit { close(fd) }
@@ -225,7 +244,9 @@ final class UnixClient {
   func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
-      let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+      let n = bytes[offset...].withUnsafeBytes {
+        Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+      }
       if n < 0 {
         // The daemon drops a client whose line is too long: stop at a closed peer.
         guard errno == EAGAIN else { return }
@@ -254,11 +275,15 @@ final class UnixClient {
 @Suite struct InstallTests {
   @Test func installThenUninstallLeavesNothingAndTheManPageRenders() throws {
     let root = try makeTempDirectory("displayd-destdir")
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    let make = ["make", "-C", repo, "--no-print-directory", "BIN=\(displaydPath)", "DESTDIR=\(root)", "PREFIX=/usr/local"]
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().path
+    let make = [
+      "make", "-C", repo, "--no-print-directory", "BIN=\(displaydPath)", "DESTDIR=\(root)", "PREFIX=/usr/local",
+    ]
     let install = try runCommand(make + ["install"])
     #expect(install.status == 0, "\(install.err)")
-    let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { !isDirectory(root + "/" + $0) }.sorted()
+    let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { !isDirectory(root + "/" + $0) }
+      .sorted()
     #expect(
       files == [
         "usr/local/bin/displayd", "usr/local/lib/systemd/user/displayd.service",
@@ -267,7 +292,9 @@ final class UnixClient {
       ])
     let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/user/displayd.service", encoding: .utf8)
     #expect(unit.contains("ExecStart=/usr/local/bin/displayd run\n"))
-    let man = try runCommand(["man", "-l", root + "/usr/local/share/man/man1/displayd.1"], environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin"])
+    let man = try runCommand(
+      ["man", "-l", root + "/usr/local/share/man/man1/displayd.1"],
+      environment: ["MANWIDTH": "80", "PATH": "/usr/bin:/bin"])
     #expect(man.status == 0 && man.out.contains("check-config") && man.out.contains("EXIT STATUS"))
     let uninstall = try runCommand(make + ["uninstall"])
     #expect(uninstall.status == 0)
@@ -278,8 +305,11 @@ final class UnixClient {
   @Test func theInstalledUnitPassesSystemdAnalyzeVerify() throws {
     let prefix = try makeTempDirectory("displayd-prefix")
     let runtime = try runtimeDirectory()
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    #expect(try runCommand(["make", "-C", repo, "--no-print-directory", "BIN=\(displaydPath)", "PREFIX=\(prefix)", "install"]).status == 0)
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().path
+    #expect(
+      try runCommand(["make", "-C", repo, "--no-print-directory", "BIN=\(displaydPath)", "PREFIX=\(prefix)", "install"])
+        .status == 0)
     let unit = prefix + "/share/systemd/user/displayd.service"
     let r = try runCommand(
       ["systemd-analyze", "--user", "verify", unit],

@@ -1,7 +1,7 @@
-import XRig
 import DisplayKit
 import Foundation
 import Testing
+import XRig
 
 /// Every test that talks to an X server runs inside this suite, one at a time: Xlib's error
 /// handlers are process-wide and the machines have two cores.
@@ -9,11 +9,14 @@ import Testing
 
 /// Builders for topologies in unit tests.
 enum Fake {
-  static let m1080 = Mode(id: ModeID(rawValue: 1), name: "1920x1080", width: 1920, height: 1080,
+  static let m1080 = Mode(
+    id: ModeID(rawValue: 1), name: "1920x1080", width: 1920, height: 1080,
     dotClock: 148_500_000, hTotal: 2200, vTotal: 1125)
-  static let m1024 = Mode(id: ModeID(rawValue: 2), name: "1280x1024", width: 1280, height: 1024,
+  static let m1024 = Mode(
+    id: ModeID(rawValue: 2), name: "1280x1024", width: 1280, height: 1024,
     dotClock: 108_000_000, hTotal: 1688, vTotal: 1066)
-  static let m768 = Mode(id: ModeID(rawValue: 3), name: "1024x768", width: 1024, height: 768,
+  static let m768 = Mode(
+    id: ModeID(rawValue: 3), name: "1024x768", width: 1024, height: 768,
     dotClock: 65_000_000, hTotal: 1344, vTotal: 806)
 
   /// Outputs `names`; those in `on` are connected and driven at `mode` in a row.
@@ -26,14 +29,16 @@ enum Fake {
     for (i, name) in names.enumerated() {
       let oid = OutputID(rawValue: UInt(100 + i))
       let cid = CrtcID(rawValue: UInt(200 + i))
-      var output = Output(id: oid, name: name, connection: .disconnected, modes: [m1080.id, m1024.id, m768.id],
+      var output = Output(
+        id: oid, name: name, connection: .disconnected, modes: [m1080.id, m1024.id, m768.id],
         preferredCount: 1, possibleCrtcs: [cid])
       var crtc = Crtc(id: cid, possibleOutputs: [oid])
       if let mode = on[name] {
         output.connection = .connected
         output.crtc = cid
         output.edid = edid[name]
-        crtc = Crtc(id: cid, x: x, y: 0, width: mode.width, height: mode.height, mode: mode.id,
+        crtc = Crtc(
+          id: cid, x: x, y: 0, width: mode.width, height: mode.height, mode: mode.id,
           outputs: [oid], possibleOutputs: [oid])
         x += mode.width
       }
@@ -41,7 +46,8 @@ enum Fake {
       crtcs.append(crtc)
     }
     return Topology(
-      screen: ScreenSize(width: max(x, 320), height: 1080, minWidth: 320, minHeight: 200, maxWidth: 8192, maxHeight: 8192),
+      screen: ScreenSize(
+        width: max(x, 320), height: 1080, minWidth: 320, minHeight: 200, maxWidth: 8192, maxHeight: 8192),
       outputs: outputs, crtcs: crtcs, modes: [m1080.id: m1080, m1024.id: m1024, m768.id: m768],
       primary: primary.flatMap { p in outputs.first { $0.name == p }?.id })
   }

@@ -8,7 +8,8 @@ import XRig
 
 extension XServerTests {
   @Suite struct UnderSystemd {
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().path
 
     /// Installs the unit (with a drop-in that sends its log to a file, since no journald runs
     /// here) and points the manager at `server`.
@@ -76,8 +77,11 @@ extension XServerTests {
       #expect(try systemd.systemctl(["start", "displayd"]).status == 0)
       let pid = try systemd.property("displayd", "MainPID")
       try server.crash()
-      #expect(eventually(within: 1) { (try? systemd.property("displayd", "MainPID")) != pid }, "the process ended within 1 s")
-      #expect(eventually(within: 3) { (Int((try? systemd.property("displayd", "NRestarts")) ?? "") ?? 0) >= 1 }, "systemd restarted it")
+      #expect(
+        eventually(within: 1) { (try? systemd.property("displayd", "MainPID")) != pid }, "the process ended within 1 s")
+      #expect(
+        eventually(within: 3) { (Int((try? systemd.property("displayd", "NRestarts")) ?? "") ?? 0) >= 1 },
+        "systemd restarted it")
       try systemd.systemctl(["stop", "displayd"])
       try systemd.systemctl(["reset-failed", "displayd"])
 

@@ -1,6 +1,6 @@
-import XRig
 import DisplayKit
 import Testing
+import XRig
 
 @Suite struct TopologyDiffTests {
   let names = ["eDP-1", "HDMI-1", "DP-1"]
@@ -34,7 +34,10 @@ import Testing
     let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024])
     var after = before
     after.outputs.removeAll { $0.name == "DP-1" }
-    #expect(TopologyDiff.events(from: before, to: after).map { "\($0.kind.rawValue) \($0.output.name)" } == ["disconnected DP-1"])
+    #expect(
+      TopologyDiff.events(from: before, to: after).map { "\($0.kind.rawValue) \($0.output.name)" } == [
+        "disconnected DP-1"
+      ])
   }
 
   @Test func modeChangeAndMoveGiveModeChanged() {
@@ -72,7 +75,10 @@ import Testing
   @Test func edidChangeIsReported() {
     let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
     let after = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024], edid: ["HDMI-1": [1, 2, 3]])
-    #expect(TopologyDiff.events(from: before, to: after).map { "\($0.kind.rawValue) \($0.output.name)" } == ["edid-changed HDMI-1"])
+    #expect(
+      TopologyDiff.events(from: before, to: after).map { "\($0.kind.rawValue) \($0.output.name)" } == [
+        "edid-changed HDMI-1"
+      ])
   }
 
   @Test func severalOutputsChangingAtOnce() {

@@ -1,7 +1,7 @@
-import XRig
 import DisplayKit
 import Foundation
 import Testing
+import XRig
 
 #if canImport(Glibc)
   import Glibc

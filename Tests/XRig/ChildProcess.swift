@@ -81,7 +81,9 @@ public final class ChildProcess {
   public func readLine(timeout: Double = 2) -> String? { line(from: stdoutFD, buffer: &outBuffer, timeout: timeout) }
 
   /// The next line of stderr, or nil at the deadline or end of output.
-  public func readErrorLine(timeout: Double = 2) -> String? { line(from: stderrFD, buffer: &errBuffer, timeout: timeout) }
+  public func readErrorLine(timeout: Double = 2) -> String? {
+    line(from: stderrFD, buffer: &errBuffer, timeout: timeout)
+  }
 
   /// Waits for the process to end and returns its exit status (128+N for a signal), or nil
   /// at the deadline. Also collects the rest of its output.

@@ -11,7 +11,8 @@ public final class DaemonProcess {
   public let configPath: String?
 
   /// Starts the daemon with `config` (JSON5 text) if given, and waits for its first reconcile.
-  public init(display: String, config: String? = nil, extra: [String] = [], environment: [String: String] = [:]) throws {
+  public init(display: String, config: String? = nil, extra: [String] = [], environment: [String: String] = [:]) throws
+  {
     var args = [displaydPath, "run", "--display", display, "--log-level", "debug"]
     if let config {
       let dir = try makeTempDirectory("displayd-config")

@@ -35,7 +35,7 @@ public final class TestXServer {
   public static func dummy() throws -> TestXServer {
     try TestXServer(kind: .dummy) { dir in
       let config = dir + "/xorg.conf"
-      try dummyConfig.write(toFile: config, atomically: true, encoding: .utf8)
+      try FileManager.default.copyItem(atPath: dummyConfigPath, toPath: config)
       return [
         "Xorg", "-displayfd", "5", "-config", config, "-noreset", "-nolisten", "tcp",
         "-logfile", dir + "/xorg.log",
@@ -118,29 +118,9 @@ public final class TestXServer {
   }
 }
 
-private let dummyConfig = """
-  Section "Device"
-    Identifier "dummy"
-    Driver "dummy"
-    VideoRam 512000
-  EndSection
-  Section "Monitor"
-    Identifier "m0"
-    HorizSync 5.0-1000.0
-    VertRefresh 5.0-200.0
-  EndSection
-  Section "Screen"
-    Identifier "s0"
-    Device "dummy"
-    Monitor "m0"
-    DefaultDepth 24
-    SubSection "Display"
-      Depth 24
-      Virtual 8192 4096
-    EndSubSection
-  EndSection
-
-  """
+/// The Xorg dummy-driver config, shared with the benchmarks.
+private let dummyConfigPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .appendingPathComponent("Resources/xorg-dummy.conf").path
 
 public func makeTempDirectory(_ prefix: String) throws -> String {
   var template = Array((NSTemporaryDirectory() + "/\(prefix).XXXXXX").utf8CString)

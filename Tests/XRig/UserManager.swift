@@ -26,7 +26,8 @@ public final class UserManager {
     root = try makeTempDirectory("displayd-systemd")
     runtime = root + "/run"
     config = root + "/config"
-    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     try FileManager.default.createDirectory(atPath: config + "/systemd/user", withIntermediateDirectories: true)
     manager = try ChildProcess(
       ["/lib/systemd/systemd", "--user"],
@@ -34,7 +35,8 @@ public final class UserManager {
         "HOME": root, "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime, "XDG_CONFIG_HOME": config,
         "XDG_DATA_HOME": root + "/data",
       ])
-    guard eventually(within: 10, { (try? self.systemctl(["is-system-running"]))?.out.hasPrefix("running") == true }) else {
+    guard eventually(within: 10, { (try? self.systemctl(["is-system-running"]))?.out.hasPrefix("running") == true })
+    else {
       throw RigError("systemd --user did not come up")
     }
   }

@@ -37,7 +37,9 @@ public final class VNCClient {
       for (i, b) in socketPath.utf8.prefix(raw.count - 1).enumerated() { raw[i] = b }
     }
     let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard rc == 0 else {
       close(fd)

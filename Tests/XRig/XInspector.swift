@@ -69,7 +69,9 @@ public final class XInspector {
     var n: UInt = 0
     var after: UInt = 0
     var data: UnsafeMutablePointer<UInt8>?
-    guard XGetWindowProperty(display, window, atom, 0, 1024, 0, Atom(AnyPropertyType), &type, &format, &n, &after, &data) == Success,
+    guard
+      XGetWindowProperty(display, window, atom, 0, 1024, 0, Atom(AnyPropertyType), &type, &format, &n, &after, &data)
+        == Success,
       type != 0, let data
     else { return nil }
     defer { XFree(data) }
@@ -91,14 +93,17 @@ public final class XInspector {
 
   /// The colour on screen at a root-window point, `0xRRGGBB`.
   public func pixel(x: Int, y: Int) -> UInt32? {
-    guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, UInt(bitPattern: -1), ZPixmap) else { return nil }
+    guard let image = XGetImage(display, root, Int32(x), Int32(y), 1, 1, UInt(bitPattern: -1), ZPixmap) else {
+      return nil
+    }
     defer { _ = image.pointee.f.destroy_image(image) }
     return UInt32(image.pointee.f.get_pixel(image, 0, 0) & 0xFFFFFF)
   }
 
   /// The colours along a horizontal line of the screen.
   public func row(y: Int, from x0: Int, to x1: Int) -> [UInt32] {
-    guard let image = XGetImage(display, root, Int32(x0), Int32(y), UInt32(x1 - x0), 1, UInt(bitPattern: -1), ZPixmap) else { return [] }
+    guard let image = XGetImage(display, root, Int32(x0), Int32(y), UInt32(x1 - x0), 1, UInt(bitPattern: -1), ZPixmap)
+    else { return [] }
     defer { _ = image.pointee.f.destroy_image(image) }
     return (0..<(x1 - x0)).map { UInt32(image.pointee.f.get_pixel(image, Int32($0), 0) & 0xFFFFFF) }
   }
@@ -164,7 +169,8 @@ extension XInspector {
   /// Moves the pointer to a root-window point as a mouse would: through XTest (xdotool), so
   /// the server sees device motion (a warp would not produce XInput raw motion).
   public func movePointer(x: Int, y: Int, display name: String) throws {
-    let r = try runCommand(["xdotool", "mousemove", String(x), String(y)], environment: ["DISPLAY": name, "PATH": "/usr/bin:/bin"])
+    let r = try runCommand(
+      ["xdotool", "mousemove", String(x), String(y)], environment: ["DISPLAY": name, "PATH": "/usr/bin:/bin"])
     guard r.status == 0 else { throw RigError("xdotool failed: \(r.err)") }
   }
 

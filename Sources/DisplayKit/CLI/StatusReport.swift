@@ -9,20 +9,29 @@ public enum StatusReport {
       }
     }
     var lines = ["displayd on \(str(status["display"])) since \(str(status["since"])), main \(str(status["main"]))"]
-    lines.append("config: \(str(status["config"]))" + (status["config_error"].flatMap { if case .string(let e) = $0 { return " (error: \(e); previous config in force)" } else { return nil } } ?? ""))
+    lines.append(
+      "config: \(str(status["config"]))"
+        + (status["config_error"].flatMap {
+          if case .string(let e) = $0 { return " (error: \(e); previous config in force)" } else { return nil }
+        } ?? ""))
     if case .array(let monitors)? = status["monitors"] {
       if monitors.isEmpty { lines.append("no external monitors") }
       for m in monitors {
         var who = ""
-        if let id = m["identity"], case .object = id { who = " [\(str(id["manufacturer"])) \(str(id["product_name"]))]" }
+        if let id = m["identity"], case .object = id {
+          who = " [\(str(id["manufacturer"])) \(str(id["product_name"]))]"
+        }
         let window: String
         if case .int(let w)? = m["window"] { window = "0x" + String(w, radix: 16) } else { window = "-" }
         lines.append(
-          "  \(str(m["output"]))\(who): \(str(m["mode"])), window \(window), \(str(m["content"])), level \(str(m["level"])), since \(str(m["since"]))")
+          "  \(str(m["output"]))\(who): \(str(m["mode"])), window \(window), \(str(m["content"])), level \(str(m["level"])), since \(str(m["since"]))"
+        )
       }
     }
     if let c = status["counters"] {
-      lines.append("reconciles: \(str(c["reconciles"])) (\(str(c["reconciles_changed"])) changed the layout); windows created \(str(c["windows_created"])), destroyed \(str(c["windows_destroyed"]))")
+      lines.append(
+        "reconciles: \(str(c["reconciles"])) (\(str(c["reconciles_changed"])) changed the layout); windows created \(str(c["windows_created"])), destroyed \(str(c["windows_destroyed"]))"
+      )
     }
     return lines.joined(separator: "\n") + "\n"
   }

@@ -111,7 +111,8 @@ public enum TopologyReport {
         var flags = ""
         if mode.isInterlaced { flags += " interlace" }
         if mode.isDoubleScan { flags += " doublescan" }
-        text += "  " + pad(mode.name, 12) + " " + pad(mode.id.description, 6) + " "
+        text +=
+          "  " + pad(mode.name, 12) + " " + pad(mode.id.description, 6) + " "
           + padLeft(fixed(mode.refreshHz, places: 2), 7) + mark + flags + "\n"
       }
     }

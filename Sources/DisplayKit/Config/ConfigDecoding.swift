@@ -72,10 +72,12 @@ extension HookConfig: Decodable {
   /// One argv (`["prog", "arg"]`) or several (`[["prog1"], ["prog2", "x"]]`); none empty.
   static func commands(_ c: KeyedDecodingContainer<AnyKey>, _ key: String) throws -> [[String]] {
     guard c.contains(AnyKey(key)) else { return [] }
-    let commands = try (try? c.decode([[String]].self, forKey: AnyKey(key))) ?? [c.decode([String].self, forKey: AnyKey(key))]
+    let commands =
+      try (try? c.decode([[String]].self, forKey: AnyKey(key))) ?? [c.decode([String].self, forKey: AnyKey(key))]
     if commands.contains(where: \.isEmpty) {
       throw DecodingError.dataCorruptedError(
-        forKey: AnyKey(key), in: c, debugDescription: "expected a program and its arguments, e.g. [\"/usr/bin/logger\", \"plugged\"]")
+        forKey: AnyKey(key), in: c,
+        debugDescription: "expected a program and its arguments, e.g. [\"/usr/bin/logger\", \"plugged\"]")
     }
     return commands
   }

@@ -57,13 +57,15 @@ extension Config {
     case .dataCorrupted(let ctx) where ctx.codingPath.isEmpty:
       // Foundation says only that the text is not JSON5; find where, for the message.
       let problem = JSON5Locator.firstError(in: bytes) ?? .init(offset: 0, message: "not valid JSON5")
-      return ConfigError(file: file, line: line(of: problem.offset, in: bytes), message: "syntax error: \(problem.message)")
+      return ConfigError(
+        file: file, line: line(of: problem.offset, in: bytes), message: "syntax error: \(problem.message)")
     case .dataCorrupted(let ctx):
       return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: ctx.debugDescription)
     case .typeMismatch(let type, let ctx):
       return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type))")
     case .valueNotFound(let type, let ctx):
-      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type)), found null")
+      return ConfigError(
+        file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type)), found null")
     case .keyNotFound(let key, let ctx):
       return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "missing key '\(key.stringValue)'")
     @unknown default:

@@ -19,7 +19,9 @@ struct JSON5Locator {
       try scanner.skipSpace()
       try scanner.value(depth: 0)
       try scanner.skipSpace()
-      if scanner.i < bytes.count { return scanner.problem("unexpected \(scanner.describe()) after the end of the document") }
+      if scanner.i < bytes.count {
+        return scanner.problem("unexpected \(scanner.describe()) after the end of the document")
+      }
       return nil
     } catch {
       return error
@@ -144,13 +146,20 @@ struct JSON5Locator {
       return
     }
     let start = i
-    while let c = peek, isIdentifierPart(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
-      if (c == UInt8(ascii: "+") || c == UInt8(ascii: "-")), !(b[i - 1] == UInt8(ascii: "e") || b[i - 1] == UInt8(ascii: "E")) { break }
+    while let c = peek,
+      isIdentifierPart(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-")
+    {
+      if c == UInt8(ascii: "+") || c == UInt8(ascii: "-"),
+        !(b[i - 1] == UInt8(ascii: "e") || b[i - 1] == UInt8(ascii: "E"))
+      {
+        break
+      }
       i += 1
     }
     let text = String(decoding: b[start..<i], as: UTF8.self)
     let lower = text.lowercased()
-    let valid = lower.hasPrefix("0x") ? UInt64(lower.dropFirst(2), radix: 16) != nil : Double(text) != nil && text != "."
+    let valid =
+      lower.hasPrefix("0x") ? UInt64(lower.dropFirst(2), radix: 16) != nil : Double(text) != nil && text != "."
     if !valid {
       i = start
       throw problem("invalid number '\(text)'")
@@ -167,7 +176,8 @@ struct JSON5Locator {
     (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+") || c == UInt8(ascii: ".")
   }
   private func isIdentifierStart(_ c: UInt8) -> Bool {
-    (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_") || c == UInt8(ascii: "$") || c >= 0x80
+    (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_") || c == UInt8(ascii: "$")
+      || c >= 0x80
   }
   private func isIdentifierPart(_ c: UInt8) -> Bool { isIdentifierStart(c) || (c >= 0x30 && c <= 0x39) }
 }

@@ -88,20 +88,12 @@ public struct MirrorGeometry: Hashable, Sendable {
   /// A damaged root rectangle in window coordinates: clipped to the source, scaled, grown by
   /// a pixel for the filter, clipped to the content; nil when none of it shows.
   public func windowRect(forDamage d: Rect) -> Rect? {
-    let x0 = max(d.x, source.x)
-    let y0 = max(d.y, source.y)
-    let x1 = min(d.x + d.width, source.x + source.width)
-    let y1 = min(d.y + d.height, source.y + source.height)
-    guard x1 > x0, y1 > y0 else { return nil }
+    guard let d = d.intersection(source) else { return nil }
     let grow = Double(filter(.auto).kernel) + 1
-    let wx0 = Int((originX + Double(x0 - source.x) * scaleX - grow).rounded(.down))
-    let wy0 = Int((originY + Double(y0 - source.y) * scaleY - grow).rounded(.down))
-    let wx1 = Int((originX + Double(x1 - source.x) * scaleX + grow).rounded(.up))
-    let wy1 = Int((originY + Double(y1 - source.y) * scaleY + grow).rounded(.up))
-    let c = content
-    let r = Rect(
-      x: max(wx0, c.x), y: max(wy0, c.y), width: min(wx1, c.x + c.width) - max(wx0, c.x),
-      height: min(wy1, c.y + c.height) - max(wy0, c.y))
-    return r.width > 0 && r.height > 0 ? r : nil
+    let wx0 = Int((originX + Double(d.x - source.x) * scaleX - grow).rounded(.down))
+    let wy0 = Int((originY + Double(d.y - source.y) * scaleY - grow).rounded(.down))
+    let wx1 = Int((originX + Double(d.x + d.width - source.x) * scaleX + grow).rounded(.up))
+    let wy1 = Int((originY + Double(d.y + d.height - source.y) * scaleY + grow).rounded(.up))
+    return Rect(x: wx0, y: wy0, width: wx1 - wx0, height: wy1 - wy0).intersection(content)
   }
 }

@@ -45,6 +45,7 @@ extension RenderedImage {
   public func withMutablePixels<R>(_ body: (UnsafeMutableRawPointer, Int) -> R) -> R {
     cairo_surface_flush(surface)
     defer { cairo_surface_mark_dirty(surface) }
-    return body(UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)), Int(cairo_image_surface_get_stride(surface)))
+    return body(
+      UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)), Int(cairo_image_surface_get_stride(surface)))
   }
 }

@@ -29,7 +29,8 @@ public final class Daemon {
     topology = try connection.readTopology(ReadOptions(probe: true))
     _ = try connection.drainEvents()
     // Load fonts now, not when the first monitor is plugged.
-    _ = PlaceholderRenderer.render(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
+    _ = PlaceholderRenderer.render(
+      PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
   }
 
   /// The first full reconcile: after it, every monitor present has its mode and window.

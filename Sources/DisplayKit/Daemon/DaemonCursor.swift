@@ -9,7 +9,9 @@ extension Daemon {
     guard mirrors.tracking == true, let geometry = monitor.geometry else { return }
     if mirrors.cursorImage == nil { mirrors.cursorImage = connection.cursorImage() }
     guard let image = mirrors.cursorImage else { return }
-    log.debug("cursor \(image.width)x\(image.height), hot spot \(image.hotX),\(image.hotY), \(image.pixels.filter { $0 >> 24 != 0 }.count) visible pixels")
+    log.debug(
+      "cursor \(image.width)x\(image.height), hot spot \(image.hotX),\(image.hotY), \(image.pixels.filter { $0 >> 24 != 0 }.count) visible pixels"
+    )
     monitor.cursorPicture = connection.createCursorPicture(image, scale: min(geometry.scaleX, geometry.scaleY))
     drawCursor(&monitor, at: connection.pointerPosition())
   }
@@ -44,7 +46,7 @@ extension Daemon {
     else { return }
     let new = position.flatMap { cursorRect(image, at: $0, in: geometry) }
     guard force || new != monitor.cursorRect else { return }
-    if let old = monitor.cursorRect, let erase = clip(old, to: geometry.content) {
+    if let old = monitor.cursorRect, let erase = old.intersection(geometry.content) {
       connection.composite(pictures, [erase])
     }
     if let new { connection.compositeCursor(cursor, into: pictures, at: new) }
@@ -62,13 +64,5 @@ extension Daemon {
     return Rect(
       x: x, y: y, width: Int((Double(image.width) * scale).rounded(.up)),
       height: Int((Double(image.height) * scale).rounded(.up)))
-  }
-
-  private func clip(_ r: Rect, to c: Rect) -> Rect? {
-    let x0 = max(r.x, c.x)
-    let y0 = max(r.y, c.y)
-    let x1 = min(r.x + r.width, c.x + c.width)
-    let y1 = min(r.y + r.height, c.y + c.height)
-    return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
   }
 }

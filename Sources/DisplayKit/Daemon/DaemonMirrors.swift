@@ -127,7 +127,9 @@ extension Daemon {
       if areas.count > 16 { areas = [bounds(areas)] }
       connection.composite(pictures, areas)
       drew = true
-      if let c = monitor.cursorRect, areas.contains(where: { $0.intersects(c) }) { coveredCursor.insert(monitor.output) }
+      if let c = monitor.cursorRect, areas.contains(where: { $0.intersects(c) }) {
+        coveredCursor.insert(monitor.output)
+      }
     }
     if drew { mirrors.lastComposite = monotonicNanoseconds() }
     return coveredCursor
@@ -145,12 +147,7 @@ extension Daemon {
     guard let monitor = monitors.values.first(where: { $0.window == window }), let pictures = monitor.mirror,
       let content = monitor.geometry?.content
     else { return }
-    let x0 = max(rect.x, content.x)
-    let y0 = max(rect.y, content.y)
-    let x1 = min(rect.x + rect.width, content.x + content.width)
-    let y1 = min(rect.y + rect.height, content.y + content.height)
-    guard x1 > x0, y1 > y0 else { return }
-    let area = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    guard let area = rect.intersection(content) else { return }
     connection.composite(pictures, [area])
     if let c = monitor.cursorRect, c.intersects(area) { moveCursors(forced: [monitor.output]) }
   }
@@ -165,4 +162,3 @@ extension Daemon {
   }
 
 }
-

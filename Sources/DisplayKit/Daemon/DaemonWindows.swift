@@ -3,7 +3,8 @@ extension Daemon {
   /// destroys; draws only when a window's picture inputs changed.
   func syncWindows() {
     let wanted = Dictionary(config.wantedWindows(in: topology).map { ($0.output.id, $0) }) { a, _ in a }
-    for (id, monitor) in monitors where wanted[id].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true {
+    for (id, monitor) in monitors
+    where wanted[id].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true {
       release(monitor)
       monitors[id] = nil
     }
@@ -32,7 +33,8 @@ extension Daemon {
   }
 
   private func create(_ want: WindowWanted) -> ManagedMonitor? {
-    let spec = WindowSpec(output: want.output.name, rect: want.rect, level: want.level, background: config.placeholder.background)
+    let spec = WindowSpec(
+      output: want.output.name, rect: want.rect, level: want.level, background: config.placeholder.background)
     do {
       let window = try connection.createWindow(spec)
       var monitor = ManagedMonitor(

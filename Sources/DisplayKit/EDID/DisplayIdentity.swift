@@ -27,7 +27,8 @@ public struct DisplayID: Hashable, Sendable, CustomStringConvertible, Comparable
     var base: [OutputID: DisplayID] = [:]
     var counts: [DisplayID: Int] = [:]
     for output in outputs where output.isConnected {
-      let id = output.edid.flatMap { try? EDID(bytes: $0) }.map(DisplayID.init(edid:))
+      let id =
+        output.edid.flatMap { try? EDID(bytes: $0) }.map(DisplayID.init(edid:))
         ?? DisplayID(connector: output.name)
       base[output.id] = id
       counts[id, default: 0] += 1

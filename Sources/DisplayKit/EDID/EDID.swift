@@ -46,7 +46,8 @@ public enum EDIDWarning: Hashable, Sendable, CustomStringConvertible {
     case .repeatedDescriptor(let d): return "more than one \(d) descriptor"
     case .pixelClockTooLow(let n): return "descriptor \(n): pixel clock below 10 MHz, taken as invalid"
     case .zeroTiming(let n): return "descriptor \(n): zero active or blanking size"
-    case .negativeBackPorch(let n): return "descriptor \(n): sync pulse extends past the blanking (0 or negative back porch)"
+    case .negativeBackPorch(let n):
+      return "descriptor \(n): sync pulse extends past the blanking (0 or negative back porch)"
     case .noPreferredTiming: return "no preferred timing: block 0 has no detailed timing descriptor"
     case .unknownExtension(let b, let t): return "block \(b): unknown extension block tag 0x" + String(t, radix: 16)
     case .ctaLayout(let b, let what): return "block \(b): CTA-861: \(what)"

@@ -46,7 +46,8 @@ extension Planner {
     for output in topology.outputs {
       guard let rect = rects[output.id] else { continue }
       if let t = targets[output.id] {
-        let same = t.crtc.mode == t.modes[0].id && t.crtc.x == rect.x && t.crtc.y == rect.y && t.crtc.outputs == [output.id]
+        let same =
+          t.crtc.mode == t.modes[0].id && t.crtc.x == rect.x && t.crtc.y == rect.y && t.crtc.outputs == [output.id]
         if !same {
           result.append(
             CrtcChange(
@@ -93,5 +94,14 @@ extension Rect {
   /// Whether the two rectangles share any pixel.
   public func intersects(_ o: Rect) -> Bool {
     x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height
+  }
+
+  /// The pixels both rectangles cover, nil when none.
+  public func intersection(_ o: Rect) -> Rect? {
+    let x0 = max(x, o.x)
+    let y0 = max(y, o.y)
+    let x1 = min(x + width, o.x + o.width)
+    let y1 = min(y + height, o.y + o.height)
+    return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
   }
 }

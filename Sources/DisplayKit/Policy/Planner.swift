@@ -62,7 +62,8 @@ public struct Planner {
         continue
       }
       let rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
-      let size = rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
+      let size =
+        rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
       let origin = place(size, settings.position, main: main, rects: rects)
       rects[output.id] = Rect(x: origin.x, y: origin.y, width: size.0, height: size.1)
       targets[output.id] = (crtc, modes, rotation)

@@ -42,7 +42,9 @@ public final class ControlServer {
   public init(path: String) throws(ControlError) {
     self.path = path
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    if mkdir(folder, 0o700) != 0 && errno != EEXIST { throw .setup("cannot create \(folder): \(String(cString: strerror(errno)))") }
+    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+      throw .setup("cannot create \(folder): \(String(cString: strerror(errno)))")
+    }
     chmod(folder, 0o700)
     if let fd = UnixSocket.connect(path) {
       close(fd)
@@ -92,7 +94,9 @@ public final class ControlServer {
       UnixSocket.setNonBlocking(fd)
       guard let uid = UnixSocket.peerUID(fd), uid == geteuid() else {
         let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "unknown peer"
-        let refusal = JSON.object([("ok", .bool(false)), ("error", .string("refused: \(who) is not the daemon's user"))])
+        let refusal = JSON.object([
+          ("ok", .bool(false)), ("error", .string("refused: \(who) is not the daemon's user")),
+        ])
         _ = Array((refusal.serialized() + "\n").utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         continue
@@ -128,7 +132,9 @@ public final class ControlServer {
 
   private func respond(_ fd: Int32, to line: [UInt8]) {
     guard let request = try? JSONDecoder().decode(RequestLine.self, from: Data(line)) else {
-      return reply(fd, .object([("ok", .bool(false)), ("error", .string("expected a JSON object like {\"request\": \"status\"}"))]))
+      return reply(
+        fd,
+        .object([("ok", .bool(false)), ("error", .string("expected a JSON object like {\"request\": \"status\"}"))]))
     }
     if request.request == "subscribe" { clients[fd]?.subscribed = true }
     reply(fd, handler(request.request))

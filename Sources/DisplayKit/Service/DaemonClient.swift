@@ -20,7 +20,8 @@ public final class DaemonClient {
   public static func connect(display: String?) throws(Failure) -> DaemonClient {
     guard let client = try? open(display: display) else {
       let shown = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
-      throw Failure(message: "no displayd runs on display '\(shown)' (no control socket under $XDG_RUNTIME_DIR/displayd)")
+      throw Failure(
+        message: "no displayd runs on display '\(shown)' (no control socket under $XDG_RUNTIME_DIR/displayd)")
     }
     return client
   }
@@ -29,7 +30,9 @@ public final class DaemonClient {
   public static func open(display: String?) throws(Failure) -> DaemonClient? {
     let name = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
     let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-    guard let path = controlSocketPath(display: name, runtimeDir: runtime), let fd = UnixSocket.connect(path) else { return nil }
+    guard let path = controlSocketPath(display: name, runtimeDir: runtime), let fd = UnixSocket.connect(path) else {
+      return nil
+    }
     return DaemonClient(fd: fd)
   }
 
@@ -50,7 +53,9 @@ public final class DaemonClient {
       throw Failure(message: "could not send to the daemon")
     }
     guard let raw = nextRawLine() else { throw Failure(message: "the daemon closed the connection") }
-    guard case .object(let members)? = try? JSON.parse(raw) else { throw Failure(message: "the daemon's answer is not a JSON object") }
+    guard case .object(let members)? = try? JSON.parse(raw) else {
+      throw Failure(message: "the daemon's answer is not a JSON object")
+    }
     let dict = Dictionary(members, uniquingKeysWith: { a, _ in a })
     if case .bool(false)? = dict["ok"], case .string(let error)? = dict["error"], name != "reload" {
       throw Failure(message: "the daemon refused: \(error)")

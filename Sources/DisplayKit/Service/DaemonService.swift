@@ -52,7 +52,9 @@ public final class DaemonService {
   }
 
   private func descriptors() -> [(fd: Int32, events: Int16)] {
-    var list: [(fd: Int32, events: Int16)] = [(daemon.connection.fileDescriptor, pollIn), (signals.fileDescriptor, pollIn)]
+    var list: [(fd: Int32, events: Int16)] = [
+      (daemon.connection.fileDescriptor, pollIn), (signals.fileDescriptor, pollIn),
+    ]
     list += control?.descriptors ?? []
     list += hooks.descriptors.map { ($0, pollIn) }
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
@@ -114,7 +116,9 @@ public final class DaemonService {
   private func answer(_ request: String) -> JSON {
     switch request {
     case "status":
-      guard case .object(let members) = daemon.statusJSON(configPath: configPath, configError: configError) else { return .null }
+      guard case .object(let members) = daemon.statusJSON(configPath: configPath, configError: configError) else {
+        return .null
+      }
       return .object([("ok", .bool(true))] + members)
     case "reload":
       let error = reload()
@@ -122,7 +126,9 @@ public final class DaemonService {
     case "subscribe":
       return .object([("ok", .bool(true)), ("subscribed", .bool(true))])
     default:
-      return .object([("ok", .bool(false)), ("error", .string("unknown request '\(request)' (status, reload, subscribe)"))])
+      return .object([
+        ("ok", .bool(false)), ("error", .string("unknown request '\(request)' (status, reload, subscribe)")),
+      ])
     }
   }
 
@@ -150,7 +156,8 @@ public final class DaemonService {
       "DISPLAYD_EVENT": event.kind.rawValue, "DISPLAYD_OUTPUT": output.name,
       "DISPLAYD_MANUFACTURER": edid?.manufacturer ?? "", "DISPLAYD_PRODUCT_NAME": edid?.productName?.text ?? "",
       "DISPLAYD_SERIAL": edid?.serialString?.text ?? edid?.serialNumber.map { String($0) } ?? "",
-      "DISPLAYD_MODE": new.output(event.output.id).flatMap { new.currentMode(of: $0) }.map(TopologyReport.modeLabel) ?? "",
+      "DISPLAYD_MODE": new.output(event.output.id).flatMap { new.currentMode(of: $0) }.map(TopologyReport.modeLabel)
+        ?? "",
     ]
     for argv in commands { self.hooks.start(argv, environment: env) }
   }

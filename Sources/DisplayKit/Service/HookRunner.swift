@@ -56,7 +56,9 @@ public final class HookRunner {
       return log.error("hook \(program) could not start: \(String(cString: strerror(rc)))")
     }
     running[pid] = Running(name: program, pipe: fds[0], deadline: monotonicNanoseconds() + UInt64(timeoutSeconds * 1e9))
-    log.info("hook \(program) started (pid \(pid)) for \(environment["DISPLAYD_EVENT"] ?? "?") \(environment["DISPLAYD_OUTPUT"] ?? "")")
+    log.info(
+      "hook \(program) started (pid \(pid)) for \(environment["DISPLAYD_EVENT"] ?? "?") \(environment["DISPLAYD_OUTPUT"] ?? "")"
+    )
     armTimer()
   }
 
@@ -87,7 +89,9 @@ public final class HookRunner {
       guard pid > 0 else { return }
       guard var hook = running.removeValue(forKey: pid) else { continue }
       var chunk = [UInt8](repeating: 0, count: 4096)
-      while case let n = read(hook.pipe, &chunk, chunk.count), n > 0, hook.output.count < Self.maxOutput { hook.output += chunk[0..<n] }
+      while case let n = read(hook.pipe, &chunk, chunk.count), n > 0, hook.output.count < Self.maxOutput {
+        hook.output += chunk[0..<n]
+      }
       close(hook.pipe)
       let how = status & 0x7f == 0 ? "exited with status \((status >> 8) & 0xff)" : "killed by signal \(status & 0x7f)"
       let text = String(decoding: hook.output, as: UTF8.self).split(separator: "\n").joined(separator: " | ")

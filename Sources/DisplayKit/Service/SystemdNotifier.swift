@@ -56,7 +56,8 @@ public final class PeriodicTimer {
     let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
     guard fd >= 0 else { throw .call("timerfd_create", errno) }
     fileDescriptor = fd
-    let spec = timespec(tv_sec: Int(intervalNanoseconds / 1_000_000_000), tv_nsec: Int(intervalNanoseconds % 1_000_000_000))
+    let spec = timespec(
+      tv_sec: Int(intervalNanoseconds / 1_000_000_000), tv_nsec: Int(intervalNanoseconds % 1_000_000_000))
     var value = itimerspec(it_interval: spec, it_value: spec)
     guard timerfd_settime(fd, 0, &value, nil) == 0 else { throw .call("timerfd_settime", errno) }
   }

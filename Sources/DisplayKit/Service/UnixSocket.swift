@@ -20,7 +20,9 @@ enum UnixSocket {
     guard var (addr, len) = address(path) else { return nil }
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return nil }
-    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, len) } }
+    let rc = withUnsafePointer(to: &addr) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, len) }
+    }
     if rc != 0 {
       close(fd)
       return nil
@@ -31,7 +33,8 @@ enum UnixSocket {
   /// A non-blocking listening socket at `path`, mode 0600.
   static func listen(_ path: String) throws(SystemError) -> Int32 {
     guard var (addr, len) = address(path) else { throw .call("socket path too long: \(path)", ENAMETOOLONG) }
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    let fd = socket(
+      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { throw .call("socket", errno) }
     let old = umask(0o177)
     defer { umask(old) }

@@ -1,6 +1,9 @@
 /// Log levels, with their sd-daemon priorities.
 public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
-  case error = 3, warning = 4, info = 6, debug = 7
+  case error = 3
+  case warning = 4
+  case info = 6
+  case debug = 7
 
   public init?(name: String) {
     switch name {

@@ -27,7 +27,9 @@ extension XConnection {
     let target = plan.screen ?? current
     for change in plan.changes {
       let info = crtcRect(change.crtc)
-      if change.mode == nil || (info.map { $0.x + $0.width > target.width || $0.y + $0.height > target.height } ?? false) {
+      if change.mode == nil
+        || (info.map { $0.x + $0.width > target.width || $0.y + $0.height > target.height } ?? false)
+      {
         _ = setCrtc(change.crtc, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [])
       }
     }
@@ -69,9 +71,11 @@ extension XConnection {
           screen = need
         }
       }
-      var status = setCrtc(change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs)
+      var status = setCrtc(
+        change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs)
       if status == .stale {
-        status = setCrtc(change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs)
+        status = setCrtc(
+          change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs)
       }
       if case .failed(let why) = status {
         reasons.append("mode \(mode): \(why)")
@@ -121,7 +125,8 @@ extension XConnection {
     guard let info = XRRGetCrtcInfo(display, res, RRCrtc(crtc.rawValue)) else { return nil }
     defer { XRRFreeCrtcInfo(info) }
     guard info.pointee.mode != 0 else { return nil }
-    return Rect(x: Int(info.pointee.x), y: Int(info.pointee.y), width: Int(info.pointee.width), height: Int(info.pointee.height))
+    return Rect(
+      x: Int(info.pointee.x), y: Int(info.pointee.y), width: Int(info.pointee.width), height: Int(info.pointee.height))
   }
 
   private func modeSize(_ mode: ModeID) -> (width: Int, height: Int)? {

@@ -37,7 +37,10 @@ extension XConnection {
         onWindow(.destroyed(WindowID(rawValue: UInt(event.xdestroywindow.window))))
       } else if event.type == Expose {
         let e = event.xexpose
-        onWindow(.exposed(WindowID(rawValue: UInt(e.window)), Rect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))))
+        onWindow(
+          .exposed(
+            WindowID(rawValue: UInt(e.window)),
+            Rect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))))
       } else if damageEventBase >= 0, Int(event.type) == damageEventBase + Int(XDamageNotify) {
         onWindow(.damaged)
       } else if event.type == GenericEvent, Int(event.xcookie.extension) == xiOpcode {

@@ -75,7 +75,8 @@ extension XConnection {
   /// Moves and resizes a window to cover `rect`.
   public func moveWindow(_ window: WindowID, to rect: Rect) {
     setSizeHints(Window(window.rawValue), rect: rect)
-    XMoveResizeWindow(display, Window(window.rawValue), Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+    XMoveResizeWindow(
+      display, Window(window.rawValue), Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
   }
 
   /// Destroys a window (unmapping it); X errors for one already gone are recorded, not fatal.
@@ -95,7 +96,8 @@ extension XConnection {
     image.withPixels { pixels, stride in
       guard
         let ximage = XCreateImage(
-          display, visual, UInt32(depth), ZPixmap, 0, UnsafeMutablePointer(mutating: pixels.assumingMemoryBound(to: CChar.self)),
+          display, visual, UInt32(depth), ZPixmap, 0,
+          UnsafeMutablePointer(mutating: pixels.assumingMemoryBound(to: CChar.self)),
           UInt32(image.width), UInt32(image.height), 32, Int32(stride))
       else { return }
       XPutImage(display, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(image.width), UInt32(image.height))
@@ -117,7 +119,8 @@ extension XConnection {
     setUTF8(window, "_DISPLAYD_OUTPUT", output)
     "displayd".withCString { name in
       "Displayd".withCString { cls in
-        var hint = XClassHint(res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: cls))
+        var hint = XClassHint(
+          res_name: UnsafeMutablePointer(mutating: name), res_class: UnsafeMutablePointer(mutating: cls))
         XSetClassHint(display, window, &hint)
       }
     }
@@ -152,7 +155,8 @@ extension XConnection {
     let longs = atoms.map { CLong(bitPattern: $0) }
     _ = longs.withUnsafeBytes { raw in
       XChangeProperty(
-        display, window, atom(property), XA_ATOM, 32, PropModeReplace, raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+        display, window, atom(property), XA_ATOM, 32, PropModeReplace,
+        raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
         Int32(atoms.count))
     }
   }
