@@ -112,6 +112,25 @@ extension XServerTests {
       #expect(daemon.child.wait(timeout: 0) == nil, "still running")
     }
 
+    @Test func watchSubscribesToTheRunningDaemon() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let main = try #require(vnc.screens.first?.id)
+      let runtime = try runtimeDirectory()
+      let daemon = try DaemonProcess(display: server.display, environment: ["XDG_RUNTIME_DIR": runtime])
+      let watch = try ChildProcess(
+        [displaydPath, "watch", "--json", "--display", server.display], environment: ["XDG_RUNTIME_DIR": runtime])
+      #expect(watch.readErrorLine(timeout: 2)?.contains("watching through the running daemon") == true)
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
+      let line = try #require(watch.readLine(timeout: 1), "an event within 1 s")
+      let event = try jsonObject(line)
+      #expect(event["event"] as? String == "connected" && event["output"] as? String == "VNC-1")
+      #expect(event["crtc"] as? [String: Int] == ["x": 1920, "y": 0, "width": 1280, "height": 1024])
+      watch.signal(SIGTERM)
+      #expect(watch.wait(timeout: 1) == 0)
+      #expect(daemon.child.wait(timeout: 0) == nil)
+    }
+
     @Test func aClientOfAnotherUserIsRefused() throws {
       let server = try TestXServer.vnc()
       let runtime = try runtimeDirectory()

@@ -81,8 +81,9 @@ extension XConnection {
 
   /// Takes the damage accumulated so far, as root rectangles, and re-arms the report.
   public func takeDamage(_ damage: DamageID) -> [Rect] {
-    let region = XFixesCreateRegion(display, nil, 0)
-    defer { XFixesDestroyRegion(display, region) }
+    // One region, kept for the connection's life: this runs once a frame.
+    if damageRegion == 0 { damageRegion = UInt(XFixesCreateRegion(display, nil, 0)) }
+    let region = XserverRegion(damageRegion)
     XDamageSubtract(display, Damage(damage.rawValue), 0, region)
     var count: Int32 = 0
     guard let rects = XFixesFetchRegion(display, region, &count) else { return [] }

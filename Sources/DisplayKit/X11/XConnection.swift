@@ -49,6 +49,8 @@ public final class XConnection {
   /// XInput's major opcode and XFixes' first event, once pointer tracking is selected.
   var xiOpcode = -1
   var fixesEventBase = -1
+  /// The XFixes region damage is taken into, once created.
+  var damageRegion: UInt = 0
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {
