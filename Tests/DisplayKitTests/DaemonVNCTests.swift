@@ -131,6 +131,35 @@ extension XServerTests {
       #expect(daemon.changingReconciles.count == 1)
     }
 
+    @Test func levelsAreOverrideRedirectAboveAndFullScreen() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let main = try #require(vnc.screens.first?.id)
+      let x = try XInspector(server.display)
+      x.pretendWindowManager()
+      let daemon = try DaemonProcess(
+        display: server.display,
+        config:
+          "{ monitors: [ { match: { output: 'VNC-1' }, level: 'overlay' }, { match: { output: 'VNC-2' }, level: 'above' } ] }"
+      )
+      try vnc.setLayout(
+        VNCClient.row([(main, 1920, 1080), (main + 1, 800, 600), (main + 2, 800, 600), (main + 3, 800, 600)]))
+      let all = try #require(windows(x) { $0.count == 3 }, "three windows")
+      let by = Dictionary(uniqueKeysWithValues: all.map { ($0.output ?? "", $0) })
+      let overlay = try #require(by["VNC-1"])
+      let above = try #require(by["VNC-2"])
+      let normal = try #require(by["VNC-3"])
+      #expect(overlay.overrideRedirect, "overlay: override-redirect")
+      let overlayState = x.atomNames(overlay.id, "_NET_WM_STATE")
+      #expect(overlayState.isEmpty)
+      #expect(!above.overrideRedirect)
+      let aboveState = x.atomNames(above.id, "_NET_WM_STATE")
+      #expect(aboveState == ["_NET_WM_STATE_ABOVE"])
+      let normalState = x.atomNames(normal.id, "_NET_WM_STATE")
+      #expect(normalState == ["_NET_WM_STATE_FULLSCREEN"], "normal under a WM")
+      _ = daemon
+    }
+
     @Test func sigtermWithTwoMonitorsRemovesBothWindowsAndExitsZero() throws {
       let server = try TestXServer.vnc()
       let vnc = try VNCClient(socketPath: server.vncSocket)

@@ -185,6 +185,22 @@ extension XServerTests {
       #expect(moved, "the old spot is clean, the cursor shows at the new one")
     }
 
+    @Test func aNewCursorShapeShowsInTheMirror() throws {
+      let rig = try setUp(scale: "fit")
+      let x = rig.x
+      expectPixels(x, [(320, 332, 0xff0000)], "mirroring")
+      try x.movePointer(x: 480, y: 270, display: rig.server.display)
+      let area = { x.square(x: 1920 + 320, y: 332, radius: 12) }
+      #expect(eventually(within: 1) { area().contains { $0 != 0xff0000 } }, "the first cursor shows")
+      let before = area()
+      x.defineCursor(rig.source, fontShape: 34)  // XC_crosshair
+      #expect(
+        eventually(within: 1) {
+          let now = area()
+          return now != before && now.contains { $0 != 0xff0000 }
+        }, "the crosshair replaces it")
+    }
+
     @Test func cursorFalseDrawsNoPointer() throws {
       let rig = try setUp(
         scale: "fit",

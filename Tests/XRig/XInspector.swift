@@ -179,3 +179,36 @@ extension XInspector {
     (-radius...radius).flatMap { dy in row(y: y + dy, from: x - radius, to: x + radius + 1) }
   }
 }
+
+extension XInspector {
+  /// Sets `_NET_SUPPORTING_WM_CHECK` on the root, as an EWMH window manager does.
+  public func pretendWindowManager() {
+    let atom = XInternAtom(display, "_NET_SUPPORTING_WM_CHECK", 0)
+    var value = CLong(root)
+    withUnsafeBytes(of: &value) { raw in
+      _ = XChangeProperty(
+        display, root, atom, XA_WINDOW, 32, PropModeReplace, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+    }
+    XSync(display, 0)
+  }
+
+  /// The names of the atoms in a window's ATOM-list property.
+  public func atomNames(_ window: UInt, _ property: String) -> [String] {
+    guard let bytes = bytesProperty(Window(window), property) else { return [] }
+    let atoms = bytes.withUnsafeBytes { Array($0.bindMemory(to: CLong.self)) }
+    return atoms.compactMap { atom in
+      guard let name = XGetAtomName(display, Atom(atom)) else { return nil }
+      defer { XFree(name) }
+      return String(cString: name)
+    }
+  }
+}
+
+extension XInspector {
+  /// Gives a window a cursor from the cursor font (e.g. 34, XC_crosshair).
+  public func defineCursor(_ window: UInt, fontShape: UInt32) {
+    let cursor = XCreateFontCursor(display, fontShape)
+    XDefineCursor(display, Window(window), cursor)
+    XSync(display, 0)
+  }
+}
