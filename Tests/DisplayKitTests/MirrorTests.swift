@@ -114,13 +114,11 @@ extension XServerTests {
         return now == last
       }
       #expect(settled)
-      let before = try wakeups(rig.daemon.child.pid)
       let composites = try counters(runtime, rig.server.display)["composites"]
       let afterStatus = try wakeups(rig.daemon.child.pid)
       _ = pollFDs([], timeoutMs: 5_000)  // the observation window: a still screen
       #expect(try wakeups(rig.daemon.child.pid) == afterStatus, "no wake-ups in 5 s of a still screen")
       #expect(try counters(runtime, rig.server.display)["composites"] == composites, "no composite")
-      #expect(afterStatus - before <= 2, "answering status costs a wake-up or two")
     }
 
     @Test func unpluggingTheSourceFallsBackAndPluggingItResumesWithoutLeaks() throws {

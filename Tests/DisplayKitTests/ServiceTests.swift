@@ -131,6 +131,26 @@ extension XServerTests {
       #expect(daemon.child.wait(timeout: 0) == nil)
     }
 
+    @Test func reloadCommandAppliesAGoodConfigAndReportsABadOne() throws {
+      let server = try TestXServer.vnc()
+      let runtime = try runtimeDirectory()
+      let daemon = try DaemonProcess(display: server.display, config: "{}", environment: ["XDG_RUNTIME_DIR": runtime])
+      let path = try #require(daemon.configPath)
+      let env = ["XDG_RUNTIME_DIR": runtime]
+      try "{ defaults: { level: 'sideways' } }".write(toFile: path, atomically: true, encoding: .utf8)
+      let bad = try runCommand([displaydPath, "reload", "--display", server.display], environment: env)
+      #expect(bad.status == 78 && bad.err.contains("defaults.level"), "\(bad.err)")
+      let status = try jsonObject(
+        try runCommand([displaydPath, "status", "--json", "--display", server.display], environment: env).out)
+      #expect((status["config_error"] as? String)?.contains("defaults.level") == true)
+      try "{ defaults: { level: 'above' } }".write(toFile: path, atomically: true, encoding: .utf8)
+      let good = try runCommand([displaydPath, "reload", "--display", server.display], environment: env)
+      #expect(good.status == 0 && good.out == "reloaded\n")
+      #expect(daemon.waitFor("config reloaded") != nil)
+      let none = try runCommand([displaydPath, "status", "--display", ":987"], environment: env)
+      #expect(none.status == 69 && none.err.contains("no displayd runs on display ':987'"))
+    }
+
     @Test func aClientOfAnotherUserIsRefused() throws {
       let server = try TestXServer.vnc()
       let runtime = try runtimeDirectory()
