@@ -20,7 +20,8 @@ struct CheckConfigCommand: Subcommand {
       write("(no X display reachable: monitors not shown)\n")
       return .success
     }
-    let topology = try connection.readTopology()
+    // Probe as the daemon does at start-up, so both see the same monitors.
+    let topology = try connection.readTopology(ReadOptions(probe: true))
     write(CheckReport.text(config: config, topology: topology))
     return .success
   }

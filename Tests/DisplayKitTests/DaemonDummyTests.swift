@@ -15,6 +15,25 @@ extension XServerTests {
       }
     }
 
+    /// `WxH` takes the highest refresh at that size: 85 Hz among the dummy driver's modes.
+    @Test func checkConfigShowsWhatEachMonitorWouldGet() throws {
+      let server = try TestXServer.dummy()
+      try connectDark(server, 2)
+      let path = try makeTempDirectory("displayd-check") + "/config.json5"
+      try
+        "{ monitors: [ { match: { output: 'DUMMY1' }, mode: '1024x768' }, { match: { output: 'DUMMY2' }, ignore: true } ] }"
+        .write(toFile: path, atomically: true, encoding: .utf8)
+      let r = try displayd(["check-config", path, "--display", server.display])
+      #expect(r.status == 0)
+      #expect(r.out.contains("DUMMY0: main output, left as it is"), "\(r.out)")
+      #expect(
+        r.out.contains(
+          "DUMMY1: mode 1024x768@85.00 (1024x768) at 2048,0 (right-of main), content placeholder, level normal"),
+        "\(r.out)")
+      #expect(r.out.contains("DUMMY2: ignored by a rule"))
+      #expect(!(try server.must(["xrandr"]).contains("DUMMY1 connected 1024x768")), "check-config changed nothing")
+    }
+
     @Test func darkOutputGetsCrtcModePlaceScreenAndWindow() throws {
       let server = try TestXServer.dummy()
       try connectDark(server, 1)
