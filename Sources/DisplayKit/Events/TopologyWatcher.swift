@@ -34,10 +34,10 @@ public final class TopologyWatcher {
   /// Calls `handle` with each non-empty batch of events and the snapshot they lead to, until
   /// a signal of `stop` arrives or `handle` returns false.
   public func run(
-    stop: SignalWatch, extraDescriptors: [Int32] = [],
+    stop: SignalWatch,
     handle: ([TopologyEvent], Topology) throws -> Bool
   ) throws -> WatchEnd {
-    let fds = [connection.fileDescriptor, stop.fileDescriptor] + extraDescriptors
+    let fds = [connection.fileDescriptor, stop.fileDescriptor]
     while true {
       connection.flush()
       if connection.queuedEvents == 0 {
