@@ -82,7 +82,7 @@ public final class Daemon {
     if plan.isEmpty {
       log.debug("reconcile \(n) (\(reason)): nothing to change")
     } else {
-      let outcome = try connection.apply(plan)
+      let outcome = try connection.apply(plan, in: topology)
       counters.reconcilesChanged += 1
       log.info("reconcile \(n) (\(reason)): " + describe(outcome))
       for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }

@@ -14,8 +14,9 @@ extension XConnection {
   /// Applies a plan in one server grab: CRTCs that would not fit the new screen go off first,
   /// the screen grows, CRTCs are set (quoting the config timestamp; re-read and retried once
   /// when it is stale; the next candidate mode when the server refuses one), then the screen
-  /// shrinks to the bounding box.
-  public func apply(_ plan: Plan) throws(DisplayError) -> ApplyOutcome {
+  /// shrinks to the bounding box. `topology` is the snapshot the plan was made from: CRTC
+  /// rectangles and mode sizes come from it, not from the server again.
+  public func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
     var outcome = ApplyOutcome()
     guard !plan.isEmpty else { return outcome }
     XGrabServer(display)
@@ -25,12 +26,13 @@ extension XConnection {
     }
     var current = (width: Int(XDisplayWidth(display, screenNumber)), height: Int(XDisplayHeight(display, screenNumber)))
     let target = plan.screen ?? current
+    let resources = ScreenResources(self)
     for change in plan.changes {
-      let info = crtcRect(change.crtc)
+      let info = topology.crtc(change.crtc).flatMap { $0.isActive ? $0.rect : nil }
       if change.mode == nil
         || (info.map { $0.x + $0.width > target.width || $0.y + $0.height > target.height } ?? false)
       {
-        _ = setCrtc(change.crtc, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [])
+        _ = setCrtc(change.crtc, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], resources)
       }
     }
     let grown = (width: max(current.width, target.width), height: max(current.height, target.height))
@@ -43,7 +45,7 @@ extension XConnection {
         outcome.applied.append((change, nil))
         continue
       }
-      switch setWithFallbacks(change, screen: &current) {
+      switch setWithFallbacks(change, modes: topology.modes, resources, screen: &current) {
       case .success(let mode): outcome.applied.append((change, mode))
       case .failure(let reason): outcome.failed.append((change, reason.text))
       }
@@ -60,22 +62,27 @@ extension XConnection {
   private struct ApplyFailure: Error { var text: String }
 
   private func setWithFallbacks(
-    _ change: CrtcChange, screen: inout (width: Int, height: Int)
+    _ change: CrtcChange, modes: [ModeID: Mode], _ resources: ScreenResources,
+    screen: inout (width: Int, height: Int)
   ) -> Result<ModeID, ApplyFailure> {
     var reasons: [String] = []
     for mode in [change.mode].compactMap({ $0 }) + change.fallbacks {
-      if let size = modeSize(mode) {
+      if let size = modes[mode].map({ (width: $0.width, height: $0.height) }) {
         let need = (width: max(screen.width, change.x + size.width), height: max(screen.height, change.y + size.height))
         if need != screen {
           setScreenSize(need)
           screen = need
         }
       }
-      var status = setCrtc(
-        change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs)
+      let set = {
+        self.setCrtc(
+          change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs,
+          resources)
+      }
+      var status = set()
       if status == .stale {
-        status = setCrtc(
-          change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs)
+        resources.refresh()
+        status = set()
       }
       if case .failed(let why) = status {
         reasons.append("mode \(mode): \(why)")
@@ -92,12 +99,12 @@ extension XConnection {
     case failed(String)
   }
 
-  /// One `XRRSetCrtcConfig` with a fresh config timestamp.
+  /// One `XRRSetCrtcConfig`, quoting the config timestamp of `resources`.
   private func setCrtc(
-    _ crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: Rotation, outputs: [OutputID]
+    _ crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: Rotation, outputs: [OutputID],
+    _ resources: ScreenResources
   ) -> CrtcStatus {
-    guard let res = XRRGetScreenResourcesCurrent(display, root) else { return .failed("no screen resources") }
-    defer { XRRFreeScreenResources(res) }
+    guard let res = resources.pointer else { return .failed("no screen resources") }
     var ids = outputs.map { RROutput($0.rawValue) }
     _ = takeErrors()
     let status = ids.withUnsafeMutableBufferPointer { buf in
@@ -119,21 +126,23 @@ extension XConnection {
     XRRSetScreenSize(display, root, Int32(size.width), Int32(size.height), mm(size.width), mm(size.height))
   }
 
-  private func crtcRect(_ crtc: CrtcID) -> Rect? {
-    guard let res = XRRGetScreenResourcesCurrent(display, root) else { return nil }
-    defer { XRRFreeScreenResources(res) }
-    guard let info = XRRGetCrtcInfo(display, res, RRCrtc(crtc.rawValue)) else { return nil }
-    defer { XRRFreeCrtcInfo(info) }
-    guard info.pointee.mode != 0 else { return nil }
-    return Rect(
-      x: Int(info.pointee.x), y: Int(info.pointee.y), width: Int(info.pointee.width), height: Int(info.pointee.height))
+}
+
+/// The screen resources (for their config timestamp) during one apply: read once, read again
+/// only when the server says the timestamp is stale; freed on deinit.
+final class ScreenResources {
+  private let connection: XConnection
+  private(set) var pointer: UnsafeMutablePointer<XRRScreenResources>?
+
+  init(_ connection: XConnection) {
+    self.connection = connection
+    pointer = XRRGetScreenResourcesCurrent(connection.display, connection.root)
   }
 
-  private func modeSize(_ mode: ModeID) -> (width: Int, height: Int)? {
-    guard let res = XRRGetScreenResourcesCurrent(display, root) else { return nil }
-    defer { XRRFreeScreenResources(res) }
-    return buffer(res.pointee.modes, res.pointee.nmode).first { UInt($0.id) == mode.rawValue }.map {
-      (Int($0.width), Int($0.height))
-    }
+  func refresh() {
+    if let pointer { XRRFreeScreenResources(pointer) }
+    pointer = XRRGetScreenResourcesCurrent(connection.display, connection.root)
   }
+
+  deinit { if let pointer { XRRFreeScreenResources(pointer) } }
 }
