@@ -144,7 +144,7 @@ extension XServerTests {
       )
       try vnc.setLayout(
         VNCClient.row([(main, 1920, 1080), (main + 1, 800, 600), (main + 2, 800, 600), (main + 3, 800, 600)]))
-      let all = try #require(windows(x) { $0.count == 3 }, "three windows")
+      let all = try #require(windows(x) { $0.count == 3 && $0.allSatisfy(\.mapped) }, "three mapped windows")
       let by = Dictionary(uniqueKeysWithValues: all.map { ($0.output ?? "", $0) })
       let overlay = try #require(by["VNC-1"])
       let above = try #require(by["VNC-2"])

@@ -51,6 +51,8 @@ extension XConnection {
 
   /// Creates and maps a window exactly covering `spec.rect`, never taking keyboard focus.
   public func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
+    // Asked first: the query is a round trip, which would flush a half-made window.
+    let wm = spec.level != .overlay && windowManagerRunning
     var attributes = XSetWindowAttributes()
     attributes.background_pixel = UInt(spec.background.pixel)
     attributes.override_redirect = spec.level == .overlay ? 1 : 0
@@ -62,7 +64,6 @@ extension XConnection {
       Int32(CopyFromParent), UInt32(InputOutput), nil, mask, &attributes)
     setIdentity(window, output: spec.output)
     setSizeHints(window, rect: r)
-    let wm = spec.level != .overlay && windowManagerRunning
     if wm {
       let state = spec.level == .above ? "_NET_WM_STATE_ABOVE" : "_NET_WM_STATE_FULLSCREEN"
       setAtoms(window, "_NET_WM_STATE", [atom(state)])
