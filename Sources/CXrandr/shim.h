@@ -14,4 +14,12 @@
 static inline int cx_connection_number(Display *d) { return ConnectionNumber(d); }
 static inline Window cx_default_root(Display *d) { return DefaultRootWindow(d); }
 static inline int cx_default_screen(Display *d) { return DefaultScreen(d); }
+
+/* RandR notify events arrive as XEvent; these read the fields of their subtypes. */
+static inline int cx_rr_subtype(const XEvent *e) { return ((const XRRNotifyEvent *)e)->subtype; }
+static inline Atom cx_rr_output_property_atom(const XEvent *e) {
+  return ((const XRROutputPropertyNotifyEvent *)e)->property;
+}
+/* The serial of the next request, to tie X errors to the requests that caused them. */
+static inline unsigned long cx_next_request(Display *d) { return NextRequest(d); }
 #endif

@@ -3,6 +3,10 @@ import Foundation
 import Testing
 import XRig
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite struct PlaceholderRendererTests {
   func style(_ text: String, image: String? = nil) -> PlaceholderStyle {
     var s = PlaceholderStyle()
@@ -49,16 +53,44 @@ import XRig
       }
     }
     #expect(red.writePNG(to: dir + "/red.png"))
+    let png = try PlaceholderImage.load(dir + "/red.png").get()
     let image = try #require(
       PlaceholderRenderer.render(
-        .init(style: style("", image: dir + "/red.png"), details: nil, width: 640, height: 480)))
+        .init(style: style("", image: dir + "/red.png"), details: nil, width: 640, height: 480), image: png))
     // A square into 640x480: 480x480 centred, bars of 80 px left and right.
     #expect(image.pixel(x: 320, y: 10) == 0xff0000 && image.pixel(x: 85, y: 240) == 0xff0000)
     #expect(image.pixel(x: 40, y: 240) == 0x204080 && image.pixel(x: 600, y: 240) == 0x204080)
-    let missing = try #require(
-      PlaceholderRenderer.render(
-        .init(style: style("x", image: dir + "/none.png"), details: nil, width: 64, height: 48)))
-    #expect(missing.pixel(x: 1, y: 1) == 0x204080, "a missing image is skipped, not fatal")
+    guard case .failure(.unreadable(let path, _)) = PlaceholderImage.load(dir + "/none.png") else {
+      Issue.record("a missing image is an error that names it")
+      return
+    }
+    #expect(path == dir + "/none.png")
+  }
+
+  @Test func anImageThatIsNotARegularFileOrClaimsToBeHugeIsRefusedUndecoded() throws {
+    let dir = try makeTempDirectory("displayd-png")
+    #expect(mkfifo(dir + "/fifo.png", 0o600) == 0)
+    #expect(PlaceholderImage.load(dir + "/fifo.png").failure == .notRegular(dir + "/fifo.png"))
+    #expect(PlaceholderImage.load("/dev/zero").failure == .notRegular("/dev/zero"))
+    try Data(pngHeader(width: 32767, height: 32767)).write(to: URL(fileURLWithPath: dir + "/huge.png"))
+    #expect(
+      PlaceholderImage.load(dir + "/huge.png").failure == .tooLarge(dir + "/huge.png", width: 32767, height: 32767))
+    try Data([0x89, 0x50, 0x4E]).write(to: URL(fileURLWithPath: dir + "/short.png"))
+    #expect(PlaceholderImage.load(dir + "/short.png").failure == .notPNG(dir + "/short.png"))
+  }
+
+  @Test func aHugeMonitorIsDrawnAtMostAt4KPixels() throws {
+    #expect(PlaceholderRenderer.drawnSize(width: 1920, height: 1080) == (1920, 1080))
+    #expect(PlaceholderRenderer.drawnSize(width: 3840, height: 2160) == (3840, 2160))
+    let big = PlaceholderRenderer.drawnSize(width: 16384, height: 16384)
+    #expect(big.width * big.height <= PlaceholderRenderer.maxPixels && big.width == big.height && big.width > 2000)
+    let wide = PlaceholderRenderer.drawnSize(width: 32767, height: 1)
+    #expect(wide.height == 1 && wide.width <= PlaceholderRenderer.maxPixels)
+    #expect(PlaceholderRenderer.drawnSize(width: 0, height: 0) == (1, 1))
+    #expect(PlaceholderRenderer.drawnSize(width: Int.max, height: Int.max).width >= 1)
+    let image = try #require(
+      PlaceholderRenderer.render(.init(style: style("big"), details: nil, width: 16384, height: 16384)))
+    #expect(image.width * image.height <= PlaceholderRenderer.maxPixels)
   }
 }
 
@@ -77,5 +109,13 @@ import XRig
     plain.debug("x")
     #expect(lines.all == ["displayd[debug]: x\n"])
     #expect(LogLevel(name: "warn") == .warning && LogLevel(name: "loud") == nil)
+  }
+}
+
+extension Result {
+  /// The error, nil on success.
+  var failure: Failure? {
+    if case .failure(let e) = self { return e }
+    return nil
   }
 }

@@ -9,7 +9,7 @@ import XRig
   @Test func requestedThenPreferredThenLargest() {
     // Fake outputs list 1080p (preferred), 1280x1024, 1024x768.
     let (modes, warning) = ModePolicy.candidates(.size(width: 1024, height: 768), for: hdmi, in: t)
-    #expect(modes.map(\.name) == ["1024x768", "1920x1080"])
+    #expect(modes.map(\.name) == ["1024x768", "1920x1080", "1280x1024"], "then every other mode, largest first")
     #expect(warning == nil)
     #expect(ModePolicy.candidates(.preferred, for: hdmi, in: t).modes.first?.name == "1920x1080")
     #expect(ModePolicy.candidates(.highest, for: hdmi, in: t).modes.first?.name == "1920x1080")
@@ -71,6 +71,31 @@ import XRig
     let rects = plan.changes.map { Rect(x: $0.x, y: $0.y, width: 1024, height: 768) }
     for (i, a) in rects.enumerated() { for b in rects[(i + 1)...] { #expect(!a.intersects(b), "\(a) overlaps \(b)") } }
     #expect(Set(rects.map(\.x)) == Set((0..<7).map { 1920 + $0 * 1024 }))
+  }
+
+  @Test func aLayoutWiderThanTheServersMaximumWalksTheModeChainDownOrLeavesTheMonitorOff() throws {
+    var t = dark(["HDMI-1"])
+    t.screen.maxWidth = 3500
+    let smaller = Planner(topology: t, config: Config()).plan(settled: [])
+    let change = try #require(smaller.changes.first)
+    #expect(change.mode == Fake.m1024.id, "1920+1920 is wider than 3500; 1920+1280 is not")
+    #expect(change.fallbacks == [Fake.m768.id], "fallbacks are no larger than the mode chosen")
+    #expect(smaller.screen.map { $0.width <= 3500 } == true)
+    #expect(smaller.warnings.contains { $0.contains("does not fit within the server's maximum screen") })
+    t.screen.maxWidth = 2500
+    let none = Planner(topology: t, config: Config()).plan(settled: [])
+    #expect(none.changes.isEmpty && none.configures.isEmpty)
+    #expect(none.warnings.contains { $0.contains("HDMI-1: no mode fits within the server's maximum screen 2500x") })
+  }
+
+  @Test func positionsBeyondTheProtocolsRangeNeverReachTheServer() {
+    var config = Config()
+    config.defaults.position = .absolute(x: 40000, y: 0)
+    var t = dark(["HDMI-1"])
+    t.screen.maxWidth = 65535
+    let plan = Planner(topology: t, config: config).plan(settled: [])
+    #expect(plan.changes.isEmpty, "x 40000 does not fit 16-bit coordinates")
+    #expect(plan.warnings.contains { $0.contains("no mode fits") })
   }
 
   @Test func applyingTheSamePlanTwiceChangesNothing() {

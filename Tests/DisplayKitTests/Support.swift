@@ -47,7 +47,7 @@ enum Fake {
     }
     return Topology(
       screen: ScreenSize(
-        width: max(x, 320), height: 1080, minWidth: 320, minHeight: 200, maxWidth: 8192, maxHeight: 8192),
+        width: max(x, 320), height: 1080, minWidth: 320, minHeight: 200, maxWidth: 16384, maxHeight: 16384),
       outputs: outputs, crtcs: crtcs, modes: [m1080.id: m1080, m1024.id: m1024, m768.id: m768],
       primary: primary.flatMap { p in outputs.first { $0.name == p }?.id })
   }

@@ -11,9 +11,11 @@ public final class DaemonProcess {
   public let configPath: String?
 
   /// Starts the daemon with `config` (JSON5 text) if given, and waits for its first reconcile.
-  public init(display: String, config: String? = nil, extra: [String] = [], environment: [String: String] = [:]) throws
-  {
-    var args = [displaydPath, "run", "--display", display, "--log-level", "debug"]
+  public init(
+    display: String, config: String? = nil, extra: [String] = [], environment: [String: String] = [:],
+    logLevel: String = "debug"
+  ) throws {
+    var args = [displaydPath, "run", "--display", display, "--log-level", logLevel]
     if let config {
       let dir = try makeTempDirectory("displayd-config")
       let path = dir + "/config.json5"
@@ -27,6 +29,8 @@ public final class DaemonProcess {
     env["DISPLAY"] = nil
     env["XDG_CONFIG_HOME"] = "/nonexistent"
     env["XDG_RUNTIME_DIR"] = nil
+    // The test runner's own journal and systemd sockets are not the daemon's to use.
+    for name in ["JOURNAL_STREAM", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS"] { env[name] = nil }
     for (k, v) in environment { env[k] = v }
     child = try ChildProcess(args + extra, environment: env)
     guard waitFor("ready: ", timeout: 5) != nil else {
@@ -50,6 +54,15 @@ public final class DaemonProcess {
   public func settle(quiet: Double = 0.3) {
     while let line = child.readErrorLine(timeout: quiet) { log.append(line) }
   }
+
+  /// Reads the log lines already written, without waiting: keeps the pipe from filling up
+  /// (which would block the daemon) during long runs.
+  public func drain() {
+    while let line = child.readErrorLine(timeout: 0) { log.append(line) }
+  }
+
+  /// Whether the process still runs.
+  public var isRunning: Bool { child.wait(timeout: 0) == nil }
 
   /// Reconcile lines that changed the configuration (not "nothing to change").
   public var changingReconciles: [String] {

@@ -33,8 +33,9 @@ public struct MirrorGeometry: Hashable, Sendable {
     self.source = source
     self.width = width
     self.height = height
-    let sx = Double(width) / Double(max(1, source.width))
-    let sy = Double(height) / Double(max(1, source.height))
+    // A zero-size window or source (a CRTC mid-change) must not make an infinite transform.
+    let sx = Double(max(1, width)) / Double(max(1, source.width))
+    let sy = Double(max(1, height)) / Double(max(1, source.height))
     switch scale {
     case .stretch: (scaleX, scaleY) = (sx, sy)
     case .fit: (scaleX, scaleY) = (min(sx, sy), min(sx, sy))
@@ -74,6 +75,10 @@ public struct MirrorGeometry: Hashable, Sendable {
     ]
   }
 
+  /// The largest box the convolution filter gets: its weights are sent and applied per
+  /// pixel, so a tiny mirror of a large source must not ask for n² of them.
+  public static let maxKernel = 8
+
   /// The filter and, for the box filter, its kernel size.
   public func filter(_ choice: MirrorFilter) -> (name: String, kernel: Int) {
     switch choice {
@@ -81,8 +86,17 @@ public struct MirrorGeometry: Hashable, Sendable {
     case .bilinear: return ("bilinear", 0)
     case .auto:
       let s = min(scaleX, scaleY)
-      return s < 0.75 ? ("convolution", Int((1 / s).rounded(.up))) : ("bilinear", 0)
+      guard s < 0.75 else { return ("bilinear", 0) }
+      let reach = (1 / s).rounded(.up)
+      return ("convolution", reach.isFinite ? Int(min(reach, Double(Self.maxKernel))) : Self.maxKernel)
     }
+  }
+
+  /// `value` in XRender's 16.16 fixed point, saturated to its range (NaN is 0).
+  public static func fixed(_ value: Double) -> Int32 {
+    let scaled = (value * 65536).rounded()
+    guard !scaled.isNaN else { return 0 }
+    return scaled >= Double(Int32.max) ? Int32.max : scaled <= Double(Int32.min) ? Int32.min : Int32(scaled)
   }
 
   /// A damaged root rectangle in window coordinates: clipped to the source, scaled, grown by

@@ -23,18 +23,36 @@ public enum PlaceholderRenderer {
   /// Fonts tried in order; Noto CJK draws Chinese, Japanese and Korean text.
   static let fontFamilies = "DejaVu Sans, Noto Sans CJK SC, sans-serif"
 
-  public static func render(_ content: PlaceholderContent) -> RenderedImage? {
-    guard let image = RenderedImage(width: content.width, height: content.height),
+  /// The most pixels a placeholder is drawn with (a 4K monitor's): a larger monitor gets the
+  /// picture scaled down to this, centred on its background colour, so that no client
+  /// surface, upload or pixmap grows with whatever size a client asks a CRTC to be.
+  public static let maxPixels = 3840 * 2160
+
+  /// The size the picture for a `width` x `height` monitor is drawn at.
+  public static func drawnSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    let w = max(1, width)
+    let h = max(1, height)
+    let (area, overflow) = w.multipliedReportingOverflow(by: h)
+    guard overflow || area > maxPixels else { return (w, h) }
+    let k = (Double(maxPixels) / (Double(w) * Double(h))).squareRoot()
+    return (max(1, Int(Double(w) * k)), max(1, Int(Double(h) * k)))
+  }
+
+  /// Draws the picture for `content`, with `image` (the style's PNG, decoded once) behind
+  /// the text; at most `maxPixels` large.
+  public static func render(_ content: PlaceholderContent, image picture: PlaceholderImage? = nil) -> RenderedImage? {
+    let size = drawnSize(width: content.width, height: content.height)
+    guard let image = RenderedImage(width: size.width, height: size.height),
       let cr = cairo_create(image.surface)
     else { return nil }
     defer { cairo_destroy(cr) }
     let style = content.style
     setColour(cr, style.background)
     cairo_paint(cr)
-    if let path = style.image { drawImage(cr, path: path, width: content.width, height: content.height) }
+    if let picture { drawImage(cr, picture, width: size.width, height: size.height) }
     setColour(cr, style.foreground)
-    let w = Double(content.width)
-    let h = Double(content.height)
+    let w = Double(size.width)
+    let h = Double(size.height)
     drawText(cr, style.text, size: h / 9, maxWidth: w * 0.9, centreY: h / 2)
     if let details = content.details {
       drawText(cr, details, size: max(10, h / 36), maxWidth: w * 0.95, centreY: h - h / 18)
@@ -68,14 +86,11 @@ public enum PlaceholderRenderer {
     pango_cairo_show_layout(cr, layout)
   }
 
-  /// Paints a PNG scaled to fit the monitor, keeping its aspect ratio; a missing or broken
-  /// file is skipped.
-  static func drawImage(_ cr: OpaquePointer, path: String, width: Int, height: Int) {
-    guard let png = cairo_image_surface_create_from_png(path) else { return }
-    defer { cairo_surface_destroy(png) }
-    guard cairo_surface_status(png) == CAIRO_STATUS_SUCCESS else { return }
-    let iw = Double(cairo_image_surface_get_width(png))
-    let ih = Double(cairo_image_surface_get_height(png))
+  /// Paints the image scaled to fit the monitor, keeping its aspect ratio.
+  static func drawImage(_ cr: OpaquePointer, _ picture: PlaceholderImage, width: Int, height: Int) {
+    let png = picture.surface
+    let iw = Double(picture.width)
+    let ih = Double(picture.height)
     guard iw > 0, ih > 0 else { return }
     let scale = min(Double(width) / iw, Double(height) / ih)
     cairo_save(cr)

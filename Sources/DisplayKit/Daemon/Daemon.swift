@@ -11,14 +11,21 @@ public final class Daemon {
   public private(set) var topology: Topology
   public internal(set) var counters = DaemonCounters()
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
-  /// Outputs configured since they connected; left as they are until they disconnect.
-  private var settled: Set<OutputID> = []
+  /// Outputs configured since they connected, with the EDID of the monitor then: left as
+  /// they are until they disconnect or another monitor appears on the connector.
+  private var settled: [OutputID: [UInt8]?] = [:]
+  /// Outputs whose configuration failed, with how many times in a row: retried on later
+  /// events, up to `maxAttempts` times, and again when the monitor or the config changes.
+  private var failures: [OutputID: Int] = [:]
+  static let maxAttempts = 3
   /// Called with each batch of topology events and the snapshots before and after.
   public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
   /// Wall-clock time the daemon started.
   public let startedAt = timestampNow()
   /// Damage tracking and frame pacing for mirror windows.
   var mirrors = MirrorRuntime()
+  /// The placeholder's PNG, decoded once per config.
+  var placeholderImage: PlaceholderImage?
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(connection: XConnection, config: Config, log: Logger) throws(DisplayError) {
@@ -28,6 +35,7 @@ public final class Daemon {
     try connection.selectRandREvents()
     topology = try connection.readTopology(ReadOptions(probe: true))
     _ = try connection.drainEvents()
+    placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
     _ = PlaceholderRenderer.render(
       PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
@@ -37,7 +45,9 @@ public final class Daemon {
   public func start() throws(DisplayError) {
     let main = config.mainOutput(in: topology)?.name ?? "none"
     log.info("display \(connection.name): \(topology.connectedOutputs.count) connected, main \(main)")
-    try reconcile(reason: "start-up")
+    let old = topology
+    let events = try reconcile(reason: "start-up")
+    report(events, old)
     log.info("ready: \(monitors.count) external monitor(s) managed")
   }
 
@@ -48,55 +58,125 @@ public final class Daemon {
     return list.isEmpty ? count : count + ": " + list.joined(separator: ", ")
   }
 
-  /// Drains queued X events; on RandR changes takes a fresh snapshot and reconciles.
+  /// Drains queued X events; on RandR changes takes a fresh snapshot and reconciles; brings
+  /// the windows back in line when one of them was destroyed, whatever else happened.
   public func handleXEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
-    let randr = try connection.drainEvents { windowEvents.append($0) }
+    let drained = try connection.drainEvents { windowEvents.append($0) }
     var resync = false
     for event in windowEvents { resync = handle(event) || resync }
-    if randr > 0 {
-      let new = try connection.readTopology()
-      guard new != topology else {
-        log.debug("\(randr) RandR event(s), topology unchanged")
-        return
-      }
-      let old = topology
-      let events = TopologyDiff.events(from: old, to: new)
-      for event in events { log.info(EventReport.describe(event)) }
-      topology = new
-      try reconcile(reason: "RandR events")
-      if !events.isEmpty { onEvents?(events, old, topology) }
-    } else if resync {
-      syncWindows()
+    guard drained.randr > 0 else {
+      if resync { syncWindows() }
+      return
     }
+    let old = topology
+    let new = try connection.readTopology()
+    guard new != topology else {
+      log.debug("\(drained.randr) RandR event(s), topology unchanged")
+      if resync { syncWindows() }
+      return
+    }
+    var events = adopt(new)
+    events += try reconcile(reason: "RandR events")
+    report(events, old)
   }
 
-  /// Plans, applies what differs, re-reads the result and brings the windows in line.
-  public func reconcile(reason: String) throws(DisplayError) {
+  /// Plans, applies what differs, re-reads the result and brings the windows in line;
+  /// returns the events seen in the snapshots it adopted. A plan made from a snapshot that
+  /// went stale, or that the server refused in part, is rolled back by `apply` and made again
+  /// without the outputs that failed: a few rounds at most, never a half-applied layout.
+  @discardableResult
+  public func reconcile(reason: String) throws(DisplayError) -> [TopologyEvent] {
     counters.reconciles += 1
     let n = counters.reconciles
-    settled = settled.filter { topology.output($0)?.isConnected == true }
-    let plan = Planner(topology: topology, config: config).plan(settled: settled)
-    for warning in plan.warnings { log.warning(warning) }
-    settled.formUnion(plan.configures)
-    if plan.isEmpty {
-      log.debug("reconcile \(n) (\(reason)): nothing to change")
-    } else {
+    forgetGoneMonitors()
+    var events: [TopologyEvent] = []
+    var excluded = Set(failures.filter { $0.value >= Self.maxAttempts }.keys)
+    for round in 0..<Self.maxAttempts {
+      let plan = Planner(topology: topology, config: config).plan(settled: Set(settled.keys).union(excluded))
+      if round == 0 { for warning in plan.warnings { log.warning(warning) } }
+      if plan.isEmpty {
+        for id in plan.configures { settle(id) }
+        log.debug("reconcile \(n) (\(reason)): nothing to change")
+        break
+      }
       let outcome = try connection.apply(plan, in: topology)
-      counters.reconcilesChanged += 1
+      events += adopt(try connection.readTopology())
+      if outcome.stale {
+        log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
+        continue
+      }
+      counters.reconcilesChanged += outcome.applied.isEmpty ? 0 : 1
       log.info("reconcile \(n) (\(reason)): " + describe(outcome))
       for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }
-      topology = try connection.readTopology()
+      var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
+      // A monitor that was only to move failed: every new one the move made room for is to blame.
+      if failed.isEmpty && !outcome.failed.isEmpty { failed = plan.configures }
+      guard !failed.isEmpty else {
+        for id in plan.configures { settle(id) }
+        break
+      }
+      for id in failed { failures[id, default: 0] += 1 }
+      excluded.formUnion(failed)
     }
     syncWindows()
+    return events
+  }
+
+  private func settle(_ id: OutputID) {
+    settled[id] = topology.output(id)?.edid
+    failures[id] = nil
+  }
+
+  /// Forgets settled and failed outputs whose monitor went away or was swapped for another.
+  private func forgetGoneMonitors() {
+    let present = { (id: OutputID, edid: [UInt8]?) in
+      self.topology.output(id).map { $0.isConnected && $0.edid == edid } ?? false
+    }
+    settled = settled.filter { present($0.key, $0.value) }
+    failures = failures.filter { topology.output($0.key)?.isConnected == true }
+  }
+
+  /// Makes `new` the current snapshot; logs and returns what changed since the last one.
+  private func adopt(_ new: Topology) -> [TopologyEvent] {
+    let events = TopologyDiff.events(from: topology, to: new)
+    for event in events { log.info(EventReport.describe(event)) }
+    topology = new
+    return events
+  }
+
+  private func report(_ events: [TopologyEvent], _ old: Topology) {
+    if !events.isEmpty { onEvents?(events, old, topology) }
   }
 
   /// Replaces the configuration and reconciles every monitor against it; windows whose
-  /// picture is unchanged are kept as they are.
+  /// picture is unchanged are kept as they are. The old config stays when this throws.
   public func reload(_ new: Config) throws(DisplayError) {
+    let previous = (config, settled, failures, placeholderImage)
     config = new
-    settled = []
-    try reconcile(reason: "config reload")
+    settled = [:]
+    failures = [:]
+    if new.placeholder.image != previous.0.placeholder.image || previous.3 == nil {
+      placeholderImage = loadImage(new.placeholder)
+    }
+    do {
+      let old = topology
+      report(try reconcile(reason: "config reload"), old)
+    } catch {
+      (config, settled, failures, placeholderImage) = previous
+      throw error
+    }
+  }
+
+  /// The placeholder style's PNG, decoded; a warning and none when it cannot be used.
+  private func loadImage(_ style: PlaceholderStyle) -> PlaceholderImage? {
+    guard let path = style.image else { return nil }
+    switch PlaceholderImage.load(path) {
+    case .success(let image): return image
+    case .failure(let error):
+      log.warning("\(error); the placeholder is drawn without it")
+      return nil
+    }
   }
 
   /// Destroys every window and frees what served it.
@@ -115,6 +195,9 @@ public final class Daemon {
       return "\(applied.change.outputName) \(label) at \(applied.change.x),\(applied.change.y)"
     }
     if let s = outcome.screen { parts.append("screen \(s.width)x\(s.height)") }
+    if !outcome.failed.isEmpty {
+      parts.append("rolled back: \(outcome.failed.map(\.change.outputName).joined(separator: ", ")) failed")
+    }
     return parts.joined(separator: ", ")
   }
 }

@@ -9,6 +9,7 @@ extension Daemon {
       monitors[id] = nil
     }
     for (id, want) in wanted.sorted(by: { $0.key < $1.key }) {
+      if let refusal = want.refusal, monitors[id]?.drawn?.details != refusal { log.warning(refusal) }
       if var monitor = monitors[id] {
         if monitor.rect != want.rect {
           connection.moveWindow(monitor.window, to: want.rect)
@@ -56,25 +57,39 @@ extension Daemon {
   }
 
   private func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
-    guard let image = PlaceholderRenderer.render(picture) else {
+    guard let image = PlaceholderRenderer.render(picture, image: placeholderImage) else {
       log.error("could not draw the placeholder for \(monitor.name) (\(picture.width)x\(picture.height))")
       return
     }
-    let old = monitor.pixmap
-    monitor.pixmap = connection.showImage(image, in: monitor.window)
-    if let old { connection.freePixmap(old) }
+    let old = (monitor.pixmap, monitor.inner)
+    do {
+      let shown = try connection.showImage(image, in: monitor.window, size: (picture.width, picture.height))
+      (monitor.pixmap, monitor.inner) = (shown.pixmap, shown.inner)
+      if let pixmap = old.0 { connection.freePixmap(pixmap) }
+      if let inner = old.1 { connection.destroyWindow(inner) }
+    } catch {
+      // The window keeps its background colour; the picture is tried again when it changes.
+      log.error("could not show the placeholder on \(monitor.name) (\(picture.width)x\(picture.height)): \(error)")
+    }
     connection.flush()
     monitor.drawn = picture
     counters.redraws += 1
   }
 
   func release(_ monitor: ManagedMonitor) {
-    if let pictures = monitor.mirror { connection.freeMirror(pictures) }
-    if let cursor = monitor.cursorPicture { connection.freeCursorPicture(cursor) }
-    connection.destroyWindow(monitor.window)
-    if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
+    freeResources(of: monitor, windowGone: false)
     counters.windowsDestroyed += 1
     log.info("window \(monitor.window) on \(monitor.name) released")
+  }
+
+  /// Frees every server resource that served a monitor's window: the one place that knows
+  /// them all. When another client destroyed the window, the server already freed what
+  /// lived on it (its picture, its child) and only the rest is freed.
+  func freeResources(of monitor: ManagedMonitor, windowGone: Bool) {
+    if let pictures = monitor.mirror { connection.freeMirror(pictures, destination: !windowGone) }
+    if let cursor = monitor.cursorPicture { connection.freeCursorPicture(cursor) }
+    if !windowGone { connection.destroyWindow(monitor.window) }
+    if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
   }
 
   /// Handles an event about our windows; returns whether the windows need a resync.
@@ -83,9 +98,7 @@ extension Daemon {
     case .destroyed(let window):
       guard let (id, monitor) = monitors.first(where: { $0.value.window == window }) else { return false }
       log.warning("window \(window) on \(monitor.name) was destroyed by someone else; making a new one")
-      if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
-      if let pictures = monitor.mirror { connection.freeMirror(pictures) }
-      if let cursor = monitor.cursorPicture { connection.freeCursorPicture(cursor) }
+      freeResources(of: monitor, windowGone: true)
       monitors[id] = nil
       return true
     case .closeRequested(let window):

@@ -9,6 +9,8 @@ public struct ManagedMonitor: Sendable {
   /// The picture's inputs; nil until drawn.
   public var drawn: PlaceholderContent?
   public var pixmap: PixmapID?
+  /// The child window holding a picture smaller than the monitor (a huge monitor's).
+  public var inner: WindowID?
   /// The mirror's pictures and geometry, for a mirror window.
   public var mirror: MirrorPictures?
   public var geometry: MirrorGeometry?
@@ -48,15 +50,25 @@ struct WindowWanted: Equatable {
   var cursor: Bool
   /// The refresh rate of the monitor, for the mirror's frame interval.
   var refreshHz: Double
+  /// The output the mirror shows.
+  var mirrorSource: OutputID? = nil
+  /// Why a mirror was refused (it would show itself): shown instead, as the details line.
+  var refusal: String? = nil
 }
 
 extension Config {
   /// The windows the daemon should have: one per connected external monitor with an active
   /// CRTC, not ignored, whose content is not `none`.
   func wantedWindows(in topology: Topology) -> [WindowWanted] {
+    refusingMirrorLoops(candidateWindows(in: topology), topology)
+  }
+
+  private func candidateWindows(in topology: Topology) -> [WindowWanted] {
     let main = mainOutput(in: topology)
     return topology.connectedOutputs.compactMap { output in
-      guard output.id != main?.id, !output.nonDesktop, let rect = topology.geometry(of: output) else { return nil }
+      guard output.id != main?.id, !output.nonDesktop, let rect = topology.geometry(of: output),
+        rect.width > 0, rect.height > 0
+      else { return nil }
       let edid = output.edid.flatMap { try? EDID(bytes: $0) }
       guard let settings = settings(for: output, identity: edid), settings.content != .none else { return nil }
       var details: String?
@@ -67,8 +79,9 @@ extension Config {
       }
       let picture = PlaceholderContent(style: placeholder, details: details, width: rect.width, height: rect.height)
       var geometry: MirrorGeometry?
+      var source: Output?
       if settings.content == .mirror {
-        let source = settings.mirror.source == "main" ? main : topology.output(named: settings.mirror.source)
+        source = settings.mirror.source == "main" ? main : topology.output(named: settings.mirror.source)
         geometry = source.flatMap { s in s.id == output.id ? nil : topology.geometry(of: s) }.map {
           MirrorGeometry(source: $0, width: rect.width, height: rect.height, scale: settings.mirror.scale)
         }
@@ -76,7 +89,40 @@ extension Config {
       return WindowWanted(
         output: output, rect: rect, level: settings.level, content: geometry == nil ? .placeholder : .mirror,
         picture: picture, mirror: geometry, filter: settings.mirror.filter, cursor: settings.mirror.cursor,
-        refreshHz: topology.currentMode(of: output)?.refreshHz ?? 60)
+        refreshHz: topology.currentMode(of: output)?.refreshHz ?? 60, mirrorSource: geometry == nil ? nil : source?.id)
+    }
+  }
+
+  /// A mirror whose window covers part of its own source, or a ring of mirrors each showing
+  /// the next, would composite its own output forever (root DAMAGE sees every composite):
+  /// those monitors get the placeholder, with the reason as its details line.
+  private func refusingMirrorLoops(_ candidates: [WindowWanted], _ topology: Topology) -> [WindowWanted] {
+    let sources = Dictionary(candidates.compactMap { w in w.mirrorSource.map { (w.output.id, $0) } }) { a, _ in a }
+    let name = { (id: OutputID) in topology.output(id)?.name ?? "?" }
+    return candidates.map { want in
+      guard let geometry = want.mirror, let source = want.mirrorSource else { return want }
+      var reason: String?
+      if geometry.source.intersects(want.rect) {
+        reason = "mirror of \(name(source)) refused: \(want.output.name) overlaps its source"
+      } else {
+        var ring = [want.output.id]
+        var next = source
+        while let after = sources[next], !ring.contains(next) {
+          ring.append(next)
+          next = after
+        }
+        if next == want.output.id, ring.count > 1 {
+          reason = "mirror cycle refused: " + (ring + [want.output.id]).map(name).joined(separator: " → ")
+        }
+      }
+      guard let reason else { return want }
+      var refused = want
+      refused.content = .placeholder
+      refused.mirror = nil
+      refused.mirrorSource = nil
+      refused.refusal = reason
+      refused.picture.details = reason
+      return refused
     }
   }
 }

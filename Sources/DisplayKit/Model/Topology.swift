@@ -74,3 +74,19 @@ extension Topology {
     return result
   }
 }
+
+extension Topology {
+  /// Whether the CRTCs and outputs tell the same story: every output a CRTC drives names
+  /// that CRTC, and every output's CRTC lists it. A snapshot read across a change (CRTCs
+  /// before it, outputs after) fails this; the daemon plans only from snapshots that pass.
+  public var isConsistent: Bool {
+    for crtc in crtcs {
+      for id in crtc.outputs where output(id)?.crtc != crtc.id { return false }
+    }
+    for output in outputs {
+      guard let id = output.crtc else { continue }
+      guard let crtc = crtc(id), crtc.outputs.contains(output.id) else { return false }
+    }
+    return true
+  }
+}

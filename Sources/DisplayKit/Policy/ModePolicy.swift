@@ -22,8 +22,12 @@ public enum ModePolicy {
         all.filter { $0.width == w && $0.height == h && abs($0.refreshHz - r) <= 0.5 }
         .min { abs($0.refreshHz - r) < abs($1.refreshHz - r) }
     }
+    // Then every other mode, largest first: the planner walks down the chain until the
+    // layout fits the server's maximum screen.
+    let rest = all.sorted { ($0.width * $0.height, $0.refreshHz) > ($1.width * $1.height, $1.refreshHz) }
     var chain: [Mode] = []
-    for mode in [requested, preferred, largest].compactMap({ $0 }) where !chain.contains(where: { $0.id == mode.id }) {
+    for mode in [requested, preferred, largest].compactMap({ $0 }) + rest
+    where !chain.contains(where: { $0.id == mode.id }) {
       chain.append(mode)
     }
     if requested == nil, let first = chain.first {

@@ -53,7 +53,7 @@ public struct Planner {
       guard let settings = config.settings(for: output, identity: identity(output)) else { continue }
       let (modes, warning) = ModePolicy.candidates(settings.mode, for: output, in: topology)
       if let warning { plan.warnings.append(warning) }
-      guard let mode = modes.first else {
+      guard !modes.isEmpty else {
         plan.warnings.append("\(output.name) lists no modes; left alone")
         continue
       }
@@ -62,17 +62,55 @@ public struct Planner {
         continue
       }
       let rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
-      let size =
-        rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
-      let origin = place(size, settings.position, main: main, rects: rects)
-      rects[output.id] = Rect(x: origin.x, y: origin.y, width: size.0, height: size.1)
-      targets[output.id] = (crtc, modes, rotation)
+      // Down the mode chain until the whole layout fits the server's maximum screen.
+      guard let (index, rect) = firstFitting(modes, rotation, settings.position, main: main, rects: rects) else {
+        plan.warnings.append(
+          "\(output.name): no mode fits within the server's maximum screen \(maxSize.width)x\(maxSize.height); left dark"
+        )
+        if output.crtc != crtc.id { usedCrtcs.remove(crtc.id) }
+        continue
+      }
+      if index > 0 {
+        plan.warnings.append(
+          "\(output.name): \(modes[0].name) does not fit within the server's maximum screen; \(modes[index].name) instead"
+        )
+      }
+      rects[output.id] = rect
+      let chosen = modes[index]
+      let fallbacks = modes[(index + 1)...].filter { $0.width <= chosen.width && $0.height <= chosen.height }
+      targets[output.id] = (crtc, [chosen] + fallbacks, rotation)
       plan.configures.insert(output.id)
     }
     normalize(&rects)
     plan.changes = changes(rects: rects, targets: targets) + releases()
     plan.screen = screenSize(rects: rects, changed: !plan.changes.isEmpty, warnings: &plan.warnings)
     return plan
+  }
+
+  /// The largest screen the server takes, and the X protocol's 16-bit coordinates.
+  var maxSize: (width: Int, height: Int) {
+    (min(topology.screen.maxWidth, Int(Int16.max)), min(topology.screen.maxHeight, Int(Int16.max)))
+  }
+
+  /// The first of `modes` whose place keeps every monitor inside the maximum screen (after
+  /// the shift that a place left of or above the origin causes), with its index and rectangle.
+  func firstFitting(
+    _ modes: [Mode], _ rotation: Rotation, _ position: PositionRequest, main: Output?, rects: [OutputID: Rect]
+  ) -> (Int, Rect)? {
+    for (index, mode) in modes.enumerated() {
+      let size =
+        rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
+      guard size.0 > 0, size.1 > 0 else { continue }
+      let origin = place(size, position, main: main, rects: rects)
+      let rect = Rect(x: origin.x, y: origin.y, width: size.0, height: size.1)
+      let all = Array(rects.values) + [rect]
+      let x0 = min(0, all.map(\.x).min() ?? 0)
+      let y0 = min(0, all.map(\.y).min() ?? 0)
+      let x1 = all.map { $0.x + $0.width }.max() ?? 0
+      let y1 = all.map { $0.y + $0.height }.max() ?? 0
+      if x1 - x0 <= maxSize.width && y1 - y0 <= maxSize.height { return (index, rect) }
+    }
+    return nil
   }
 
   func identity(_ output: Output) -> EDID? { output.edid.flatMap { try? EDID(bytes: $0) } }

@@ -44,9 +44,10 @@ public final class DaemonService {
     notifier.notify("READY=1\nSTATUS=\(daemon.summary)")
     while !stopping {
       daemon.connection.flush()
-      if daemon.connection.queuedEvents == 0 {
-        for (fd, events) in try pollDescriptors(descriptors()) { try dispatch(fd, events) }
-      }
+      // Every descriptor is served every turn: with X events already queued the poll only
+      // looks, so a storm of them cannot starve signals, clients, hooks or the watchdog.
+      let busy = daemon.connection.queuedEvents > 0
+      for (fd, events) in try pollDescriptors(descriptors(), timeoutMs: busy ? 0 : -1) { try dispatch(fd, events) }
       if !stopping { try daemon.handleXEvents() }
     }
   }

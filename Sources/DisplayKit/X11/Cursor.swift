@@ -95,7 +95,7 @@ extension XConnection {
     }
     var attributes = XRenderPictureAttributes()
     let picture = XRenderCreatePicture(display, pixmap, format, 0, &attributes)
-    let m = XFixed(65536 / max(0.01, scale))
+    let m = XFixed(MirrorGeometry.fixed(1 / max(0.01, scale)))
     var xform = XTransform(matrix: ((m, 0, 0), (0, m, 0), (0, 0, 65536)))
     XRenderSetPictureTransform(display, picture, &xform)
     XRenderSetPictureFilter(display, picture, "bilinear", nil, 0)
@@ -110,7 +110,7 @@ extension XConnection {
   /// Draws the cursor over a mirror window at `rect` (window coordinates, already scaled).
   public func compositeCursor(_ c: CursorPicture, into p: MirrorPictures, at rect: Rect) {
     XRenderComposite(
-      display, PictOpOver, Picture(c.picture), 0, Picture(p.destination), 0, 0, 0, 0, Int32(rect.x), Int32(rect.y),
-      UInt32(rect.width), UInt32(rect.height))
+      display, PictOpOver, Picture(c.picture), 0, Picture(p.destination), 0, 0, 0, 0, Int32(clamping: rect.x),
+      Int32(clamping: rect.y), UInt32(clamping: rect.width), UInt32(clamping: rect.height))
   }
 }

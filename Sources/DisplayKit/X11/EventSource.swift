@@ -22,36 +22,69 @@ extension XConnection {
   }
 
   /// Takes every queued event off the queue, keeping Xlib's idea of the screen size current;
-  /// reports events about our windows to `onWindow` and returns how many were RandR events.
-  /// Never blocks.
-  public func drainEvents(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
-    var randr = 0
+  /// reports events about our windows to `onWindow`. Never blocks.
+  ///
+  /// Every field of an event is hostile data (any client may `XSendEvent` to our windows):
+  /// it is read with bit patterns, never with trapping conversions.
+  public func drainEvents(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> DrainedEvents {
+    var drained = DrainedEvents()
     var event = XEvent()
     while XEventsQueued(display, QueuedAlready) > 0 {
       XNextEvent(display, &event)
-      let type = event.type - randrEventBase
-      if type == RRScreenChangeNotify || type == RRNotify {
+      if event.type - randrEventBase == RRScreenChangeNotify {
         XRRUpdateConfiguration(&event)
-        randr += 1
-      } else if event.type == DestroyNotify {
-        onWindow(.destroyed(WindowID(rawValue: UInt(event.xdestroywindow.window))))
-      } else if event.type == Expose {
-        let e = event.xexpose
-        onWindow(
-          .exposed(
-            WindowID(rawValue: UInt(e.window)),
-            Rect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height))))
-      } else if damageEventBase >= 0, Int(event.type) == damageEventBase + Int(XDamageNotify) {
-        onWindow(.damaged)
-      } else if event.type == GenericEvent, Int(event.xcookie.extension) == xiOpcode {
-        onWindow(.pointerMoved)
-      } else if fixesEventBase >= 0, Int(event.type) == fixesEventBase + Int(XFixesCursorNotify) {
-        onWindow(.cursorChanged)
-      } else if event.type == ClientMessage, UInt(event.xclient.data.l.0) == atom("WM_DELETE_WINDOW") {
-        onWindow(.closeRequested(WindowID(rawValue: UInt(event.xclient.window))))
+        drained.randr += 1
+      } else if event.type - randrEventBase == RRNotify {
+        randrNotify(&event, into: &drained)
+      } else if let windowEvent = windowEvent(event) {
+        onWindow(windowEvent)
       }
     }
     try checkAlive()
-    return randr
+    return drained
   }
+
+  /// Counts a RandR notify event that can change the topology: output and CRTC changes, and
+  /// changes of the properties a snapshot reads (`EDID`, `non-desktop`). A backlight slider
+  /// changes a property many times a second; those cost nothing.
+  private func randrNotify(_ event: inout XEvent, into drained: inout DrainedEvents) {
+    switch cx_rr_subtype(&event) {
+    case RRNotify_OutputProperty:
+      let property = cx_rr_output_property_atom(&event)
+      guard property == atom("EDID") || property == atom("non-desktop") else { return }
+    default:
+      XRRUpdateConfiguration(&event)
+    }
+    drained.randr += 1
+  }
+
+  private func windowEvent(_ event: XEvent) -> WindowEvent? {
+    if event.type == DestroyNotify {
+      return .destroyed(WindowID(rawValue: UInt(event.xdestroywindow.window)))
+    } else if event.type == Expose {
+      let e = event.xexpose
+      return .exposed(
+        WindowID(rawValue: UInt(e.window)),
+        Rect(x: Int(e.x), y: Int(e.y), width: Int(e.width), height: Int(e.height)))
+    } else if damageEventBase >= 0, Int(event.type) == damageEventBase + Int(XDamageNotify) {
+      return .damaged
+    } else if event.type == GenericEvent, Int(event.xcookie.extension) == xiOpcode {
+      return .pointerMoved
+    } else if fixesEventBase >= 0, Int(event.type) == fixesEventBase + Int(XFixesCursorNotify) {
+      return .cursorChanged
+    } else if event.type == ClientMessage, event.xclient.format == 32,
+      event.xclient.message_type == atom("WM_PROTOCOLS"),
+      UInt(bitPattern: event.xclient.data.l.0) == atom("WM_DELETE_WINDOW")
+    {
+      return .closeRequested(WindowID(rawValue: UInt(event.xclient.window)))
+    }
+    return nil
+  }
+}
+
+/// What one drain of the event queue found.
+public struct DrainedEvents: Sendable, Equatable {
+  /// RandR events that may change the topology.
+  public var randr = 0
+  public init() {}
 }

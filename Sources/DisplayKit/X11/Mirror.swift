@@ -46,13 +46,14 @@ extension XConnection {
 
   /// Sets the source picture's transform and filter for `geometry`.
   public func setMirror(_ p: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter) {
-    let m = geometry.transform.map { XFixed($0 * 65536) }
+    let m = geometry.transform.map { XFixed(MirrorGeometry.fixed($0)) }
     var xform = XTransform(matrix: ((m[0], m[1], m[2]), (m[3], m[4], m[5]), (m[6], m[7], m[8])))
     XRenderSetPictureTransform(display, Picture(p.source), &xform)
     let (name, kernel) = geometry.filter(filter)
     if name == "convolution" {
       // A box: kernel×kernel equal weights, as [width, height, weights...] in fixed point.
-      var params = [XFixed(kernel * 65536), XFixed(kernel * 65536)]
+      let side = XFixed(MirrorGeometry.fixed(Double(kernel)))
+      var params = [side, side]
       params += [XFixed](repeating: XFixed(65536 / (kernel * kernel)), count: kernel * kernel)
       XRenderSetPictureFilter(display, Picture(p.source), name, &params, Int32(params.count))
     } else {
@@ -64,24 +65,28 @@ extension XConnection {
   public func composite(_ p: MirrorPictures, _ rects: [Rect]) {
     for r in rects {
       XRenderComposite(
-        display, PictOpSrc, Picture(p.source), 0, Picture(p.destination), Int32(r.x), Int32(r.y), 0, 0,
-        Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height))
+        display, PictOpSrc, Picture(p.source), 0, Picture(p.destination), Int32(clamping: r.x), Int32(clamping: r.y),
+        0, 0, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: r.width), UInt32(clamping: r.height))
     }
   }
 
-  public func freeMirror(_ p: MirrorPictures) {
+  /// Frees a mirror's pictures; the window's own picture only when `destination` (the
+  /// server frees it with the window, so not after another client destroyed the window).
+  public func freeMirror(_ p: MirrorPictures, destination: Bool = true) {
     XRenderFreePicture(display, Picture(p.source))
-    XRenderFreePicture(display, Picture(p.destination))
+    if destination { XRenderFreePicture(display, Picture(p.destination)) }
   }
 
-  /// Watches the root window for damage, reported once until subtracted (NonEmpty level).
+  /// Watches the root window for damage, reported once until subtracted (NonEmpty level),
+  /// with the region the damage is taken into, which lives as long as it.
   public func createRootDamage() -> DamageID {
-    DamageID(rawValue: UInt(XDamageCreate(display, root, Int32(XDamageReportNonEmpty))))
+    if damageRegion == 0 { damageRegion = UInt(XFixesCreateRegion(display, nil, 0)) }
+    return DamageID(rawValue: UInt(XDamageCreate(display, root, Int32(XDamageReportNonEmpty))))
   }
 
   /// Takes the damage accumulated so far, as root rectangles, and re-arms the report.
   public func takeDamage(_ damage: DamageID) -> [Rect] {
-    // One region, kept for the connection's life: this runs once a frame.
+    // One region, kept while the damage lives: this runs once a frame.
     if damageRegion == 0 { damageRegion = UInt(XFixesCreateRegion(display, nil, 0)) }
     let region = XserverRegion(damageRegion)
     XDamageSubtract(display, Damage(damage.rawValue), 0, region)
@@ -93,7 +98,11 @@ extension XConnection {
     }
   }
 
-  public func freeDamage(_ damage: DamageID) { XDamageDestroy(display, Damage(damage.rawValue)) }
+  public func freeDamage(_ damage: DamageID) {
+    XDamageDestroy(display, Damage(damage.rawValue))
+    if damageRegion != 0 { XFixesDestroyRegion(display, XserverRegion(damageRegion)) }
+    damageRegion = 0
+  }
 
   /// Asks for Expose events on a window (mirror windows repaint exposed areas themselves).
   public func selectExposures(_ window: WindowID) {

@@ -15,8 +15,21 @@ public struct ReadOptions: Sendable {
 }
 
 extension XConnection {
-  /// Takes one snapshot of the screen's RandR state.
-  public func readTopology(_ options: ReadOptions = ReadOptions()) throws(DisplayError) -> Topology {
+  /// Takes one consistent snapshot of the screen's RandR state: the CRTCs and outputs are
+  /// separate requests, and the server may change between them (a monitor plugged, another
+  /// client's `xrandr`), so a snapshot whose parts disagree is read again, up to `attempts`
+  /// times; the last one is returned either way (`Topology.isConsistent` tells).
+  public func readTopology(_ options: ReadOptions = ReadOptions(), attempts: Int = 5) throws(DisplayError) -> Topology {
+    var topology = try readOnce(options)
+    var tries = 1
+    while !topology.isConsistent && tries < attempts {
+      topology = try readOnce(ReadOptions(probe: false, properties: options.properties))
+      tries += 1
+    }
+    return topology
+  }
+
+  private func readOnce(_ options: ReadOptions) throws(DisplayError) -> Topology {
     try checkAlive()
     let resources =
       options.probe

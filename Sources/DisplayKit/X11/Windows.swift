@@ -13,6 +13,13 @@ public struct PixmapID: RawRepresentable, Hashable, Sendable {
   public init(rawValue: UInt) { self.rawValue = rawValue }
 }
 
+/// A picture shown as a window's background: the pixmap, and the child window holding it
+/// when the picture is smaller than the window.
+public struct ShownImage: Hashable, Sendable {
+  public var pixmap: PixmapID
+  public var inner: WindowID?
+}
+
 /// What a monitor's window is: where, how it stacks, its colour before content arrives.
 public struct WindowSpec: Hashable, Sendable {
   public var output: String
@@ -50,9 +57,12 @@ extension XConnection {
   }
 
   /// Creates and maps a window exactly covering `spec.rect`, never taking keyboard focus.
+  /// An error from any request making it destroys the half-made window and is thrown; errors
+  /// of earlier requests are not blamed on it.
   public func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
     // Asked first: the query is a round trip, which would flush a half-made window.
     let wm = spec.level != .overlay && windowManagerRunning
+    let first = nextRequest
     var attributes = XSetWindowAttributes()
     attributes.background_pixel = UInt(spec.background.pixel)
     attributes.override_redirect = spec.level == .overlay ? 1 : 0
@@ -60,8 +70,8 @@ extension XConnection {
     let mask = UInt(CWBackPixel | CWOverrideRedirect | CWEventMask)
     let r = spec.rect
     let window = XCreateWindow(
-      display, root, Int32(r.x), Int32(r.y), UInt32(r.width), UInt32(r.height), 0,
-      Int32(CopyFromParent), UInt32(InputOutput), nil, mask, &attributes)
+      display, root, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)),
+      UInt32(clamping: max(1, r.height)), 0, Int32(CopyFromParent), UInt32(InputOutput), nil, mask, &attributes)
     setIdentity(window, output: spec.output)
     setSizeHints(window, rect: r)
     if wm {
@@ -69,7 +79,11 @@ extension XConnection {
       setAtoms(window, "_NET_WM_STATE", [atom(state)])
     }
     XMapWindow(display, window)
-    try sync()
+    if let error = try syncErrors(since: first).ours.first {
+      XDestroyWindow(display, window)
+      XFlush(display)
+      throw .request(error)
+    }
     return WindowID(rawValue: UInt(window))
   }
 
@@ -77,7 +91,8 @@ extension XConnection {
   public func moveWindow(_ window: WindowID, to rect: Rect) {
     setSizeHints(Window(window.rawValue), rect: rect)
     XMoveResizeWindow(
-      display, Window(window.rawValue), Int32(rect.x), Int32(rect.y), UInt32(rect.width), UInt32(rect.height))
+      display, Window(window.rawValue), Int32(clamping: rect.x), Int32(clamping: rect.y),
+      UInt32(clamping: max(1, rect.width)), UInt32(clamping: max(1, rect.height)))
   }
 
   /// Destroys a window (unmapping it); X errors for one already gone are recorded, not fatal.
@@ -85,13 +100,45 @@ extension XConnection {
     XDestroyWindow(display, Window(window.rawValue))
   }
 
-  /// Puts `image` into a new pixmap and makes it the window's background, so the server
-  /// repaints exposed areas itself. Returns the pixmap, which the caller frees.
-  public func showImage(_ image: RenderedImage, in window: WindowID) -> PixmapID? {
+  /// Puts `image` into a new pixmap and makes it the background of `window` (of `size`), so
+  /// the server repaints exposed areas itself. An image smaller than the window (a picture
+  /// capped for a huge monitor) goes into a child window centred in it, over the window's
+  /// own background colour. Throws, freeing what it made, when the server cannot (BadAlloc).
+  public func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int))
+    throws(DisplayError) -> ShownImage
+  {
     let depth = XDefaultDepth(display, screenNumber)
-    guard depth == 24 || depth == 32, let visual = XDefaultVisual(display, screenNumber) else { return nil }
-    let drawable = Window(window.rawValue)
-    let pixmap = XCreatePixmap(display, drawable, UInt32(image.width), UInt32(image.height), UInt32(depth))
+    guard depth == 24 || depth == 32, let visual = XDefaultVisual(display, screenNumber) else {
+      throw .request(unknownFailure("a 24-bit TrueColor visual for the placeholder"))
+    }
+    let first = nextRequest
+    var target = Window(window.rawValue)
+    var inner: WindowID?
+    if image.width < size.width || image.height < size.height {
+      var attributes = XSetWindowAttributes()
+      target = XCreateWindow(
+        display, target, Int32(clamping: (size.width - image.width) / 2),
+        Int32(clamping: (size.height - image.height) / 2),
+        UInt32(clamping: image.width), UInt32(clamping: image.height), 0, Int32(CopyFromParent), UInt32(InputOutput),
+        nil, 0, &attributes)
+      inner = WindowID(rawValue: UInt(target))
+    }
+    let pixmap = XCreatePixmap(
+      display, target, UInt32(clamping: image.width), UInt32(clamping: image.height), UInt32(depth))
+    upload(image, to: pixmap, visual: visual, depth: depth)
+    XSetWindowBackgroundPixmap(display, target, pixmap)
+    if inner != nil { XMapWindow(display, target) }
+    XClearWindow(display, target)
+    if let error = try syncErrors(since: first).ours.first {
+      XFreePixmap(display, pixmap)
+      if let inner { XDestroyWindow(display, Window(inner.rawValue)) }
+      XFlush(display)
+      throw .request(error)
+    }
+    return ShownImage(pixmap: PixmapID(rawValue: UInt(pixmap)), inner: inner)
+  }
+
+  private func upload(_ image: RenderedImage, to pixmap: Pixmap, visual: UnsafeMutablePointer<Visual>, depth: Int32) {
     let gc = XCreateGC(display, pixmap, 0, nil)
     defer { XFreeGC(display, gc) }
     image.withPixels { pixels, stride in
@@ -99,16 +146,14 @@ extension XConnection {
         let ximage = XCreateImage(
           display, visual, UInt32(depth), ZPixmap, 0,
           UnsafeMutablePointer(mutating: pixels.assumingMemoryBound(to: CChar.self)),
-          UInt32(image.width), UInt32(image.height), 32, Int32(stride))
+          UInt32(clamping: image.width), UInt32(clamping: image.height), 32, Int32(clamping: stride))
       else { return }
-      XPutImage(display, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(image.width), UInt32(image.height))
+      XPutImage(
+        display, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(clamping: image.width), UInt32(clamping: image.height))
       // The pixels belong to the renderer: free only the XImage structure.
       ximage.pointee.data = nil
       XFree(ximage)
     }
-    XSetWindowBackgroundPixmap(display, drawable, pixmap)
-    XClearWindow(display, drawable)
-    return PixmapID(rawValue: UInt(pixmap))
   }
 
   public func freePixmap(_ pixmap: PixmapID) { XFreePixmap(display, Pixmap(pixmap.rawValue)) }
@@ -136,14 +181,14 @@ extension XConnection {
   private func setSizeHints(_ window: Window, rect: Rect) {
     var size = XSizeHints()
     size.flags = USPosition | USSize | PMinSize | PMaxSize
-    size.x = Int32(rect.x)
-    size.y = Int32(rect.y)
-    size.width = Int32(rect.width)
-    size.height = Int32(rect.height)
-    size.min_width = Int32(rect.width)
-    size.max_width = Int32(rect.width)
-    size.min_height = Int32(rect.height)
-    size.max_height = Int32(rect.height)
+    size.x = Int32(clamping: rect.x)
+    size.y = Int32(clamping: rect.y)
+    size.width = Int32(clamping: rect.width)
+    size.height = Int32(clamping: rect.height)
+    size.min_width = size.width
+    size.max_width = size.width
+    size.min_height = size.height
+    size.max_height = size.height
     XSetWMNormalHints(display, window, &size)
   }
 

@@ -105,6 +105,21 @@ public final class XConnection {
   /// Sends buffered requests without waiting.
   public func flush() { XFlush(display) }
 
+  /// The serial number the next request will carry: errors with this serial or a later one
+  /// come from requests made after this call.
+  public var nextRequest: UInt { UInt(cx_next_request(display)) }
+
+  /// Waits for the server to process everything sent, then returns the errors caused by
+  /// requests from `serial` on; errors of earlier requests (another operation's, arriving
+  /// late) are returned apart, so that no error is blamed on the wrong request.
+  public func syncErrors(since serial: UInt) throws(DisplayError) -> (ours: [XErrorRecord], earlier: [XErrorRecord]) {
+    try checkAlive()
+    XSync(display, 0)
+    try checkAlive()
+    let all = takeErrors()
+    return (all.filter { $0.serial >= serial }, all.filter { $0.serial < serial })
+  }
+
   /// Errors recorded since the last call, oldest first.
   public func takeErrors() -> [XErrorRecord] {
     defer { pendingErrors.removeAll() }

@@ -1,0 +1,119 @@
+import CCairo
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The placeholder's PNG, decoded once when the config is loaded: a regular file of at most
+/// `maxBytes`, whose header says it decodes to at most `maxPixels`. A path that is a FIFO, a
+/// device, a huge file or a small PNG claiming to be 32767x32767 is refused before any of it
+/// is decoded, so drawing never blocks and never allocates gigabytes.
+public final class PlaceholderImage {
+  static let maxBytes = 32 << 20
+  static let maxPixels = 16 << 20
+  static let maxSide = 16384
+
+  let surface: OpaquePointer
+  public let path: String
+  public let width: Int
+  public let height: Int
+
+  private init(surface: OpaquePointer, path: String) {
+    self.surface = surface
+    self.path = path
+    width = Int(cairo_image_surface_get_width(surface))
+    height = Int(cairo_image_surface_get_height(surface))
+  }
+
+  deinit { cairo_surface_destroy(surface) }
+
+  /// Loads and decodes `path`; the error says what is wrong with it.
+  public static func load(_ path: String) -> Result<PlaceholderImage, ImageError> {
+    let bytes: [UInt8]
+    switch readRegularFile(path, limit: maxBytes) {
+    case .failure(let error): return .failure(error)
+    case .success(let b): bytes = b
+    }
+    guard let (w, h) = pngSize(bytes) else { return .failure(.notPNG(path)) }
+    guard w > 0, h > 0, w <= maxSide, h <= maxSide, w * h <= maxPixels else {
+      return .failure(.tooLarge(path, width: w, height: h))
+    }
+    var reader = ByteReader(bytes: bytes)
+    let surface = withUnsafeMutablePointer(to: &reader) { pointer in
+      cairo_image_surface_create_from_png_stream(
+        { closure, data, length in
+          guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+          let reader = closure.assumingMemoryBound(to: ByteReader.self)
+          return reader.pointee.read(into: data, count: Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
+        }, pointer)
+    }
+    guard let surface else { return .failure(.notPNG(path)) }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+      cairo_surface_destroy(surface)
+      return .failure(.notPNG(path))
+    }
+    return .success(PlaceholderImage(surface: surface, path: path))
+  }
+
+  /// Width and height from the IHDR chunk, which a PNG must start with.
+  static func pngSize(_ b: [UInt8]) -> (Int, Int)? {
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    guard b.count >= 24, Array(b[0..<8]) == signature, Array(b[12..<16]) == Array("IHDR".utf8) else { return nil }
+    func be32(_ o: Int) -> Int { Int(b[o]) << 24 | Int(b[o + 1]) << 16 | Int(b[o + 2]) << 8 | Int(b[o + 3]) }
+    return (be32(16), be32(20))
+  }
+
+  /// Reads a whole regular file of at most `limit` bytes without ever blocking on it.
+  static func readRegularFile(_ path: String, limit: Int) -> Result<[UInt8], ImageError> {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return .failure(.unreadable(path, String(cString: strerror(errno)))) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(path)) }
+    guard st.st_size <= limit else { return .failure(.tooLarge(path, width: 0, height: 0)) }
+    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeMutableBytes { raw in raw.baseAddress.map { read(fd, $0 + done, raw.count - done) } ?? 0 }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { break }
+      done += n
+    }
+    return .success(Array(bytes[0..<done]))
+  }
+}
+
+/// Why a placeholder image cannot be used.
+public enum ImageError: Error, Equatable, CustomStringConvertible {
+  case unreadable(String, String)
+  case notRegular(String)
+  case notPNG(String)
+  case tooLarge(String, width: Int, height: Int)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let p, let why): return "placeholder image \(p): \(why)"
+    case .notRegular(let p): return "placeholder image \(p): not a regular file"
+    case .notPNG(let p): return "placeholder image \(p): not a PNG cairo can decode"
+    case .tooLarge(let p, let w, let h) where w == 0 && h == 0:
+      return "placeholder image \(p): larger than \(PlaceholderImage.maxBytes >> 20) MiB"
+    case .tooLarge(let p, let w, let h):
+      return "placeholder image \(p): \(w)x\(h) is more than \(PlaceholderImage.maxPixels >> 20) M pixels"
+    }
+  }
+}
+
+/// Hands cairo's PNG reader the bytes of a file already read.
+private struct ByteReader {
+  var bytes: [UInt8]
+  var offset = 0
+
+  mutating func read(into data: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+    guard count >= 0, count <= bytes.count - offset else { return false }
+    bytes.withUnsafeBufferPointer { buffer in
+      if let base = buffer.baseAddress { data.update(from: base + offset, count: count) }
+    }
+    offset += count
+    return true
+  }
+}
