@@ -27,7 +27,7 @@ let package = Package(
     .target(name: "DisplayKit", dependencies: ["CXrandr", "CCairo", "CLinux"]),
     .executableTarget(name: "displayd", dependencies: ["DisplayKit"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
-    .target(name: "XRig", dependencies: ["CXrandr"], path: "Tests/XRig", exclude: ["Resources"]),
+    .target(name: "XRig", dependencies: ["CXrandr", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
       dependencies: ["DisplayKit", "CXrandr", "XRig"],

@@ -21,6 +21,14 @@ import XRig
     (0..<image.width).filter { image.pixel(x: $0, y: y) == 0xffcc00 }.count
   }
 
+  @Test func cjkTextHasAFontForEveryGlyph() {
+    for text in ["外接显示器", "HELLO 你好", "외부 모니터", "外部モニター", "<no content>"] {
+      #expect(PlaceholderRenderer.unknownGlyphs(in: text) == 0, "\(text)")
+    }
+    #expect(
+      PlaceholderRenderer.unknownGlyphs(in: "\u{E000}") == 1, "a private-use character has no glyph: the count works")
+  }
+
   @Test func textIsCentredAndCJKRenders() throws {
     for text in ["<no content>", "外接显示器"] {
       let image = try #require(

@@ -72,6 +72,10 @@ extension XServerTests {
         #expect(output?.geometry == w.rect.description, "\(w.output ?? "?") is driven where its window is")
       }
       #expect(Set(windows.compactMap(\.output)) == Set((1...7).map { "DUMMY\($0)" }))
+      #expect(Set(rects.map(\.x)) == Set((0..<7).map { 2048 + $0 * 1024 }), "a row right of main, no gaps")
+      #expect(rects.allSatisfy { $0.y == 0 && $0.width == 1024 && $0.height == 768 })
+      let screen = try server.must(["xrandr"]).split(separator: "\n").first ?? ""
+      #expect(screen.contains("current 9216 x 1536, maximum 32767 x 32767"), "\(screen)")
       #expect(daemon.changingReconciles.count == 1, "all seven in one reconcile")
     }
   }

@@ -49,7 +49,7 @@ extension XServerTests {
     @Test func clientMessagesOfEveryFormatLeaveTheDaemonUpAndUnchanged() throws {
       let rig = try plugged()
       let before = try #require(rig.x.displaydWindows().first)
-      let resources = rig.x.resources(ofPid: rig.daemon.child.pid)
+      let resources = try rig.x.resources(ofPid: rig.daemon.child.pid)
       let protocols = rig.x.atom("WM_PROTOCOLS")
       // Xlib sign-extends format-32 data: 0xFFFFFFFF arrives as -1.
       rig.x.sendClientMessage(to: before.id, type: protocols, format: 32, longs: [0xFFFF_FFFF, -1, -1, -1, -1])
@@ -71,8 +71,8 @@ extension XServerTests {
       #expect(!rig.daemon.log.contains { $0.contains("released") && $0.contains("VNC-1") })
       try rig.vnc.setLayout(VNCClient.row([(rig.main, 1920, 1080), (rig.main + 1, 1280, 1024)]))
       #expect(
-        eventually(within: 2) { rig.x.resources(ofPid: rig.daemon.child.pid) == resources },
-        "\(rig.x.resources(ofPid: rig.daemon.child.pid)) vs \(resources)")
+        eventually(within: 2) { (try? rig.x.resources(ofPid: rig.daemon.child.pid)) == resources },
+        "\((try? rig.x.resources(ofPid: rig.daemon.child.pid))) vs \(resources)")
     }
 
     @Test func propertyChangesOnItsWindowsChangeNothing() throws {
@@ -96,7 +96,7 @@ extension XServerTests {
     func destroyedWindowComesBack(_ config: String) throws {
       let rig = try plugged(config)
       let pid = rig.daemon.child.pid
-      let held = rig.x.resources(ofPid: pid)
+      let held = try rig.x.resources(ofPid: pid)
       for round in 0..<3 {
         let old = try #require(rig.x.displaydWindows().first)
         let start = now()
@@ -110,14 +110,14 @@ extension XServerTests {
         #expect(back, "round \(round): one new window on VNC-1; log: \(rig.daemon.log.suffix(6))")
         if back { print("window back after \(Int((now() - start) * 1000)) ms") }
         #expect(
-          eventually(within: 1) { rig.x.resources(ofPid: pid) == held },
-          "round \(round): \(rig.x.resources(ofPid: pid)) vs \(held)")
+          eventually(within: 1) { (try? rig.x.resources(ofPid: pid)) == held },
+          "round \(round): \((try? rig.x.resources(ofPid: pid))) vs \(held)")
       }
       #expect(!rig.daemon.log.contains { $0.contains("could not create") }, "\(rig.daemon.log.suffix(10))")
       let baseline = ["WINDOW": 0]
       try rig.vnc.setLayout(VNCClient.row([(rig.main, 1920, 1080)]))
       #expect(eventually(within: 1) { rig.x.displaydWindows().isEmpty }, "no window after unplug")
-      #expect(eventually(within: 1) { rig.x.resources(ofPid: pid)["WINDOW", default: 0] == baseline["WINDOW"] })
+      #expect(eventually(within: 1) { (try? rig.x.resources(ofPid: pid))?["WINDOW", default: 0] == baseline["WINDOW"] })
       #expect(rig.daemon.isRunning)
     }
 

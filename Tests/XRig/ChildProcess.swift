@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 
 #if canImport(Glibc)
@@ -188,10 +189,58 @@ public func eventually(within seconds: Double = 1, _ condition: () throws -> Boo
 
 public func makePipe() throws -> (read: Int32, write: Int32) {
   var fds: [Int32] = [0, 0]
-  guard pipe(&fds) == 0 else { throw RigError("pipe: \(String(cString: strerror(errno)))") }
-  // Close-on-exec, so only the child that is handed a pipe end (by dup2) holds it.
-  for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+  // Close-on-exec from the start (not set after pipe()), so that no child started meanwhile
+  // by a parallel suite inherits it: only the child handed a pipe end by dup2 holds it.
+  guard cl_pipe_cloexec(&fds) == 0 else { throw RigError("pipe2: \(String(cString: strerror(errno)))") }
   return (fds[0], fds[1])
+}
+
+/// A process run under a guard shell that kills it when the test process goes (closing the
+/// lifeline, on purpose or by dying): SIGTERM, then SIGKILL if it is still there 5 s later.
+public final class GuardedProcess {
+  public let guardProcess: ChildProcess
+  private let lifeline: Int32
+  private var stopped = false
+
+  /// Runs `argv` with the fds in `keep` (child fd → our fd) passed on.
+  public init(_ argv: [String], keep: [Int32: Int32] = [:], environment: [String: String]? = nil) throws {
+    let pipe = try makePipe()
+    let script = """
+      "$@" </dev/null >/dev/null 2>&1 & pid=$!
+      read -r _ <&3
+      kill $pid 2>/dev/null
+      i=0
+      while kill -0 $pid 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
+      kill -9 $pid 2>/dev/null
+      wait $pid
+      """
+    do {
+      guardProcess = try ChildProcess(
+        ["/bin/sh", "-c", script, "x-guard"] + argv, environment: environment,
+        keep: keep.merging([3: pipe.read]) { a, _ in a })
+    } catch {
+      close(pipe.read)
+      close(pipe.write)
+      throw error
+    }
+    close(pipe.read)
+    lifeline = pipe.write
+  }
+
+  deinit { stop() }
+
+  /// Stops the process and waits for it (and the guard) to end.
+  public func stop(timeout: Double = 10) {
+    guard !stopped else { return }
+    stopped = true
+    close(lifeline)
+    guardProcess.wait(timeout: timeout)
+  }
+
+  /// The pids of the guarded process (the guard's children).
+  public func childPids() throws -> [pid_t] {
+    try runCommand(["pgrep", "-P", String(guardProcess.pid)]).out.split(separator: "\n").compactMap { pid_t($0) }
+  }
 }
 
 private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {

@@ -1,4 +1,5 @@
 import CXrandr
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -98,4 +99,27 @@ public func openDescriptors(_ pid: pid_t) -> Int? {
     if name != "." && name != ".." { n += 1 }
   }
   return n
+}
+
+/// The timerfds of a process that are armed (`it_value` not zero), from `/proc/PID/fdinfo`:
+/// a daemon that is idle by design has none, so nothing can wake it.
+public func armedTimers(_ pid: pid_t) -> [String] {
+  guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fdinfo") else { return [] }
+  return names.compactMap { fd in
+    guard let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8),
+      info.contains("clockid:"), let value = info.split(separator: "\n").first(where: { $0.hasPrefix("it_value:") })
+    else { return nil }
+    return value.contains("(0, 0)") ? nil : "fd \(fd) \(value)"
+  }
+}
+
+/// Whether every thread of `pid` sleeps in the kernel (no thread running or runnable).
+public func asleep(_ pid: pid_t) -> Bool {
+  guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return false }
+  return tasks.allSatisfy { tid in
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    return stat[stat.index(close, offsetBy: 2)...].first == "S"
+  }
 }

@@ -17,9 +17,8 @@ public final class TestXServer {
   public let directory: String
   /// Xvnc's RFB Unix socket, for `VNCClient`.
   public var vncSocket: String { directory + "/vnc.sock" }
-  private let guardProcess: ChildProcess
+  private let process: GuardedProcess
   private let displayPipe: (read: Int32, write: Int32)
-  private let lifeline: (read: Int32, write: Int32)
 
   /// Starts Xvnc with one screen of the given size.
   public static func vnc(width: Int = 1920, height: Int = 1080) throws -> TestXServer {
@@ -36,9 +35,11 @@ public final class TestXServer {
     try TestXServer(kind: .dummy) { dir in
       let config = dir + "/xorg.conf"
       try FileManager.default.copyItem(atPath: dummyConfigPath, toPath: config)
+      // An empty config folder: the host's xorg.conf.d must not change a test.
+      try FileManager.default.createDirectory(atPath: dir + "/xorg.conf.d", withIntermediateDirectories: true)
       return [
-        "Xorg", "-displayfd", "5", "-config", config, "-noreset", "-nolisten", "tcp",
-        "-logfile", dir + "/xorg.log",
+        "Xorg", "-displayfd", "5", "-config", config, "-configdir", dir + "/xorg.conf.d", "-noreset", "-nolisten",
+        "tcp", "-logfile", dir + "/xorg.log",
       ]
     }
   }
@@ -48,22 +49,15 @@ public final class TestXServer {
     directory = try makeTempDirectory("displayd-x")
     let argv = try command(directory)
     displayPipe = try makePipe()
-    lifeline = try makePipe()
-    // The guard reads its stdin (our lifeline) until EOF, which comes when we close it or
-    // die, then kills the server.
-    let script = "\"$@\" 5>&5 </dev/null >/dev/null 2>&1 & pid=$!; read -r _ <&3; kill $pid; wait $pid"
     do {
-      guardProcess = try ChildProcess(
-        ["/bin/sh", "-c", script, "x-guard"] + argv, keep: [5: displayPipe.write, 3: lifeline.read])
+      process = try GuardedProcess(argv, keep: [5: displayPipe.write])
     } catch {
-      [displayPipe.read, displayPipe.write, lifeline.read, lifeline.write].forEach { close($0) }
+      [displayPipe.read, displayPipe.write].forEach { close($0) }
       throw error
     }
     close(displayPipe.write)
-    close(lifeline.read)
     guard let number = Self.readDisplayNumber(displayPipe.read, timeout: 20) else {
-      close(lifeline.write)
-      guardProcess.wait(timeout: 5)
+      process.stop(timeout: 5)
       close(displayPipe.read)
       throw RigError("\(argv[0]) did not report a display number; see \(directory)")
     }
@@ -78,16 +72,14 @@ public final class TestXServer {
   public func stop() {
     guard !stopped else { return }
     stopped = true
-    close(lifeline.write)
-    guardProcess.wait(timeout: 10)
+    process.stop()
     close(displayPipe.read)
     try? FileManager.default.removeItem(atPath: directory)
   }
 
   /// Kills the server at once (SIGKILL), as a crash would; the guard then ends.
   public func crash() throws {
-    let pids = try runCommand(["pgrep", "-P", String(guardProcess.pid)]).out
-    for pid in pids.split(separator: "\n").compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+    for pid in try process.childPids() { kill(pid, SIGKILL) }
   }
 
   private static func readDisplayNumber(_ fd: Int32, timeout: Double) -> Int? {

@@ -108,17 +108,23 @@ public final class XInspector {
     return (0..<(x1 - x0)).map { UInt32(image.pointee.f.get_pixel(image, Int32($0), 0) & 0xFFFFFF) }
   }
 
-  /// Server resources held by the client of process `pid`, by type name (WINDOW, PIXMAP, ...).
-  public func resources(ofPid pid: pid_t) -> [String: Int] {
+  /// Server resources held by the client of process `pid`, by type name (WINDOW, PIXMAP, ...):
+  /// every type the server counts. Throws when the server cannot tell, or no client of that
+  /// process is connected, so that an empty answer never passes for "nothing held".
+  public func resources(ofPid pid: pid_t) throws -> [String: Int] {
     var spec = XResClientIdSpec(client: 0, mask: UInt32(XRES_CLIENT_ID_PID_MASK.rawValue))
     var count: Int = 0
     var ids: UnsafeMutablePointer<XResClientIdValue>?
-    guard XResQueryClientIds(display, 1, &spec, &count, &ids) == Success, let ids else { return [:] }
+    guard XResQueryClientIds(display, 1, &spec, &count, &ids) == Success, let ids else {
+      throw RigError("X-Resource: cannot list the clients")
+    }
     defer { XResClientIdsDestroy(count, ids) }
     for i in 0..<count where XResGetClientPid(&ids[i]) == pid {
       var n: Int32 = 0
       var types: UnsafeMutablePointer<XResType>?
-      guard XResQueryClientResources(display, ids[i].spec.client, &n, &types) != 0, let types else { return [:] }
+      guard XResQueryClientResources(display, ids[i].spec.client, &n, &types) != 0, let types else {
+        throw RigError("X-Resource: cannot read the resources of pid \(pid)")
+      }
       defer { XFree(types) }
       var result: [String: Int] = [:]
       for t in UnsafeBufferPointer(start: types, count: Int(n)) {
@@ -128,7 +134,7 @@ public final class XInspector {
       }
       return result
     }
-    return [:]
+    throw RigError("X-Resource: no client of pid \(pid)")
   }
 }
 

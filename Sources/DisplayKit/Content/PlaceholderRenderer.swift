@@ -60,6 +60,22 @@ public enum PlaceholderRenderer {
     return image
   }
 
+  /// How many glyphs of `text` the placeholder's fonts lack (drawn as boxes): 0 when every
+  /// character, CJK included, has a font.
+  public static func unknownGlyphs(in text: String) -> Int {
+    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1) else { return -1 }
+    defer { cairo_surface_destroy(surface) }
+    guard let cr = cairo_create(surface) else { return -1 }
+    defer { cairo_destroy(cr) }
+    guard let layout = pango_cairo_create_layout(cr) else { return -1 }
+    defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    guard let font = pango_font_description_from_string(fontFamilies) else { return -1 }
+    defer { pango_font_description_free(font) }
+    pango_layout_set_font_description(layout, font)
+    pango_layout_set_text(layout, text, -1)
+    return Int(pango_layout_get_unknown_glyphs_count(layout))
+  }
+
   static func setColour(_ cr: OpaquePointer, _ c: RGBColor) {
     cairo_set_source_rgb(cr, Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255)
   }

@@ -70,7 +70,14 @@ public final class Daemon {
       return
     }
     let old = topology
-    let new = try connection.readTopology()
+    var new = try connection.readTopology()
+    // Lit by someone while the server calls it disconnected, and not just unplugged (it was
+    // not connected before): ask the server to probe it once rather than turn it off.
+    let unexplained = new.litButDisconnected.filter { topology.output($0)?.isConnected != true }
+    if !unexplained.isEmpty {
+      log.debug("outputs lit but disconnected: probing connectors")
+      new = try connection.readTopology(ReadOptions(probe: true))
+    }
     guard new != topology else {
       log.debug("\(drained.randr) RandR event(s), topology unchanged")
       if resync { syncWindows() }

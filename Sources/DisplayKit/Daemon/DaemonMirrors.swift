@@ -100,7 +100,8 @@ extension Daemon {
     mirrors.lastComposite = monotonicNanoseconds()
   }
 
-  /// One root DAMAGE object while any mirror exists, none otherwise.
+  /// One root DAMAGE object while any mirror exists, none otherwise; pointer tracking only
+  /// while a mirror draws the pointer.
   func updateDamageTracking() {
     let any = monitors.values.contains { $0.mirror != nil }
     if any, mirrors.damage == nil {
@@ -108,6 +109,19 @@ extension Daemon {
     } else if !any, let damage = mirrors.damage {
       connection.freeDamage(damage)
       mirrors.damage = nil
+    }
+    if !any, mirrors.timer >= 0 {
+      // The frame timer goes with the last mirror: nothing is left to pace.
+      close(mirrors.timer)
+      mirrors.timer = -1
+      mirrors.timerArmed = false
+      mirrors.damagePending = false
+    }
+    if mirrors.tracking == true, !monitors.values.contains(where: { $0.cursorPicture != nil }) {
+      connection.deselectPointerTracking()
+      mirrors.tracking = nil
+      mirrors.cursorImage = nil
+      mirrors.cursorPending = false
     }
   }
 

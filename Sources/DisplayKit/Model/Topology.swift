@@ -90,3 +90,17 @@ extension Topology {
     return true
   }
 }
+
+extension Topology {
+  /// Outputs the server calls disconnected whose CRTC is lit: a monitor just unplugged (its
+  /// CRTC still set), or one another client lit that the server has not probed yet (the
+  /// dummy driver notices a connection only when asked to re-probe).
+  public var litButDisconnected: Set<OutputID> {
+    var result: Set<OutputID> = []
+    for crtc in crtcs where crtc.isActive && !crtc.outputs.isEmpty {
+      let outputs = crtc.outputs.compactMap { self.output($0) }
+      if outputs.allSatisfy({ !$0.isConnected }) { result.formUnion(outputs.map(\.id)) }
+    }
+    return result
+  }
+}

@@ -49,6 +49,20 @@ extension XConnection {
     return true
   }
 
+  /// Stops the events `selectPointerTracking` asked for: with no mirror drawing the pointer,
+  /// a moving mouse must not wake the daemon.
+  public func deselectPointerTracking() {
+    var none = [UInt8](repeating: 0, count: 4)
+    none.withUnsafeMutableBufferPointer { n in
+      var masks = [
+        XIEventMask(deviceid: XIAllDevices, mask_len: Int32(n.count), mask: n.baseAddress),
+        XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(n.count), mask: n.baseAddress),
+      ]
+      _ = XISelectEvents(display, root, &masks, 2)
+    }
+    XFixesSelectCursorInput(display, root, 0)
+  }
+
   /// Where the pointer is on the root window.
   public func pointerPosition() -> (x: Int, y: Int)? {
     var rootReturn: Window = 0
