@@ -12,7 +12,7 @@ TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool
 BENCH_PACKAGES = hyperfine ffmpeg
 
-.PHONY: all build release run test bench fuzz deps test-deps bench-deps clean format install uninstall
+.PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
 
 all: build
 
@@ -43,6 +43,14 @@ run: release test-deps
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+SOAK_CYCLES ?= 1000
+
+## soak: the long fault runs: SOAK_CYCLES plug/unplug cycles with mirror content (make test
+## runs 100), then the storms again; prints X resources, descriptors and RSS first and last.
+soak: test-deps
+	$(SWIFT) build --build-tests
+	DISPLAYD_SOAK_CYCLES=$(SOAK_CYCLES) $(SWIFT) test --skip-build --filter 'soakOfPlugUnplugCycles|aStormOf200Layouts'
 
 ## bench: the figures the README quotes (medians over repeated runs).
 bench: release bench-deps
