@@ -202,3 +202,56 @@ extension XServerTests {
     }
   }
 }
+
+extension XServerTests {
+  /// Another client's `xrandr` while the daemon runs: it stays up and converges.
+  @Suite struct ForeignRandR {
+    @Test func turningAManagedOutputOffRemovesItsWindowAndIsLeftAlone() throws {
+      let server = try TestXServer.dummy()
+      try server.must(["xrandr", "--addmode", "DUMMY1", "800x600"])
+      try server.must(["xrandr", "--output", "DUMMY1", "--mode", "800x600", "--right-of", "DUMMY0"])
+      try server.must(["xrandr", "--output", "DUMMY1", "--off"])
+      let daemon = try DaemonProcess(
+        display: server.display, config: "{ defaults: { mode: '800x600' } }", logLevel: "info")
+      let x = try XInspector(server.display)
+      #expect(eventually(within: 1) { x.displaydWindows().count == 1 })
+      try server.must(["xrandr", "--output", "DUMMY1", "--off"])
+      #expect(eventually(within: 1) { x.displaydWindows().isEmpty }, "no window on a monitor that is off")
+      daemon.settle(quiet: 0.3)
+      #expect(!(try server.must(["xrandr"]).contains("DUMMY1 connected 800x600")), "DUMMY1 stays off")
+      #expect(daemon.isRunning)
+      #expect(daemon.changingReconciles.count == 1, "the user's choice is left alone: \(daemon.changingReconciles)")
+    }
+
+    @Test func aModeRemovedWhileTheDaemonSetsItEndsWithTheMonitorLitAndCovered() throws {
+      for round in 0..<5 {
+        let server = try TestXServer.dummy()
+        try server.must(["xrandr", "--addmode", "DUMMY1", "800x600"])
+        try server.must(["xrandr", "--output", "DUMMY1", "--mode", "800x600", "--right-of", "DUMMY0"])
+        try server.must(["xrandr", "--output", "DUMMY1", "--off"])
+        try server.must([
+          "xrandr", "--newmode", "odd", "60", "1000", "1010", "1020", "1030", "700", "702", "704", "706",
+        ])
+        try server.must(["xrandr", "--addmode", "DUMMY1", "odd"])
+        // Another client removes the mode while the daemon starts and sets it: whoever wins,
+        // the monitor ends lit (with the mode, or the next of its chain) and covered.
+        let remover = try ChildProcess(
+          ["sh", "-c", "xrandr --delmode DUMMY1 odd; xrandr --rmmode odd"],
+          environment: ["DISPLAY": server.display, "PATH": "/usr/bin:/bin"])
+        let daemon = try DaemonProcess(
+          display: server.display, config: "{ defaults: { content: 'placeholder', mode: '1000x700' } }",
+          logLevel: "info")
+        let x = try XInspector(server.display)
+        remover.wait(timeout: 5)
+        let covered = eventually(within: 2) {
+          let outputs = parseXrandrVerbose((try? server.must(["xrandr", "--verbose"])) ?? "")
+          let w = x.displaydWindows()
+          return w.count == 1 && outputs.first { $0.name == "DUMMY1" }?.geometry == w[0].rect.description
+        }
+        daemon.settle(quiet: 0.2)
+        #expect(covered, "round \(round): DUMMY1 lit and covered: \(x.displaydWindows()) \(daemon.log.suffix(6))")
+        #expect(daemon.isRunning)
+      }
+    }
+  }
+}
