@@ -72,6 +72,22 @@ extension XServerTests {
       #expect(ticks <= 5, "\(ticks) ticks of CPU in 1 s of a still screen")
     }
 
+    @Test func aMirrorDrawingWhereAnotherReadsIsRefusedToo() throws {
+      // VNC-1 mirrors main; VNC-2 mirrors VNC-1 but sits over main: each redraws the other.
+      let config = """
+        { monitors: [
+            { match: { output: 'VNC-1' }, content: 'mirror' },
+            { match: { output: 'VNC-2' }, content: 'mirror', position: '0,0', mirror: { source: 'VNC-1' } } ] }
+        """
+      let rig = try start(config, layout: [(1, 1280, 1024), (2, 1024, 768)])
+      let (daemon, x) = (rig.daemon, rig.x)
+      #expect(eventually(within: 1) { x.displaydWindows().count == 2 })
+      let cycle = daemon.log.contains { $0.contains("mirror cycle") } || daemon.waitFor("mirror cycle") != nil
+      #expect(cycle, "\(daemon.log.suffix(5))")
+      let ticks = idleTicks(daemon, seconds: 1)
+      #expect(ticks <= 5, "\(ticks) ticks of CPU in 1 s of a still screen")
+    }
+
     @Test func aTinyMirrorTargetNeitherTrapsNorBuildsAHugeKernel() throws {
       let rig = try start("{ defaults: { content: 'mirror' } }", layout: [(1, 4, 4)])
       let (daemon, x, vnc) = (rig.daemon, rig.x, rig.vnc)

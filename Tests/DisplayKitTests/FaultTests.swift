@@ -116,6 +116,7 @@ extension XServerTests {
       let unplugged = VNCClient.row([(main, 1920, 1080)])
       var first: (resources: [String: Int], fds: Int, rss: Int)?
       var last = first
+      var (firstTargets, lastTargets) = ([String](), [String]())
       let start = now()
       for cycle in 0..<cycles {
         try vnc.setLayout(plugged)
@@ -133,12 +134,13 @@ extension XServerTests {
           _ = eventually(within: 1) { (try? x.resources(ofPid: pid))?["WINDOW", default: 0] == 0 }
           let m = (try x.resources(ofPid: pid), openDescriptors(pid) ?? -1, procStatusKB(pid, "VmRSS") ?? -1)
           if cycle == 1 { first = m } else { last = m }
+          if cycle == 1 { firstTargets = descriptorTargets(pid) } else { lastTargets = descriptorTargets(pid) }
         }
       }
       let a = try #require(first)
       let b = try #require(last)
       #expect(a.resources == b.resources, "X resources \(a.resources) → \(b.resources)")
-      #expect(a.fds == b.fds, "open descriptors \(a.fds) → \(b.fds)")
+      #expect(a.fds == b.fds, "open descriptors \(firstTargets) → \(lastTargets)")
       #expect(b.rss - a.rss <= 1024, "RSS grew \(b.rss - a.rss) kB")
       #expect(daemon.isRunning)
       print(

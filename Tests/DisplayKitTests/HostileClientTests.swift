@@ -255,3 +255,22 @@ extension XServerTests {
     }
   }
 }
+
+extension XServerTests.HostileClients {
+  @Test func aFakedDestroyNotifyIsNotBelieved() throws {
+    let rig = try plugged("{ defaults: { content: 'mirror' } }")
+    let before = try #require(rig.x.displaydWindows().first)
+    let held = try rig.x.resources(ofPid: rig.daemon.child.pid)
+    // Any client may send a DestroyNotify naming a live window; believing it would stack a
+    // new window on the old one and leak the old, once per event.
+    for _ in 0..<20 { rig.x.sendDestroyNotify(about: before.id) }
+    rig.x.sync()
+    try expectResponsive(rig, "after 20 faked DestroyNotify events")
+    let after = rig.x.displaydWindows().filter { $0.output == "VNC-1" }
+    #expect(after == [before], "the same one window on VNC-1: \(after)")
+    try rig.vnc.setLayout(VNCClient.row([(rig.main, 1920, 1080), (rig.main + 1, 1280, 1024)]))
+    #expect(
+      eventually(within: 2) { (try? rig.x.resources(ofPid: rig.daemon.child.pid)) == held },
+      "\((try? rig.x.resources(ofPid: rig.daemon.child.pid)) ?? [:]) vs \(held)")
+  }
+}

@@ -59,7 +59,9 @@ extension XServerTests {
 
       try writeConfig(systemd, "{ placeholder: { background: '#00ff00' } }")
       try systemd.systemctl(["reload", "displayd"])
-      #expect(eventually(within: 1) { x.pixel(x: 1925, y: 5) == 0x00ff00 }, "the fixed config is applied")
+      let applied = eventually(within: 1) { x.pixel(x: 1925, y: 5) == 0x00ff00 }
+      let serviceLog = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+      #expect(applied, "the fixed config is applied; log: \(serviceLog.split(separator: "\n").suffix(12))")
       #expect(x.displaydWindows().first?.id == window, "the window is redrawn, not recreated")
       #expect(try systemd.property("displayd", "StatusText") == "1 external monitor: VNC-1 placeholder")
 

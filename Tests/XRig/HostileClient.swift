@@ -21,6 +21,15 @@ extension XInspector {
     XSendEvent(display, Window(window), 0, 0, &event)
   }
 
+  /// Sends a DestroyNotify about a live window to its creator, as a forged event.
+  public func sendDestroyNotify(about window: UInt) {
+    var event = XEvent()
+    event.xdestroywindow.type = DestroyNotify
+    event.xdestroywindow.event = Window(window)
+    event.xdestroywindow.window = Window(window)
+    XSendEvent(display, Window(window), 0, StructureNotifyMask, &event)
+  }
+
   /// The atom for `name`, created if needed.
   public func atom(_ name: String) -> Atom { XInternAtom(display, name, 0) }
 
@@ -121,5 +130,13 @@ public func asleep(_ pid: pid_t) -> Bool {
       let close = stat.lastIndex(of: ")")
     else { return false }
     return stat[stat.index(close, offsetBy: 2)...].first == "S"
+  }
+}
+
+/// What each open descriptor of a process is (`/proc/PID/fd` links), for messages.
+public func descriptorTargets(_ pid: pid_t) -> [String] {
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+  return names.sorted { (Int($0) ?? 0) < (Int($1) ?? 0) }.map { fd in
+    "\(fd) → " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?")
   }
 }

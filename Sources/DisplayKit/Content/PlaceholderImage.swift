@@ -17,10 +17,13 @@ public final class PlaceholderImage {
   public let path: String
   public let width: Int
   public let height: Int
+  /// Equal for equal file contents (within one process): a reload redraws only on a change.
+  public let fingerprint: Int
 
-  private init(surface: OpaquePointer, path: String) {
+  private init(surface: OpaquePointer, path: String, fingerprint: Int) {
     self.surface = surface
     self.path = path
+    self.fingerprint = fingerprint
     width = Int(cairo_image_surface_get_width(surface))
     height = Int(cairo_image_surface_get_height(surface))
   }
@@ -52,7 +55,9 @@ public final class PlaceholderImage {
       cairo_surface_destroy(surface)
       return .failure(.notPNG(path))
     }
-    return .success(PlaceholderImage(surface: surface, path: path))
+    var hasher = Hasher()
+    hasher.combine(bytes)
+    return .success(PlaceholderImage(surface: surface, path: path, fingerprint: hasher.finalize()))
   }
 
   /// Width and height from the IHDR chunk, which a PNG must start with.

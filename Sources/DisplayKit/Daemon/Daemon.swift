@@ -1,3 +1,9 @@
+/// Which monitor is on an output, as far as the daemon tells them apart: by its EDID.
+struct MonitorKey: Equatable {
+  var edid: [UInt8]?
+  init(_ output: Output?) { edid = output?.edid }
+}
+
 /// The display manager: gives every connected external monitor its chosen mode and place,
 /// covers it with a window showing its content, and releases the window when it goes.
 ///
@@ -11,13 +17,16 @@ public final class Daemon {
   public private(set) var topology: Topology
   public internal(set) var counters = DaemonCounters()
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
-  /// Outputs configured since they connected, with the EDID of the monitor then: left as
-  /// they are until they disconnect or another monitor appears on the connector.
-  private var settled: [OutputID: [UInt8]?] = [:]
-  /// Outputs whose configuration failed, with how many times in a row: retried on later
-  /// events, up to `maxAttempts` times, and again when the monitor or the config changes.
-  private var failures: [OutputID: Int] = [:]
+  /// Outputs configured since they connected, with the monitor then: left as they are until
+  /// they disconnect or another monitor appears on the connector.
+  private var settled: [OutputID: MonitorKey] = [:]
+  /// Outputs whose configuration failed, with the monitor and how many times in a row:
+  /// retried on later events, up to `maxAttempts` times, and again when the monitor or the
+  /// config changes.
+  private var failures: [OutputID: (monitor: MonitorKey, count: Int)] = [:]
   static let maxAttempts = 3
+  /// Plans made again in one reconcile, each without the monitors that failed before.
+  static let maxRounds = 8
   /// Called with each batch of topology events and the snapshots before and after.
   public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
   /// Wall-clock time the daemon started.
@@ -62,10 +71,10 @@ public final class Daemon {
   /// the windows back in line when one of them was destroyed, whatever else happened.
   public func handleXEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
-    let drained = try connection.drainEvents { windowEvents.append($0) }
+    let randr = try connection.drainEvents { windowEvents.append($0) }
     var resync = false
     for event in windowEvents { resync = handle(event) || resync }
-    guard drained.randr > 0 else {
+    guard randr > 0 else {
       if resync { syncWindows() }
       return
     }
@@ -79,7 +88,7 @@ public final class Daemon {
       new = try connection.readTopology(ReadOptions(probe: true))
     }
     guard new != topology else {
-      log.debug("\(drained.randr) RandR event(s), topology unchanged")
+      log.debug("\(randr) RandR event(s), topology unchanged")
       if resync { syncWindows() }
       return
     }
@@ -98,8 +107,8 @@ public final class Daemon {
     let n = counters.reconciles
     forgetGoneMonitors()
     var events: [TopologyEvent] = []
-    var excluded = Set(failures.filter { $0.value >= Self.maxAttempts }.keys)
-    for round in 0..<Self.maxAttempts {
+    var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
+    for round in 0..<Self.maxRounds {
       let plan = Planner(topology: topology, config: config).plan(settled: Set(settled.keys).union(excluded))
       if round == 0 { for warning in plan.warnings { log.warning(warning) } }
       if plan.isEmpty {
@@ -113,7 +122,7 @@ public final class Daemon {
         log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
         continue
       }
-      counters.reconcilesChanged += outcome.applied.isEmpty ? 0 : 1
+      counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
       log.info("reconcile \(n) (\(reason)): " + describe(outcome))
       for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }
       var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
@@ -123,7 +132,11 @@ public final class Daemon {
         for id in plan.configures { settle(id) }
         break
       }
-      for id in failed { failures[id, default: 0] += 1 }
+      for id in failed {
+        let monitor = MonitorKey(topology.output(id))
+        let before = failures[id].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
+        failures[id] = (monitor, before + 1)
+      }
       excluded.formUnion(failed)
     }
     syncWindows()
@@ -131,17 +144,17 @@ public final class Daemon {
   }
 
   private func settle(_ id: OutputID) {
-    settled[id] = topology.output(id)?.edid
+    settled[id] = MonitorKey(topology.output(id))
     failures[id] = nil
   }
 
   /// Forgets settled and failed outputs whose monitor went away or was swapped for another.
   private func forgetGoneMonitors() {
-    let present = { (id: OutputID, edid: [UInt8]?) in
-      self.topology.output(id).map { $0.isConnected && $0.edid == edid } ?? false
+    let present = { (id: OutputID, key: MonitorKey) in
+      self.topology.output(id).map { $0.isConnected && MonitorKey($0) == key } ?? false
     }
     settled = settled.filter { present($0.key, $0.value) }
-    failures = failures.filter { topology.output($0.key)?.isConnected == true }
+    failures = failures.filter { present($0.key, $0.value.monitor) }
   }
 
   /// Makes `new` the current snapshot; logs and returns what changed since the last one.
@@ -163,8 +176,10 @@ public final class Daemon {
     config = new
     settled = [:]
     failures = [:]
-    if new.placeholder.image != previous.0.placeholder.image || previous.3 == nil {
-      placeholderImage = loadImage(new.placeholder)
+    // Read again: the file may have changed under the same path. A changed picture redraws.
+    placeholderImage = loadImage(new.placeholder)
+    if placeholderImage?.fingerprint != previous.3?.fingerprint {
+      for id in monitors.keys { monitors[id]?.drawn = nil }
     }
     do {
       let old = topology

@@ -117,7 +117,7 @@ extension Daemon {
       mirrors.timerArmed = false
       mirrors.damagePending = false
     }
-    if mirrors.tracking == true, !monitors.values.contains(where: { $0.cursorPicture != nil }) {
+    if mirrors.tracking == true, !monitors.values.contains(where: { $0.cursor && $0.mirror != nil }) {
       connection.deselectPointerTracking()
       mirrors.tracking = nil
       mirrors.cursorImage = nil

@@ -63,7 +63,8 @@ extension Daemon {
     }
     let old = (monitor.pixmap, monitor.inner)
     do {
-      let shown = try connection.showImage(image, in: monitor.window, size: (picture.width, picture.height))
+      let shown = try connection.showImage(
+        image, in: monitor.window, size: (picture.width, picture.height), background: picture.style.background)
       (monitor.pixmap, monitor.inner) = (shown.pixmap, shown.inner)
       if let pixmap = old.0 { connection.freePixmap(pixmap) }
       if let inner = old.1 { connection.destroyWindow(inner) }

@@ -93,29 +93,40 @@ extension Config {
     }
   }
 
-  /// A mirror whose window covers part of its own source, or a ring of mirrors each showing
-  /// the next, would composite its own output forever (root DAMAGE sees every composite):
-  /// those monitors get the placeholder, with the reason as its details line.
+  /// A mirror redraws whenever its source area is drawn on, so mirrors whose windows lie in
+  /// each other's source areas (a window over its own source, `xrandr --same-as`, a ring of
+  /// monitors mirroring each other, or one drawing where another reads) would composite
+  /// forever: root DAMAGE sees every composite. Those monitors get the placeholder, with the
+  /// reason as its details line.
   private func refusingMirrorLoops(_ candidates: [WindowWanted], _ topology: Topology) -> [WindowWanted] {
-    let sources = Dictionary(candidates.compactMap { w in w.mirrorSource.map { (w.output.id, $0) } }) { a, _ in a }
-    let name = { (id: OutputID) in topology.output(id)?.name ?? "?" }
-    return candidates.map { want in
-      guard let geometry = want.mirror, let source = want.mirrorSource else { return want }
-      var reason: String?
-      if geometry.source.intersects(want.rect) {
-        reason = "mirror of \(name(source)) refused: \(want.output.name) overlaps its source"
-      } else {
-        var ring = [want.output.id]
-        var next = source
-        while let after = sources[next], !ring.contains(next) {
-          ring.append(next)
-          next = after
+    let mirrors = candidates.filter { $0.mirror != nil }
+    // An edge from a mirror to every mirror whose source area its window draws on.
+    func redraws(_ w: WindowWanted) -> [WindowWanted] {
+      mirrors.filter { other in other.mirror.map { w.rect.intersects($0.source) } ?? false }
+    }
+    func ring(from start: WindowWanted) -> [WindowWanted]? {
+      if redraws(start).contains(where: { $0.output.id == start.output.id }) { return [start] }
+      var path = [start]
+      var seen: Set<OutputID> = []
+      func visit(_ w: WindowWanted) -> Bool {
+        for next in redraws(w) {
+          if next.output.id == start.output.id { return true }
+          guard seen.insert(next.output.id).inserted else { continue }
+          path.append(next)
+          if visit(next) { return true }
+          path.removeLast()
         }
-        if next == want.output.id, ring.count > 1 {
-          reason = "mirror cycle refused: " + (ring + [want.output.id]).map(name).joined(separator: " → ")
-        }
+        return false
       }
-      guard let reason else { return want }
+      return visit(start) ? path : nil
+    }
+    return candidates.map { want in
+      guard want.mirror != nil, let path = ring(from: want) else { return want }
+      let source = want.mirrorSource.flatMap { topology.output($0)?.name } ?? "?"
+      let reason =
+        path.count == 1
+        ? "mirror of \(source) refused: \(want.output.name) overlaps its source"
+        : "mirror cycle refused: " + (path + [want]).map(\.output.name).joined(separator: " → ")
       var refused = want
       refused.content = .placeholder
       refused.mirror = nil

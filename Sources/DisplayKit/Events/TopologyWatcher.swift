@@ -45,7 +45,7 @@ public final class TopologyWatcher {
         if ready.contains(1), let signal = stop.next() { return .signal(signal) }
         if ready.contains(0) { _ = try connection.readAvailable() }
       }
-      guard try connection.drainEvents().randr > 0 else { continue }
+      guard try connection.drainEvents() > 0 else { continue }
       let events = try refresh()
       if !events.isEmpty, try !handle(events, topology) { return .requested }
     }

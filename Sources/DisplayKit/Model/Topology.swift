@@ -78,7 +78,7 @@ extension Topology {
 extension Topology {
   /// Whether the CRTCs and outputs tell the same story: every output a CRTC drives names
   /// that CRTC, and every output's CRTC lists it. A snapshot read across a change (CRTCs
-  /// before it, outputs after) fails this; the daemon plans only from snapshots that pass.
+  /// before it, outputs after) fails this, and is read again (`readTopology`).
   public var isConsistent: Bool {
     for crtc in crtcs {
       for id in crtc.outputs where output(id)?.crtc != crtc.id { return false }

@@ -26,8 +26,8 @@ public enum ModePolicy {
     // layout fits the server's maximum screen.
     let rest = all.sorted { ($0.width * $0.height, $0.refreshHz) > ($1.width * $1.height, $1.refreshHz) }
     var chain: [Mode] = []
-    for mode in [requested, preferred, largest].compactMap({ $0 }) + rest
-    where !chain.contains(where: { $0.id == mode.id }) {
+    var seen: Set<ModeID> = []
+    for mode in [requested, preferred, largest].compactMap({ $0 }) + rest where seen.insert(mode.id).inserted {
       chain.append(mode)
     }
     if requested == nil, let first = chain.first {

@@ -77,8 +77,9 @@ public struct Planner {
       }
       rects[output.id] = rect
       let chosen = modes[index]
+      // A few fallbacks, no larger than the choice: each is a round trip under the grab.
       let fallbacks = modes[(index + 1)...].filter { $0.width <= chosen.width && $0.height <= chosen.height }
-      targets[output.id] = (crtc, [chosen] + fallbacks, rotation)
+      targets[output.id] = (crtc, [chosen] + fallbacks.prefix(Self.maxFallbacks), rotation)
       plan.configures.insert(output.id)
     }
     normalize(&rects)
@@ -86,6 +87,9 @@ public struct Planner {
     plan.screen = screenSize(rects: rects, changed: !plan.changes.isEmpty, warnings: &plan.warnings)
     return plan
   }
+
+  /// Modes tried after the chosen one when the server refuses it.
+  static let maxFallbacks = 3
 
   /// The largest screen the server takes, and the X protocol's 16-bit coordinates.
   var maxSize: (width: Int, height: Int) {

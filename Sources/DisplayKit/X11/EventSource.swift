@@ -22,40 +22,43 @@ extension XConnection {
   }
 
   /// Takes every queued event off the queue, keeping Xlib's idea of the screen size current;
-  /// reports events about our windows to `onWindow`. Never blocks.
+  /// reports events about our windows to `onWindow` and returns how many RandR events may
+  /// have changed the topology. Never blocks.
   ///
   /// Every field of an event is hostile data (any client may `XSendEvent` to our windows):
-  /// it is read with bit patterns, never with trapping conversions.
-  public func drainEvents(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> DrainedEvents {
-    var drained = DrainedEvents()
+  /// it is read with bit patterns, never with trapping conversions, and an event another
+  /// client sent (`send_event`) is believed only where that is the protocol: ClientMessages.
+  /// A faked DestroyNotify would make the daemon stack a new window on its live one; a faked
+  /// screen change would feed Xlib a screen size.
+  public func drainEvents(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
+    var randr = 0
     var event = XEvent()
     while XEventsQueued(display, QueuedAlready) > 0 {
       XNextEvent(display, &event)
+      if event.xany.send_event != 0 && event.type != ClientMessage { continue }
       if event.type - randrEventBase == RRScreenChangeNotify {
         XRRUpdateConfiguration(&event)
-        drained.randr += 1
+        randr += 1
       } else if event.type - randrEventBase == RRNotify {
-        randrNotify(&event, into: &drained)
+        randr += randrNotify(&event)
       } else if let windowEvent = windowEvent(event) {
         onWindow(windowEvent)
       }
     }
     try checkAlive()
-    return drained
+    return randr
   }
 
-  /// Counts a RandR notify event that can change the topology: output and CRTC changes, and
+  /// 1 for a RandR notify event that can change the topology: output and CRTC changes, and
   /// changes of the properties a snapshot reads (`EDID`, `non-desktop`). A backlight slider
   /// changes a property many times a second; those cost nothing.
-  private func randrNotify(_ event: inout XEvent, into drained: inout DrainedEvents) {
-    switch cx_rr_subtype(&event) {
-    case RRNotify_OutputProperty:
+  private func randrNotify(_ event: inout XEvent) -> Int {
+    if cx_rr_subtype(&event) == RRNotify_OutputProperty {
       let property = cx_rr_output_property_atom(&event)
-      guard property == atom("EDID") || property == atom("non-desktop") else { return }
-    default:
-      XRRUpdateConfiguration(&event)
+      return property == atom("EDID") || property == atom("non-desktop") ? 1 : 0
     }
-    drained.randr += 1
+    XRRUpdateConfiguration(&event)
+    return 1
   }
 
   private func windowEvent(_ event: XEvent) -> WindowEvent? {
@@ -80,11 +83,4 @@ extension XConnection {
     }
     return nil
   }
-}
-
-/// What one drain of the event queue found.
-public struct DrainedEvents: Sendable, Equatable {
-  /// RandR events that may change the topology.
-  public var randr = 0
-  public init() {}
 }

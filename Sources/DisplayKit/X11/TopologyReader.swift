@@ -111,8 +111,9 @@ extension XConnection {
 
   /// The bytes of an output property, nil when the output does not have it.
   func outputProperty(_ output: OutputID, _ name: String) -> [UInt8]? {
-    let atom = atom(name, create: false)
-    guard atom != 0 else { return nil }
+    // Interned (and so cached) once per connection, not looked up again for every output of
+    // every snapshot when no monitor has set it yet.
+    let atom = atom(name)
     var type: Atom = 0
     var format: Int32 = 0
     var count: UInt = 0

@@ -79,7 +79,7 @@ extension XConnection {
       setAtoms(window, "_NET_WM_STATE", [atom(state)])
     }
     XMapWindow(display, window)
-    if let error = try syncErrors(since: first).ours.first {
+    if let error = try syncErrors(since: first).first {
       XDestroyWindow(display, window)
       XFlush(display)
       throw .request(error)
@@ -104,17 +104,21 @@ extension XConnection {
   /// the server repaints exposed areas itself. An image smaller than the window (a picture
   /// capped for a huge monitor) goes into a child window centred in it, over the window's
   /// own background colour. Throws, freeing what it made, when the server cannot (BadAlloc).
-  public func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int))
-    throws(DisplayError) -> ShownImage
-  {
+  public func showImage(
+    _ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor
+  ) throws(DisplayError) -> ShownImage {
     let depth = XDefaultDepth(display, screenNumber)
     guard depth == 24 || depth == 32, let visual = XDefaultVisual(display, screenNumber) else {
       throw .request(unknownFailure("a 24-bit TrueColor visual for the placeholder"))
     }
     let first = nextRequest
-    var target = Window(window.rawValue)
+    let parent = Window(window.rawValue)
+    var target = parent
     var inner: WindowID?
     if image.width < size.width || image.height < size.height {
+      // The bars around the picture: the background colour, not an earlier picture.
+      XSetWindowBackground(display, parent, UInt(background.pixel))
+      XClearWindow(display, parent)
       var attributes = XSetWindowAttributes()
       target = XCreateWindow(
         display, target, Int32(clamping: (size.width - image.width) / 2),
@@ -129,7 +133,9 @@ extension XConnection {
     XSetWindowBackgroundPixmap(display, target, pixmap)
     if inner != nil { XMapWindow(display, target) }
     XClearWindow(display, target)
-    if let error = try syncErrors(since: first).ours.first {
+    if let error = try syncErrors(since: first).first {
+      XSetWindowBackground(display, parent, UInt(background.pixel))
+      XClearWindow(display, parent)
       XFreePixmap(display, pixmap)
       if let inner { XDestroyWindow(display, Window(inner.rawValue)) }
       XFlush(display)

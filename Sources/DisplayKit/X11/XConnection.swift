@@ -111,13 +111,12 @@ public final class XConnection {
 
   /// Waits for the server to process everything sent, then returns the errors caused by
   /// requests from `serial` on; errors of earlier requests (another operation's, arriving
-  /// late) are returned apart, so that no error is blamed on the wrong request.
-  public func syncErrors(since serial: UInt) throws(DisplayError) -> (ours: [XErrorRecord], earlier: [XErrorRecord]) {
+  /// late) are dropped, so that no error is blamed on the wrong request.
+  public func syncErrors(since serial: UInt) throws(DisplayError) -> [XErrorRecord] {
     try checkAlive()
     XSync(display, 0)
     try checkAlive()
-    let all = takeErrors()
-    return (all.filter { $0.serial >= serial }, all.filter { $0.serial < serial })
+    return takeErrors().filter { $0.serial >= serial }
   }
 
   /// Errors recorded since the last call, oldest first.
