@@ -107,9 +107,12 @@ extension Daemon {
     case .exposed(let window, let rect):
       exposed(window, rect)
     case .damaged:
+      // Damage already queued when the last mirror went: nothing left to draw it into.
+      guard mirrors.damage != nil else { return false }
       mirrors.damagePending = true
       scheduleFrame()
     case .pointerMoved:
+      guard mirrors.tracking == true else { return false }
       mirrors.cursorPending = true
       scheduleFrame()
     case .cursorChanged:
