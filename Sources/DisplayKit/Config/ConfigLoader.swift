@@ -33,7 +33,7 @@ extension Config {
 
   /// Reads and validates a config file.
   public static func load(path: String) throws(ConfigError) -> Config {
-    switch readFile(path) {
+    switch readFile(path, limit: FileLimit.config) {
     case .failure(let error): throw ConfigError(file: path, message: "cannot read: \(error)")
     case .success(let bytes): return try parse(bytes, file: path)
     }
