@@ -240,16 +240,21 @@ extension XServerTests {
         prefix: ["/bin/sh", "-c", "ulimit -n 40; exec \"$@\"", "sh"])
       #expect(waitForLine(daemon, "ready: ") != nil)
       let socketPath = runtime + "/displayd/\(server.display).sock"
-      var clients = try (0..<50).map { _ in try UnixClient(socketPath) }
+      var clients = try (0..<40).map { _ in try UnixClient(socketPath) }
       _ = pollFDs([], timeoutMs: 200)  // let the daemon meet EMFILE
       let before = try cpuTicks(daemon.pid)
       _ = pollFDs([], timeoutMs: 1000)
       let used = try cpuTicks(daemon.pid) - before
       #expect(used < 20, "\(used) ticks in 1 s with the descriptor table full")
       clients.removeAll()
-      let fresh = try UnixClient(socketPath)
-      try fresh.send(Array("{\"request\":\"status\"}\n".utf8))
-      #expect(fresh.line(timeout: 2)?.contains("\"ok\":true") == true, "serves again once clients go")
+      // A client that arrives before the daemon has seen the others go is still shed: retry.
+      let served = eventually(within: 3) {
+        guard let fresh = try? UnixClient(socketPath),
+          (try? fresh.send(Array("{\"request\":\"status\"}\n".utf8))) != nil
+        else { return false }
+        return fresh.line(timeout: 0.5)?.contains("\"ok\":true") == true
+      }
+      #expect(served, "serves again once clients go")
       #expect(daemon.wait(timeout: 0) == nil)
     }
 
