@@ -53,6 +53,20 @@ import XRig
     }
   }
 
+  /// Found by the config fuzzer: a bad word with invalid UTF-8 sent the syntax locator before
+  /// the start of the text, and counting its line trapped.
+  @Test func aBadWordWithInvalidUTF8IsALocatedSyntaxError() {
+    let bytes =
+      Array("{ hooks: {\n timeout_seconds: ".utf8) + [0xC9] + Array("nfinityH".utf8)
+      + [UInt8](repeating: 0xFF, count: 40) + Array(" } }\n".utf8)
+    do {
+      _ = try Config.parse(bytes, file: "fuzz.json5")
+      Issue.record("accepted")
+    } catch {
+      #expect(error.line == 2, "\(error)")
+    }
+  }
+
   @Test func theBoundsThemselvesAreAccepted() throws {
     let config = try parse(
       """

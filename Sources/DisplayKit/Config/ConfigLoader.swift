@@ -97,6 +97,6 @@ extension Config {
   }
 
   static func line(of offset: Int, in bytes: [UInt8]) -> Int {
-    1 + bytes.prefix(offset).filter { $0 == 0x0A }.count
+    1 + bytes.prefix(max(0, offset)).filter { $0 == 0x0A }.count
   }
 }
