@@ -67,6 +67,19 @@ import XRig
     }
   }
 
+  /// Found by the config fuzzer: Foundation's JSON5 scanner traps on 0xFF in an unquoted key.
+  @Test func invalidUTF8IsALocatedSyntaxError() {
+    let bytes =
+      Array("{ hooks: {\n timeou".utf8) + [UInt8](repeating: 0xFF, count: 36) + Array("t_seconds: Infinity } }\n".utf8)
+    do {
+      _ = try Config.parse(bytes, file: "fuzz.json5")
+      Issue.record("accepted")
+    } catch {
+      #expect(error.line == 2 && error.message.contains("UTF-8"), "\(error)")
+    }
+    #expect((try? Config.parse(Array("{ placeholder: { text: 'ünï ✓' } }".utf8), file: "f")) != nil)
+  }
+
   @Test func theBoundsThemselvesAreAccepted() throws {
     let config = try parse(
       """
