@@ -9,7 +9,7 @@ BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-d
   libxfixes-dev libxext-dev libxres-dev libxi-dev libcairo2-dev libpango1.0-dev \
   fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
-  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool
+  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps
 BENCH_PACKAGES = hyperfine ffmpeg
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
@@ -68,18 +68,34 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= .build/fuzz
 
-## fuzz: the EDID decoder under libFuzzer with ASan for FUZZ_SECONDS, seeded from the corpus.
+FUZZ_TARGETS = edid config control
+FUZZ_edid_MAX_LEN = 1024
+FUZZ_config_MAX_LEN = 4096
+FUZZ_control_MAX_LEN = 4096
+
+## fuzz: under libFuzzer with ASan for FUZZ_SECONDS each: the EDID decoder (seeded from the
+## EDID corpus), the config reader (JSON5 text; seeded from the tests' configs) and the
+## control protocol (bytes from a client).
 fuzz: deps
-	mkdir -p $(FUZZ_DIR)/corpus
-	cp Tests/DisplayKitTests/Fixtures/edid/*.bin $(FUZZ_DIR)/corpus/
-	if [ -d ../shared/edid ]; then cp ../shared/edid/*.bin ../shared/edid/malformed/*.bin $(FUZZ_DIR)/corpus/; fi
-	$(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
-	  -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
-	  $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
-	  -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes -lXi \
-	  $$(find Sources/DisplayKit -name '*.swift') Fuzz/EDIDFuzzer.swift -o $(FUZZ_DIR)/edid-fuzzer
-	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=1024 -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
+	mkdir -p $(FUZZ_DIR)/edid-corpus $(FUZZ_DIR)/config-corpus $(FUZZ_DIR)/control-corpus
+	cp Tests/DisplayKitTests/Fixtures/edid/*.bin $(FUZZ_DIR)/edid-corpus/
+	if [ -d ../shared/edid ]; then cp ../shared/edid/*.bin ../shared/edid/malformed/*.bin $(FUZZ_DIR)/edid-corpus/; fi
+	cp Fuzz/seeds/config/* $(FUZZ_DIR)/config-corpus/
+	cp Fuzz/seeds/control/* $(FUZZ_DIR)/control-corpus/
+	for t in $(FUZZ_TARGETS); do \
+	  name=$$(echo $$t | sed 's/edid/EDID/; s/config/Config/; s/control/Control/'); \
+	  $(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
+	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
+	    $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
+	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes -lXi \
+	    $$(find Sources/DisplayKit -name '*.swift') Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
+	done
+	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_edid_MAX_LEN) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/edid- $(FUZZ_DIR)/edid-corpus
+	$(FUZZ_DIR)/config-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_config_MAX_LEN) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/config- $(FUZZ_DIR)/config-corpus
+	$(FUZZ_DIR)/control-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_control_MAX_LEN) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/control- $(FUZZ_DIR)/control-corpus
 
 # Install paths. DESTDIR is prepended to each for staged installs.
 BIN ?= .build/release/displayd

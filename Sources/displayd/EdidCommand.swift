@@ -30,7 +30,7 @@ struct EdidCommand: Subcommand {
     guard !args.positionals.isEmpty else { throw UsageError("no EDID file given", usage: spec.usage) }
     var ok = true
     for path in args.positionals {
-      switch readFile(path) {
+      switch readFile(path, limit: FileLimit.edid) {
       case .success(let bytes): ok = report(bytes, label: path, json: json) && ok
       case .failure(let error):
         ok = false

@@ -29,14 +29,18 @@ struct RunCommand: Subcommand {
     let config = try source.load(log: log)
     let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGCHLD])
     let connection = try connect(args)
-    let path = controlSocketPath(display: connection.name, runtimeDir: environment("XDG_RUNTIME_DIR"))
-    if path == nil { log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload)") }
-    let control = try path.map { try ControlServer(path: $0) }
+    // One daemon a display: the lock decides, before anything touches the display.
+    let location = ControlLocation(display: connection.name, runtimeDir: environment("XDG_RUNTIME_DIR"))
+    let lock = try InstanceLock(location)
+    if location.socket == nil {
+      log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload); lock \(lock.path)")
+    }
+    let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
     let daemon = try Daemon(connection: connection, config: config, log: log)
     let service = try DaemonService(
       daemon: daemon, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }
-    try service.run()
+    try withExtendedLifetime(lock) { try service.run() }
     return .success
   }
 

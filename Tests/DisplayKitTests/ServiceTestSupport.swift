@@ -106,7 +106,10 @@ final class UnixClient {
     let deadline = Deadline(seconds: timeout)
     var chunk = [UInt8](repeating: 0, count: 65536)
     while !deadline.passed {
-      if let nl = buffer.firstIndex(of: 0x0A) { return String(decoding: buffer[..<nl], as: UTF8.self) }
+      if let nl = buffer.firstIndex(of: 0x0A) {
+        defer { buffer.removeSubrange(...nl) }
+        return String(decoding: buffer[..<nl], as: UTF8.self)
+      }
       guard pollFDs([fd], timeoutMs: deadline.remainingMs).contains(0) else { return nil }
       let n = read(fd, &chunk, chunk.count)
       guard n > 0 else { return nil }
@@ -114,4 +117,32 @@ final class UnixClient {
     }
     return nil
   }
+}
+
+/// User plus system CPU time of a process so far, in clock ticks (`/proc/PID/stat`).
+func cpuTicks(_ pid: pid_t) throws -> Int {
+  let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+  // The command name (field 2) may hold spaces; the fields after its ')' do not.
+  let rest = try #require(stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...] })
+  let fields = rest.split(separator: " ")
+  return try #require(Int(fields[11])) + #require(Int(fields[12]))
+}
+
+/// Starts `displayd run` without waiting for it (`prefix` runs before it, e.g. a shell that
+/// lowers a limit).
+func spawnDaemon(display: String, environment: [String: String], prefix: [String] = []) throws -> ChildProcess {
+  var env = ["PATH": "/usr/bin:/bin", "XDG_CONFIG_HOME": "/nonexistent", "HOME": "/nonexistent"]
+  for (k, v) in environment { env[k] = v }
+  return try ChildProcess(
+    prefix + [displaydPath, "run", "--display", display, "--log-level", "debug"], environment: env)
+}
+
+/// Reads a child's log until a line contains `text`; nil at the deadline or its end.
+func waitForLine(_ child: ChildProcess, _ text: String, timeout: Double = 3) -> String? {
+  let deadline = Deadline(seconds: timeout)
+  while !deadline.passed {
+    guard let line = child.readErrorLine(timeout: Double(deadline.remainingMs) / 1000) else { return nil }
+    if line.contains(text) { return line }
+  }
+  return nil
 }

@@ -9,7 +9,12 @@ public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
   /// The refresh rate closest to `refresh` (within 0.5 Hz) at this size.
   case sizeRate(width: Int, height: Int, refresh: Double)
 
-  /// Parses `preferred`, `highest`, `keep`, `WxH` or `WxH@R`.
+  /// Sizes the X protocol can carry (CARD16, and the screen is at most 32767 wide).
+  public static let sizes = 1...32767
+  /// Refresh rates in Hz: above 0, at most this.
+  public static let maxRefresh = 1000.0
+
+  /// Parses `preferred`, `highest`, `keep`, `WxH` or `WxH@R`, within `sizes` and `maxRefresh`.
   public init?(_ text: String) {
     switch text {
     case "preferred": self = .preferred
@@ -19,9 +24,11 @@ public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
       let parts = text.split(separator: "@", omittingEmptySubsequences: false)
       guard parts.count <= 2 else { return nil }
       let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-      guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), w > 0, h > 0 else { return nil }
+      guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), Self.sizes.contains(w),
+        Self.sizes.contains(h)
+      else { return nil }
       if parts.count == 2 {
-        guard let r = Double(parts[1]), r > 0, r.isFinite else { return nil }
+        guard let r = Double(parts[1]), r > 0, r <= Self.maxRefresh else { return nil }
         self = .sizeRate(width: w, height: h, refresh: r)
       } else {
         self = .size(width: w, height: h)
@@ -49,7 +56,11 @@ public enum PositionRequest: Hashable, Sendable, CustomStringConvertible {
   case relative(Relation, target: String)
   case absolute(x: Int, y: Int)
 
-  /// Parses `right-of main`, `left-of HDMI-1`, `above main`, `below DP-2` or `X,Y`.
+  /// Coordinates a point may have: the X protocol's are INT16, and a screen is at most 32767.
+  public static let coordinates = 0...32767
+
+  /// Parses `right-of main`, `left-of HDMI-1`, `above main`, `below DP-2` or `X,Y` (each in
+  /// `coordinates`).
   public init?(_ text: String) {
     let words = text.split(separator: " ").map(String.init)
     if words.count == 2, let relation = Relation(rawValue: words[0]) {
@@ -57,7 +68,8 @@ public enum PositionRequest: Hashable, Sendable, CustomStringConvertible {
       return
     }
     let xy = text.split(separator: ",").map { Int(String($0).trimmingCharacters(in: " ")) }
-    guard xy.count == 2, let x = xy[0], let y = xy[1], x >= 0, y >= 0 else { return nil }
+    guard xy.count == 2, let x = xy[0], let y = xy[1], Self.coordinates.contains(x), Self.coordinates.contains(y)
+    else { return nil }
     self = .absolute(x: x, y: y)
   }
 
@@ -165,6 +177,7 @@ public struct MonitorMatch: Hashable, Sendable {
   public var output: String?
   public var manufacturer: String?
   public var productName: String?
+  /// The EDID's 16-bit product code.
   public var productCode: Int?
   /// Matches the serial string, or the serial number written in decimal.
   public var serial: String?
@@ -188,8 +201,10 @@ public struct MonitorRule: Hashable, Sendable {
 public struct HookConfig: Hashable, Sendable {
   public var connected: [[String]] = []
   public var disconnected: [[String]] = []
-  /// A hook still running after this long is killed.
+  /// A hook still running after this long is killed; within `timeouts`.
   public var timeoutSeconds = 10.0
+  /// The time limits a config may give, in seconds (above 0).
+  public static let timeouts = 0.0...3600.0
   public init() {}
 }
 

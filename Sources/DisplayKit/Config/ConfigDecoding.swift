@@ -23,6 +23,32 @@ extension KeyedDecodingContainer where K == AnyKey {
     try decodeIfPresent(T.self, forKey: AnyKey(key))
   }
 
+  /// A number in `range` (finite: JSON5's Infinity and NaN are refused here, by key).
+  func bounded(_ key: String, _ range: ClosedRange<Double>, lowerOpen: Bool, expected: String) throws -> Double? {
+    guard let value = try decodeIfPresent(Double.self, forKey: AnyKey(key)) else { return nil }
+    guard range.contains(value), !(lowerOpen && value == range.lowerBound) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: AnyKey(key), in: self, debugDescription: "\(value) is out of range: expected \(expected)")
+    }
+    return value
+  }
+
+  /// An integer in `range`. Read as a number first, so Infinity, NaN, fractions and huge
+  /// values are errors naming the key rather than a decoder failure without one.
+  func boundedInt(_ key: String, _ range: ClosedRange<Int>) throws -> Int? {
+    guard contains(AnyKey(key)) else { return nil }
+    let expected = "an integer \(range.lowerBound)...\(range.upperBound)"
+    guard let number = try? decode(Double.self, forKey: AnyKey(key)) else {
+      throw DecodingError.typeMismatch(
+        Int.self, .init(codingPath: codingPath + [AnyKey(key)], debugDescription: expected))
+    }
+    guard let value = Int(exactly: number), range.contains(value) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: AnyKey(key), in: self, debugDescription: "\(number) is not valid: expected \(expected)")
+    }
+    return value
+  }
+
   /// A string field parsed by `parse`; an unparsable one throws with `expected`.
   func parsed<T>(_ key: String, expected: String, _ parse: (String) -> T?) throws -> T? {
     guard let text = try decodeIfPresent(String.self, forKey: AnyKey(key)) else { return nil }
@@ -34,8 +60,9 @@ extension KeyedDecodingContainer where K == AnyKey {
   }
 }
 
-let modeExpected = "preferred | highest | keep | \"WxH\" | \"WxH@R\""
-let positionExpected = "right-of | left-of | above | below <output|main>, or \"X,Y\""
+let modeExpected =
+  "preferred | highest | keep | \"WxH\" | \"WxH@R\" (W and H 1...32767, R above 0 and at most 1000 Hz)"
+let positionExpected = "right-of | left-of | above | below <output|main>, or \"X,Y\" (X and Y 0...32767)"
 let colourExpected = "#rgb, #rrggbb or a colour name (white, black, red, green, blue, gray, yellow)"
 
 func oneOf<T: RawRepresentable & CaseIterable>(_: T.Type) -> String where T.RawValue == String {
@@ -62,11 +89,10 @@ extension HookConfig: Decodable {
     try c.requireOnly(["connected", "disconnected", "timeout_seconds"])
     connected = try Self.commands(c, "connected")
     disconnected = try Self.commands(c, "disconnected")
-    timeoutSeconds = try c.optional("timeout_seconds") ?? timeoutSeconds
-    guard timeoutSeconds > 0 else {
-      throw DecodingError.dataCorruptedError(
-        forKey: AnyKey("timeout_seconds"), in: c, debugDescription: "expected a number of seconds above 0")
-    }
+    timeoutSeconds =
+      try c.bounded(
+        "timeout_seconds", Self.timeouts, lowerOpen: true, expected: "a number of seconds above 0, at most 3600")
+      ?? timeoutSeconds
   }
 
   /// One argv (`["prog", "arg"]`) or several (`[["prog1"], ["prog2", "x"]]`); none empty.
@@ -148,7 +174,7 @@ extension MonitorMatch: Decodable {
     output = try c.optional("output")
     manufacturer = try c.optional("manufacturer")
     productName = try c.optional("product_name")
-    productCode = try c.optional("product_code")
+    productCode = try c.boundedInt("product_code", 0...0xFFFF)
     serial = try c.optional("serial")
   }
 }

@@ -33,7 +33,7 @@ extension Config {
 
   /// Reads and validates a config file.
   public static func load(path: String) throws(ConfigError) -> Config {
-    switch readFile(path) {
+    switch readFile(path, limit: FileLimit.config) {
     case .failure(let error): throw ConfigError(file: path, message: "cannot read: \(error)")
     case .success(let bytes): return try parse(bytes, file: path)
     }
@@ -41,6 +41,11 @@ extension Config {
 
   /// Parses JSON5 text (comments, trailing commas, unquoted keys, single quotes).
   public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Config {
+    // Foundation's JSON5 scanner traps on some invalid UTF-8 (an unquoted key with 0xFF,
+    // found by the config fuzzer): refuse it first, naming the line.
+    if let bad = firstInvalidUTF8(bytes) {
+      throw ConfigError(file: file, line: line(of: bad, in: bytes), message: "syntax error: not valid UTF-8")
+    }
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true
     do {
@@ -96,7 +101,21 @@ extension Config {
     }
   }
 
+  /// The offset of the first byte that is not part of valid UTF-8, or nil.
+  static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var offset = 0
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar): offset += UTF8.width(scalar)
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
+  }
+
   static func line(of offset: Int, in bytes: [UInt8]) -> Int {
-    1 + bytes.prefix(offset).filter { $0 == 0x0A }.count
+    1 + bytes.prefix(max(0, offset)).filter { $0 == 0x0A }.count
   }
 }

@@ -68,9 +68,12 @@ struct JSON5Locator {
     case UInt8(ascii: "\""), UInt8(ascii: "'"): try string()
     case let c? where isNumberStart(c): try number()
     case let c? where isIdentifierStart(c):
+      let start = i
       let word = identifier()
       guard ["true", "false", "null", "Infinity", "NaN"].contains(word) else {
-        i -= word.utf8.count
+        // Back to where the word began: its String may be longer than its bytes (invalid
+        // UTF-8 becomes U+FFFD), so subtracting its length could go before the start.
+        i = start
         throw problem("unexpected word '\(word)' (a string value needs quotes)")
       }
     default: throw problem("expected a value, found \(describe())")

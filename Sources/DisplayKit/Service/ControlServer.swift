@@ -10,7 +10,7 @@ public enum ControlError: Error, Equatable, CustomStringConvertible {
   case setup(String)
   public var description: String {
     switch self {
-    case .alreadyRunning(let path): return "another displayd already runs on this display (control socket \(path))"
+    case .alreadyRunning(let path): return "another displayd already runs on this display (it holds \(path))"
     case .setup(let what): return "control socket: \(what)"
     }
   }
@@ -24,9 +24,16 @@ public final class ControlServer {
   public let path: String
   private let listener: Int32
   private var clients: [Int32: Client] = [:]
+  /// A spare descriptor, given up to accept-and-close a client when the table is full.
+  private var reserve: Int32
+  /// Set when a full descriptor table leaves no way to take a pending client off the
+  /// listener: it is not polled until a client goes.
+  private var listenerPaused = false
+  /// Kept until the socket is removed, so a successor cannot lose its socket to our deinit.
+  private let lock: InstanceLock?
   /// Answers a request name with the response object.
   public var handler: (String) -> JSON = { _ in .object([("ok", .bool(false)), ("error", .string("starting"))]) }
-  static let maxLine = 64 * 1024
+  static let maxLine = ControlProtocol.maxLine
   static let maxPending = 1 << 20
   static let maxClients = 64
 
@@ -37,32 +44,37 @@ public final class ControlServer {
     var closing = false
   }
 
-  /// Creates `path` (its folder 0700, the socket 0600). Refuses when a daemon answers there;
-  /// replaces a stale socket.
-  public init(path: String) throws(ControlError) {
+  /// Listens at `path` (socket 0600). Its folder is made 0700 and checked (a directory of
+  /// ours, not a symbolic link, mode 0700); a stale socket there is replaced, anything else
+  /// at the path is left alone and refused. Call with the display's `InstanceLock` held:
+  /// the lock, not this, decides that one daemon runs.
+  public init(path: String, lock: InstanceLock? = nil) throws(ControlError) {
     self.path = path
+    self.lock = lock
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-      throw .setup("cannot create \(folder): \(String(cString: strerror(errno)))")
+    try RuntimeFolder.prepare(folder)
+    var info = stat()
+    if lstat(path, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFSOCK else {
+        throw .setup("\(path) exists and is not a socket; not removing it")
+      }
+      unlink(path)
     }
-    chmod(folder, 0o700)
-    if let fd = UnixSocket.connect(path) {
-      close(fd)
-      throw .alreadyRunning(path: path)
-    }
-    unlink(path)
     do { listener = try UnixSocket.listen(path) } catch { throw .setup(error.description) }
+    reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
   }
 
   deinit {
     for fd in clients.keys { close(fd) }
     close(listener)
+    if reserve >= 0 { close(reserve) }
     unlink(path)
   }
 
   /// Descriptors to poll, with the events wanted.
   public var descriptors: [(fd: Int32, events: Int16)] {
-    [(listener, pollIn)] + clients.map { ($0.key, $0.value.output.isEmpty ? pollIn : pollIn | pollOut) }
+    (listenerPaused ? [] : [(listener, pollIn)])
+      + clients.map { ($0.key, $0.value.output.isEmpty ? pollIn : pollIn | pollOut) }
   }
 
   /// Handles readiness of `fd` if it is one of ours; returns whether it was.
@@ -74,7 +86,8 @@ public final class ControlServer {
     }
     guard clients[fd] != nil else { return false }
     if events & pollOut != 0 { flush(fd) }
-    if events & ~pollOut != 0 { read(fd) }
+    // flush may have dropped the client, and its number may already be someone else's.
+    if events & ~pollOut != 0, clients[fd] != nil { read(fd) }
     return true
   }
 
@@ -89,14 +102,18 @@ public final class ControlServer {
   private func accept() {
     while true {
       let fd = Glibc.accept(listener, nil, nil)
-      guard fd >= 0 else { return }
+      guard fd >= 0 else {
+        switch errno {
+        case EINTR, ECONNABORTED: continue
+        case EMFILE, ENFILE: return shed()
+        default: return
+        }
+      }
       _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
       UnixSocket.setNonBlocking(fd)
       guard let uid = UnixSocket.peerUID(fd), uid == geteuid() else {
         let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "unknown peer"
-        let refusal = JSON.object([
-          ("ok", .bool(false)), ("error", .string("refused: \(who) is not the daemon's user")),
-        ])
+        let refusal = ControlProtocol.error("refused: \(who) is not the daemon's user")
         _ = Array((refusal.serialized() + "\n").utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
         continue
@@ -109,35 +126,51 @@ public final class ControlServer {
     }
   }
 
+  /// Out of descriptors: a pending client would keep the listener readable and `poll`
+  /// spinning. Give up the spare descriptor to accept it and close it at once; without a
+  /// spare, stop polling the listener until a client goes.
+  private func shed() {
+    guard reserve >= 0 else {
+      listenerPaused = true
+      return
+    }
+    close(reserve)
+    let fd = Glibc.accept(listener, nil, nil)
+    if fd >= 0 { close(fd) }
+    reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    if fd < 0 || reserve < 0 { listenerPaused = true }
+  }
+
   private func read(_ fd: Int32) {
     var chunk = [UInt8](repeating: 0, count: 65536)
     let n = Glibc.read(fd, &chunk, chunk.count)
     if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
     guard n > 0 else { return drop(fd) }
     clients[fd]?.input += chunk[0..<n]
-    while let client = clients[fd], let nl = client.input.firstIndex(of: 0x0A) {
-      let line = Array(client.input[..<nl])
-      clients[fd]?.input.removeSubrange(...nl)
-      respond(fd, to: line)
+    guard let input = clients[fd]?.input else { return }
+    let batch = ControlProtocol.requests(in: input)
+    clients[fd]?.input.removeFirst(batch.consumed)
+    // Repeated reloads in one read are one reload; each still gets its answer.
+    var reloaded: JSON?
+    for item in batch.items {
+      guard clients[fd] != nil else { return }
+      switch item {
+      case .malformed: reply(fd, ControlProtocol.malformedAnswer)
+      case .request("reload"):
+        let answer = reloaded ?? handler("reload")
+        reloaded = answer
+        reply(fd, answer)
+      case .request(let name):
+        if name == "subscribe" { clients[fd]?.subscribed = true }
+        reply(fd, handler(name))
+      }
     }
-    if let client = clients[fd], client.input.count > Self.maxLine {
+    if let failure = batch.failure, clients[fd] != nil {
       clients[fd]?.input = []
-      reply(fd, .object([("ok", .bool(false)), ("error", .string("request line longer than \(Self.maxLine) bytes"))]))
+      reply(fd, ControlProtocol.error(failure.message))
       clients[fd]?.closing = true
       flush(fd)
     }
-  }
-
-  private struct RequestLine: Decodable { var request: String }
-
-  private func respond(_ fd: Int32, to line: [UInt8]) {
-    guard let request = try? JSONDecoder().decode(RequestLine.self, from: Data(line)) else {
-      return reply(
-        fd,
-        .object([("ok", .bool(false)), ("error", .string("expected a JSON object like {\"request\": \"status\"}"))]))
-    }
-    if request.request == "subscribe" { clients[fd]?.subscribed = true }
-    reply(fd, handler(request.request))
   }
 
   private func reply(_ fd: Int32, _ value: JSON) { send(fd, Array((value.serialized() + "\n").utf8)) }
@@ -159,8 +192,11 @@ public final class ControlServer {
     if let c = clients[fd], c.closing, c.output.isEmpty { drop(fd) }
   }
 
+  /// Forgets and closes a client; does nothing for one already dropped, so a descriptor
+  /// number is never closed twice (it may by then belong to something else).
   private func drop(_ fd: Int32) {
-    clients[fd] = nil
+    guard clients.removeValue(forKey: fd) != nil else { return }
     close(fd)
+    listenerPaused = false
   }
 }

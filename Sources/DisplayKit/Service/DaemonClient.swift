@@ -18,7 +18,7 @@ public final class DaemonClient {
 
   /// Connects to the daemon of `display` (nil: `$DISPLAY`).
   public static func connect(display: String?) throws(Failure) -> DaemonClient {
-    guard let client = try? open(display: display) else {
+    guard let client = try open(display: display) else {
       let shown = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
       throw Failure(
         message: "no displayd runs on display '\(shown)' (no control socket under $XDG_RUNTIME_DIR/displayd)")
@@ -26,12 +26,18 @@ public final class DaemonClient {
     return client
   }
 
-  /// Connects, or returns nil when no daemon listens.
+  /// Connects, or returns nil when no daemon listens. Refuses a socket served by another
+  /// user (SO_PEERCRED), so a planted socket cannot answer for the daemon.
   public static func open(display: String?) throws(Failure) -> DaemonClient? {
     let name = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
     let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
     guard let path = controlSocketPath(display: name, runtimeDir: runtime), let fd = UnixSocket.connect(path) else {
       return nil
+    }
+    guard let uid = UnixSocket.peerUID(fd), uid == geteuid() else {
+      let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "an unknown peer"
+      close(fd)
+      throw Failure(message: "refused: uid \(geteuid()) does not own the daemon at \(path) (it is served by \(who))")
     }
     return DaemonClient(fd: fd)
   }

@@ -95,7 +95,7 @@ public final class DaemonService {
   @discardableResult
   func reload() -> String? {
     notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
-    defer { notifier.notify("READY=1\nSTATUS=\(status)") }
+    defer { notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(status))") }
     do {
       let config = try loadConfig()
       try daemon.reload(config)
@@ -134,7 +134,7 @@ public final class DaemonService {
   }
 
   private func eventsHappened(_ events: [TopologyEvent], _ old: Topology, _ new: Topology) {
-    notifier.notify("STATUS=\(status)")
+    notifier.notify("STATUS=\(SystemdNotifier.fieldValue(status))")
     for event in events {
       if control?.subscriberCount ?? 0 > 0 { control?.broadcast(EventReport.json(event, in: new)) }
       runHooks(for: event, old: old, new: new)

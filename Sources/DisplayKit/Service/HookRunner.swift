@@ -11,6 +11,7 @@ import CLinux
 public final class HookRunner {
   private struct Running {
     var name: String
+    /// The output pipe; -1 once the hook closed its end (it stays here until reaped).
     var pipe: Int32
     var deadline: UInt64
     var output: [UInt8] = []
@@ -21,6 +22,9 @@ public final class HookRunner {
   private let log: Logger
   public var timeoutSeconds: Double
   static let maxOutput = 16 * 1024
+  /// More hooks than this at once are skipped with a warning, so a burst of events cannot
+  /// exhaust the daemon's descriptors.
+  public static let maxRunning = 32
 
   public init(log: Logger, timeoutSeconds: Double = 10) {
     self.log = log
@@ -30,7 +34,7 @@ public final class HookRunner {
   deinit {
     for (pid, hook) in running {
       kill(pid, SIGKILL)
-      close(hook.pipe)
+      if hook.pipe >= 0 { close(hook.pipe) }
     }
     if timer >= 0 { close(timer) }
   }
@@ -38,11 +42,16 @@ public final class HookRunner {
   public var runningCount: Int { running.count }
 
   /// Descriptors to poll: the output pipes, and the timer while any hook runs.
-  public var descriptors: [Int32] { running.values.map(\.pipe) + (running.isEmpty || timer < 0 ? [] : [timer]) }
+  public var descriptors: [Int32] {
+    running.values.map(\.pipe).filter { $0 >= 0 } + (running.isEmpty || timer < 0 ? [] : [timer])
+  }
 
   /// Starts `argv` with the current environment plus `environment`.
   public func start(_ argv: [String], environment: [String: String]) {
     guard let program = argv.first else { return }
+    guard running.count < Self.maxRunning else {
+      return log.warning("hook \(program) skipped: \(Self.maxRunning) hooks already run")
+    }
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return log.error("hook \(program): pipe: \(String(cString: strerror(errno)))") }
     _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -55,7 +64,8 @@ public final class HookRunner {
       close(fds[0])
       return log.error("hook \(program) could not start: \(String(cString: strerror(rc)))")
     }
-    running[pid] = Running(name: program, pipe: fds[0], deadline: monotonicNanoseconds() + UInt64(timeoutSeconds * 1e9))
+    let deadline = monotonicNanoseconds().addingSaturating(Self.nanoseconds(timeoutSeconds))
+    running[pid] = Running(name: program, pipe: fds[0], deadline: deadline)
     log.info(
       "hook \(program) started (pid \(pid)) for \(environment["DISPLAYD_EVENT"] ?? "?") \(environment["DISPLAYD_OUTPUT"] ?? "")"
     )
@@ -74,11 +84,25 @@ public final class HookRunner {
     guard let pid = running.first(where: { $0.value.pipe == fd })?.key else { return false }
     var chunk = [UInt8](repeating: 0, count: 4096)
     let n = read(fd, &chunk, chunk.count)
-    if n > 0, var hook = running[pid] {
-      hook.output += chunk[0..<min(n, max(0, Self.maxOutput - hook.output.count))]
-      running[pid] = hook
+    if n > 0 {
+      if var hook = running[pid] {
+        hook.output += chunk[0..<min(n, max(0, Self.maxOutput - hook.output.count))]
+        running[pid] = hook
+      }
+    } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+      // End of output (or a hung-up pipe): a pipe left in the poll set would be ready
+      // forever and spin the loop. The hook stays in `running` until it is reaped.
+      close(fd)
+      running[pid]?.pipe = -1
     }
     return true
+  }
+
+  /// `seconds` in nanoseconds, saturating: NaN and negatives are 0, huge values UInt64.max.
+  static func nanoseconds(_ seconds: Double) -> UInt64 {
+    guard seconds > 0 else { return 0 }
+    let ns = seconds * 1e9
+    return ns < 18_446_744_073_709_549_568.0 ? UInt64(ns) : UInt64.max
   }
 
   /// Reaps hooks that exited (call on SIGCHLD) and logs their status and output.
@@ -89,10 +113,11 @@ public final class HookRunner {
       guard pid > 0 else { return }
       guard var hook = running.removeValue(forKey: pid) else { continue }
       var chunk = [UInt8](repeating: 0, count: 4096)
-      while case let n = read(hook.pipe, &chunk, chunk.count), n > 0, hook.output.count < Self.maxOutput {
-        hook.output += chunk[0..<n]
+      while hook.pipe >= 0, case let n = read(hook.pipe, &chunk, chunk.count), n > 0, hook.output.count < Self.maxOutput
+      {
+        hook.output += chunk[0..<min(n, Self.maxOutput - hook.output.count)]
       }
-      close(hook.pipe)
+      if hook.pipe >= 0 { close(hook.pipe) }
       let how = status & 0x7f == 0 ? "exited with status \((status >> 8) & 0xff)" : "killed by signal \(status & 0x7f)"
       let text = String(decoding: hook.output, as: UTF8.self).split(separator: "\n").joined(separator: " | ")
       let line = "hook \(hook.name) (pid \(pid)) \(how)" + (text.isEmpty ? "" : "; output: \(text)")
@@ -116,8 +141,11 @@ public final class HookRunner {
     if timer < 0 { timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
     guard timer >= 0 else { return }
     let next = running.values.map(\.deadline).filter { $0 != UInt64.max }.min()
-    let delay = next.map { $0 > monotonicNanoseconds() ? $0 - monotonicNanoseconds() : 1 } ?? 0
-    let value = timespec(tv_sec: Int(delay / 1_000_000_000), tv_nsec: Int(delay % 1_000_000_000))
+    // One reading of the clock: a deadline passing between two readings would underflow.
+    let now = monotonicNanoseconds()
+    // 0 disarms the timer, so an overdue deadline fires after 1 ns.
+    let delay = next.map { $0 > now ? $0 - now : 1 } ?? 0
+    let value = timespec(tv_sec: Int(clamping: delay / 1_000_000_000), tv_nsec: Int(delay % 1_000_000_000))
     var spec = itimerspec(it_interval: timespec(), it_value: value)
     timerfd_settime(timer, 0, &spec, nil)
   }
@@ -157,5 +185,13 @@ public final class HookRunner {
       cenv.forEach { free($0) }
     }
     return posix_spawnp(&pid, argv[0], &actions, &attr, cargv, cenv)
+  }
+}
+
+extension UInt64 {
+  /// `self + other`, or `UInt64.max` when that overflows.
+  func addingSaturating(_ other: UInt64) -> UInt64 {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? .max : sum
   }
 }

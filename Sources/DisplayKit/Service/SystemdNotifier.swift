@@ -17,7 +17,12 @@ public final class SystemdNotifier {
   public init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) {
     let usec = environment("WATCHDOG_USEC").flatMap { UInt64($0) }
     let forUs = environment("WATCHDOG_PID").map { Int32($0) == getpid() } ?? true
-    watchdogInterval = usec.flatMap { $0 > 0 && forUs ? $0 * 500 : nil }
+    // Half the period, in nanoseconds: saturates rather than trapping on a huge value.
+    watchdogInterval = usec.flatMap { usec in
+      guard usec > 0 && forUs else { return nil }
+      let (half, overflow) = usec.multipliedReportingOverflow(by: 500)
+      return overflow ? UInt64.max : half
+    }
     guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty, path.utf8.count < 108 else {
       fd = -1
       return
@@ -36,7 +41,12 @@ public final class SystemdNotifier {
 
   public var isActive: Bool { fd >= 0 }
 
-  /// Sends `KEY=value` lines, e.g. `READY=1\nSTATUS=...`.
+  /// `text` made safe as one field's value (`STATUS=`): control characters, newlines
+  /// above all, are escaped so the text cannot end the field and add others.
+  public static func fieldValue(_ text: String) -> String { Logger.escaped(text) }
+
+  /// Sends `KEY=value` lines, e.g. `READY=1\nSTATUS=...`; values from outside go through
+  /// `fieldValue`.
   public func notify(_ state: String) {
     guard fd >= 0 else { return }
     var bytes = Array(state.utf8)
@@ -57,7 +67,7 @@ public final class PeriodicTimer {
     guard fd >= 0 else { throw .call("timerfd_create", errno) }
     fileDescriptor = fd
     let spec = timespec(
-      tv_sec: Int(intervalNanoseconds / 1_000_000_000), tv_nsec: Int(intervalNanoseconds % 1_000_000_000))
+      tv_sec: Int(clamping: intervalNanoseconds / 1_000_000_000), tv_nsec: Int(intervalNanoseconds % 1_000_000_000))
     var value = itimerspec(it_interval: spec, it_value: spec)
     guard timerfd_settime(fd, 0, &value, nil) == 0 else { throw .call("timerfd_settime", errno) }
   }

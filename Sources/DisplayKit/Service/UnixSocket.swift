@@ -59,12 +59,10 @@ enum UnixSocket {
 }
 
 /// Where the control socket of the daemon on `display` lives:
-/// `$XDG_RUNTIME_DIR/displayd/<display>.sock`, the display without its screen number.
+/// `$XDG_RUNTIME_DIR/displayd/<display>.sock`, the display named canonically
+/// (`canonicalDisplayName`); nil without `$XDG_RUNTIME_DIR`.
 public func controlSocketPath(display: String, runtimeDir: String?) -> String? {
-  guard let runtimeDir, !runtimeDir.isEmpty else { return nil }
-  var name = display
-  if let colon = name.lastIndex(of: ":"), let dot = name[colon...].lastIndex(of: ".") { name = String(name[..<dot]) }
-  return runtimeDir + "/displayd/" + name.replacingSlashes() + ".sock"
+  ControlLocation(display: display, runtimeDir: runtimeDir).socket
 }
 
 extension String {

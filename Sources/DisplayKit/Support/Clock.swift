@@ -22,5 +22,5 @@ public func timestampNow() -> String {
 public func monotonicNanoseconds() -> UInt64 {
   var ts = timespec()
   clock_gettime(CLOCK_MONOTONIC, &ts)
-  return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+  return UInt64(clamping: ts.tv_sec) * 1_000_000_000 + UInt64(clamping: ts.tv_nsec)
 }

@@ -2,17 +2,49 @@
   import Glibc
 #endif
 
-/// Reads a whole file; the error names the path and the reason.
-public func readFile(_ path: String) -> Result<[UInt8], SystemError> {
-  guard let file = fopen(path, "rb") else { return .failure(.call("open \(path)", errno)) }
-  defer { fclose(file) }
+/// Why a file could not be read: a failed call, not a regular file, or over the size limit.
+public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
+  case system(SystemError)
+  case notRegular(path: String)
+  case tooLarge(path: String, limit: Int)
+
+  public var description: String {
+    switch self {
+    case .system(let error): return error.description
+    case .notRegular(let path): return "\(path): not a regular file"
+    case .tooLarge(let path, let limit): return "\(path): larger than the limit of \(limit) bytes"
+    }
+  }
+}
+
+/// Size limits for the files the tool reads.
+public enum FileLimit {
+  /// A config file.
+  public static let config = 1 << 20
+  /// An EDID (256 blocks of 128 bytes is 32 KiB; twice that leaves room for odd dumps).
+  public static let edid = 64 << 10
+}
+
+/// Reads a whole regular file of at most `limit` bytes; the error names the path and the
+/// reason. Opens without blocking (a FIFO or a device is refused, never waited on or read).
+public func readFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], FileError> {
+  let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+  guard fd >= 0 else { return .failure(.system(.call("open \(path)", errno))) }
+  defer { close(fd) }
+  var info = stat()
+  guard fstat(fd, &info) == 0 else { return .failure(.system(.call("stat \(path)", errno))) }
+  guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(path: path)) }
+  guard info.st_size <= limit else { return .failure(.tooLarge(path: path, limit: limit)) }
   var bytes: [UInt8] = []
+  bytes.reserveCapacity(Int(clamping: info.st_size))
   var chunk = [UInt8](repeating: 0, count: 65536)
   while true {
-    let n = fread(&chunk, 1, chunk.count, file)
+    let n = read(fd, &chunk, chunk.count)
+    if n < 0 && errno == EINTR { continue }
+    guard n >= 0 else { return .failure(.system(.call("read \(path)", errno))) }
+    if n == 0 { return .success(bytes) }
+    // The file may grow while it is read: the limit holds for what is read, too.
+    guard bytes.count + n <= limit else { return .failure(.tooLarge(path: path, limit: limit)) }
     bytes += chunk[0..<n]
-    if n < chunk.count { break }
   }
-  if ferror(file) != 0 { return .failure(.call("read \(path)", errno)) }
-  return .success(bytes)
 }

@@ -19,7 +19,9 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
 }
 
 /// Writes log lines to standard error: with the `<N>` priority prefix journald understands
-/// when it is the reader (`$JOURNAL_STREAM` set), with a level word otherwise.
+/// when it is the reader (`$JOURNAL_STREAM` set), with a level word otherwise. Every message
+/// is one line: control characters in it (from output, mode or monitor names any X client
+/// can set) are escaped, so no message can forge another line or priority.
 public final class Logger {
   public var level: LogLevel
   let journal: Bool
@@ -33,7 +35,7 @@ public final class Logger {
 
   public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard level >= self.level else { return }
-    let text = message()
+    let text = Self.escaped(message())
     if journal {
       sink("<\(level.rawValue)>\(text)\n")
     } else {
@@ -46,6 +48,25 @@ public final class Logger {
       }
       sink("displayd[\(word)]: \(text)\n")
     }
+  }
+
+  /// `text` with C0 controls, DEL and C1 controls written as `\n`, `\r`, `\t` or
+  /// `\u{hex}`; text without them is returned as it is.
+  public static func escaped(_ text: String) -> String {
+    func isControl(_ v: UInt32) -> Bool { v < 0x20 || (v >= 0x7F && v < 0xA0) }
+    guard text.unicodeScalars.contains(where: { isControl($0.value) }) else { return text }
+    var out = ""
+    out.reserveCapacity(text.utf8.count + 8)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where isControl(scalar.value): out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 
   public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
