@@ -27,6 +27,9 @@ struct RunCommand: Subcommand {
     let log = try makeLogger(args)
     let source = ConfigSource(explicit: args["--config"])
     let config = try source.load(log: log)
+    // A reader that went away (a control client, the log's pipe) is an error to handle where
+    // it happens, never a signal that ends the daemon. Hooks start with default dispositions.
+    signal(SIGPIPE, SIG_IGN)
     let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGCHLD])
     let connection = try connect(args)
     // One daemon a display: the lock decides, before anything touches the display.

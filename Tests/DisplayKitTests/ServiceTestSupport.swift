@@ -119,15 +119,6 @@ final class UnixClient {
   }
 }
 
-/// User plus system CPU time of a process so far, in clock ticks (`/proc/PID/stat`).
-func cpuTicks(_ pid: pid_t) throws -> Int {
-  let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-  // The command name (field 2) may hold spaces; the fields after its ')' do not.
-  let rest = try #require(stat.lastIndex(of: ")").map { stat[stat.index(after: $0)...] })
-  let fields = rest.split(separator: " ")
-  return try #require(Int(fields[11])) + #require(Int(fields[12]))
-}
-
 /// Starts `displayd run` without waiting for it (`prefix` runs before it, e.g. a shell that
 /// lowers a limit).
 func spawnDaemon(display: String, environment: [String: String], prefix: [String] = []) throws -> ChildProcess {

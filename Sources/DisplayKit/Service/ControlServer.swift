@@ -77,6 +77,9 @@ public final class ControlServer {
       + clients.map { ($0.key, $0.value.output.isEmpty ? pollIn : pollIn | pollOut) }
   }
 
+  /// Whether `fd` is the listener or one of the clients.
+  public func owns(_ fd: Int32) -> Bool { fd == listener || clients[fd] != nil }
+
   /// Handles readiness of `fd` if it is one of ours; returns whether it was.
   @discardableResult
   public func handle(fd: Int32, events: Int16) -> Bool {
@@ -114,7 +117,10 @@ public final class ControlServer {
       guard let uid = UnixSocket.peerUID(fd), uid == geteuid() else {
         let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "unknown peer"
         let refusal = ControlProtocol.error("refused: \(who) is not the daemon's user")
-        _ = Array((refusal.serialized() + "\n").utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        // The peer may be gone already: MSG_NOSIGNAL, or its hang-up would kill the daemon.
+        _ = Array((refusal.serialized() + "\n").utf8).withUnsafeBytes {
+          Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
         close(fd)
         continue
       }
@@ -191,6 +197,11 @@ public final class ControlServer {
     }
     if let c = clients[fd], c.closing, c.output.isEmpty { drop(fd) }
   }
+
+  /// Polls the listener again after it was paused for want of descriptors: called on any
+  /// other event, when descriptors may have come free (a hook reaped, a timer gone), so the
+  /// socket never stays deaf while the daemon holds no client whose leaving would wake it.
+  public func resumeListening() { listenerPaused = false }
 
   /// Forgets and closes a client; does nothing for one already dropped, so a descriptor
   /// number is never closed twice (it may by then belong to something else).

@@ -41,7 +41,7 @@ public final class DaemonService {
   public func run() throws {
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
-    notifier.notify("READY=1\nSTATUS=\(daemon.summary)")
+    notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(daemon.summary))")
     while !stopping {
       daemon.connection.flush()
       // Every descriptor is served every turn: with X events already queued the poll only
@@ -64,6 +64,7 @@ public final class DaemonService {
   }
 
   private func dispatch(_ fd: Int32, _ events: Int16) throws {
+    if !(control?.owns(fd) ?? false) { control?.resumeListening() }
     if fd == daemon.connection.fileDescriptor {
       _ = try daemon.connection.readAvailable()
     } else if fd == signals.fileDescriptor {
