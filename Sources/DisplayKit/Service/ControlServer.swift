@@ -73,8 +73,9 @@ public final class ControlServer {
 
   /// Descriptors to poll, with the events wanted.
   public var descriptors: [(fd: Int32, events: Int16)] {
+    // A client being dropped is only flushed: nothing more it sends is read or answered.
     (listenerPaused ? [] : [(listener, pollIn)])
-      + clients.map { ($0.key, $0.value.output.isEmpty ? pollIn : pollIn | pollOut) }
+      + clients.map { ($0.key, $0.value.closing ? pollOut : $0.value.output.isEmpty ? pollIn : pollIn | pollOut) }
   }
 
   /// Whether `fd` is the listener or one of the clients.
@@ -136,18 +137,23 @@ public final class ControlServer {
   /// spinning. Give up the spare descriptor to accept it and close it at once; without a
   /// spare, stop polling the listener until a client goes.
   private func shed() {
+    if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
     guard reserve >= 0 else {
       listenerPaused = true
       return
     }
     close(reserve)
     let fd = Glibc.accept(listener, nil, nil)
+    let failure = errno
     if fd >= 0 { close(fd) }
     reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
-    if fd < 0 || reserve < 0 { listenerPaused = true }
+    // Paused only when the table is truly full; nothing pending (EAGAIN) is no reason.
+    if fd < 0 && (failure == EMFILE || failure == ENFILE) { listenerPaused = true }
   }
 
   private func read(_ fd: Int32) {
+    // Polled for output only: input readiness here is a hang-up or an error.
+    guard clients[fd]?.closing == false else { return drop(fd) }
     var chunk = [UInt8](repeating: 0, count: 65536)
     let n = Glibc.read(fd, &chunk, chunk.count)
     if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
@@ -201,7 +207,11 @@ public final class ControlServer {
   /// Polls the listener again after it was paused for want of descriptors: called on any
   /// other event, when descriptors may have come free (a hook reaped, a timer gone), so the
   /// socket never stays deaf while the daemon holds no client whose leaving would wake it.
-  public func resumeListening() { listenerPaused = false }
+  public func resumeListening() {
+    guard listenerPaused else { return }
+    listenerPaused = false
+    if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+  }
 
   /// Forgets and closes a client; does nothing for one already dropped, so a descriptor
   /// number is never closed twice (it may by then belong to something else).

@@ -33,6 +33,7 @@ public final class HookRunner {
 
   deinit {
     for (pid, hook) in running {
+      kill(-pid, SIGKILL)
       kill(pid, SIGKILL)
       if hook.pipe >= 0 { close(hook.pipe) }
     }

@@ -86,14 +86,24 @@ public final class InstanceLock {
 /// Checks on the folders the socket and lock live in.
 enum RuntimeFolder {
   /// Makes `folder` (0700) if missing, then requires a directory, not a symbolic link, owned
-  /// by this user, mode exactly 0700.
+  /// by this user; a mode other than 0700 (a umask, a setgid parent, an earlier chmod) is set
+  /// back to 0700 through the opened folder, never through a path that could be swapped.
   static func prepare(_ folder: String) throws(ControlError) {
     if mkdir(folder, 0o700) != 0 && errno != EEXIST {
       throw .setup("cannot create \(folder): \(String(cString: strerror(errno)))")
     }
-    let info = try status(folder)
-    guard info.st_mode & 0o7777 == 0o700 else {
-      throw .setup("\(folder) has mode \(octal(info.st_mode & 0o7777)), expected 0700; refusing to use it")
+    _ = try status(folder)
+    let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+    guard fd >= 0 else { throw .setup("cannot open \(folder): \(String(cString: strerror(errno)))") }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0, info.st_uid == geteuid() else {
+      throw .setup("\(folder) changed while it was checked; refusing to use it")
+    }
+    if info.st_mode & 0o7777 != 0o700 && fchmod(fd, 0o700) != 0 {
+      throw .setup(
+        "\(folder) has mode \(octal(info.st_mode & 0o7777)), not 0700, and cannot be changed: "
+          + "\(String(cString: strerror(errno))); run: chmod 700 \(folder)")
     }
   }
 

@@ -17,11 +17,12 @@ public final class SystemdNotifier {
   public init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) {
     let usec = environment("WATCHDOG_USEC").flatMap { UInt64($0) }
     let forUs = environment("WATCHDOG_PID").map { Int32($0) == getpid() } ?? true
-    // Half the period, in nanoseconds: saturates rather than trapping on a huge value.
+    // Half the period, in nanoseconds: saturates rather than trapping on a huge value, and
+    // at least a millisecond, so a tiny value cannot make the timer a busy loop.
     watchdogInterval = usec.flatMap { usec in
       guard usec > 0 && forUs else { return nil }
       let (half, overflow) = usec.multipliedReportingOverflow(by: 500)
-      return overflow ? UInt64.max : half
+      return overflow ? UInt64.max : max(half, 1_000_000)
     }
     guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty, path.utf8.count < 108 else {
       fd = -1
