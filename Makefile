@@ -88,7 +88,7 @@ fuzz: deps
 	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
 	    $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
 	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes -lXi \
-	    $$(find Sources/DisplayKit -name '*.swift') Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
+	    $$(find Sources/DisplayModel Sources/DisplayKit -name '*.swift' ! -name Exports.swift) Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
 	done
 	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_edid_MAX_LEN) -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/edid- $(FUZZ_DIR)/edid-corpus

@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .executable(name: "displayd", targets: ["displayd"]),
     .library(name: "DisplayKit", targets: ["DisplayKit"]),
+    .library(name: "DisplayModel", targets: ["DisplayModel"]),
   ],
   targets: [
     .systemLibrary(
@@ -24,7 +25,10 @@ let package = Package(
       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
     ),
     .systemLibrary(name: "CLinux"),
-    .target(name: "DisplayKit", dependencies: ["CXrandr", "CCairo", "CLinux"]),
+    // The pure model: ids, geometry, topology and its diff, EDID, config, mode policy,
+    // planner, mirror geometry. No X, no cairo.
+    .target(name: "DisplayModel"),
+    .target(name: "DisplayKit", dependencies: ["DisplayModel", "CXrandr", "CCairo", "CLinux"]),
     .executableTarget(name: "displayd", dependencies: ["DisplayKit"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),

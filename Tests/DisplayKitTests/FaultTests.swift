@@ -131,7 +131,12 @@ extension XServerTests {
         }
         daemon.drain()
         if cycle == 1 || cycle == cycles - 1 {
-          _ = eventually(within: 1) { (try? x.resources(ofPid: pid))?["WINDOW", default: 0] == 0 }
+          // The server may handle the window's destruction before the rest of that batch
+          // (pictures, damage, cursor events): wait until all of it is gone.
+          _ = eventually(within: 1) {
+            let r = (try? x.resources(ofPid: pid)) ?? ["?": 1]
+            return ["WINDOW", "PICTURE", "DamageExt", "XFixesRegion", "XFixesCursorClient"].allSatisfy { r[$0] == nil }
+          }
           let m = (try x.resources(ofPid: pid), openDescriptors(pid) ?? -1, procStatusKB(pid, "VmRSS") ?? -1)
           if cycle == 1 { first = m } else { last = m }
           if cycle == 1 { firstTargets = descriptorTargets(pid) } else { lastTargets = descriptorTargets(pid) }

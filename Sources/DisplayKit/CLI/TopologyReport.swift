@@ -119,9 +119,7 @@ public enum TopologyReport {
     return text
   }
 
-  public static func modeLabel(_ mode: Mode) -> String {
-    "\(mode.name)@" + fixed(mode.refreshHz, places: 2) + (mode.isInterlaced ? "i" : "")
-  }
+  public static func modeLabel(_ mode: Mode) -> String { mode.label }
 
   static func isPreferred(_ mode: Mode, _ output: Output) -> Bool {
     output.preferredModes.contains(mode.id)
@@ -133,19 +131,6 @@ public func rounded(_ value: Double, places: Int) -> Double {
   var scale = 1.0
   for _ in 0..<places { scale *= 10 }
   return (value * scale).rounded() / scale
-}
-
-/// `value` with exactly `places` decimals, like printf's `%.Nf`.
-public func fixed(_ value: Double, places: Int) -> String {
-  guard value.isFinite else { return String(value) }
-  var scale = 1
-  for _ in 0..<places { scale *= 10 }
-  let scaled = Int((abs(value) * Double(scale)).rounded())
-  let whole = String(scaled / scale)
-  let frac = String(scaled % scale)
-  let sign = value < 0 && scaled != 0 ? "-" : ""
-  guard places > 0 else { return sign + whole }
-  return sign + whole + "." + String(repeating: "0", count: places - frac.count) + frac
 }
 
 func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }

@@ -34,16 +34,6 @@ public final class SignalWatch {
   }
 }
 
-/// A failed system call, with its name and errno.
-public enum SystemError: Error, Equatable, Sendable, CustomStringConvertible {
-  case call(String, Int32)
-  public var description: String {
-    switch self {
-    case .call(let name, let code): return "\(name): \(String(cString: strerror(code)))"
-    }
-  }
-}
-
 /// Sleeps in `poll()` until one of `fds` is readable (or hung up); no timeout unless given.
 /// Returns the indices of the ready descriptors.
 public func waitReadable(_ fds: [Int32], timeoutMs: Int32 = -1) throws(SystemError) -> [Int] {

@@ -144,7 +144,7 @@ extension XConnection {
 
   /// One `XRRSetCrtcConfig`, quoting the config timestamp of `resources`.
   private func setCrtc(
-    _ crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: Rotation, outputs: [OutputID],
+    _ crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: DisplayModel.Rotation, outputs: [OutputID],
     _ resources: ScreenResources
   ) -> CrtcStatus {
     guard let res = resources.pointer else { return .failed("no screen resources") }

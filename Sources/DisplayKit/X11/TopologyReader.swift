@@ -76,7 +76,7 @@ extension XConnection {
     return Crtc(
       id: id, x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height),
       mode: c.mode == 0 ? nil : ModeID(rawValue: UInt(c.mode)),
-      rotation: Rotation(rawValue: UInt16(c.rotation)),
+      rotation: DisplayModel.Rotation(rawValue: UInt16(c.rotation)),
       outputs: buffer(c.outputs, c.noutput).map { OutputID(rawValue: UInt($0)) },
       possibleOutputs: buffer(c.possible, c.npossible).map { OutputID(rawValue: UInt($0)) })
   }
@@ -89,7 +89,7 @@ extension XConnection {
     let o = info.pointee
     let name = String(
       decoding: UnsafeRawBufferPointer(start: o.name, count: Int(o.nameLen)), as: UTF8.self)
-    let connection: Connection =
+    let connection: DisplayModel.Connection =
       switch Int32(o.connection) {
       case RR_Connected: .connected
       case RR_Disconnected: .disconnected

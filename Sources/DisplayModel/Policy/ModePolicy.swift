@@ -32,7 +32,7 @@ public enum ModePolicy {
     }
     if requested == nil, let first = chain.first {
       let lacking = request == .preferred ? "no preferred mode" : "no mode \(request)"
-      warning = "\(output.name) has \(lacking); using \(TopologyReport.modeLabel(first)) instead"
+      warning = "\(output.name) has \(lacking); using \(first.label) instead"
     }
     return (chain, warning)
   }

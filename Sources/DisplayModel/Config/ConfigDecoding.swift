@@ -1,12 +1,12 @@
 import FoundationEssentials
 
 /// Any key of a JSON object, for strict decoding: unknown keys are errors, not ignored.
-struct AnyKey: CodingKey {
-  var stringValue: String
-  var intValue: Int? { nil }
-  init(stringValue: String) { self.stringValue = stringValue }
-  init?(intValue: Int) { nil }
-  init(_ s: String) { stringValue = s }
+public struct AnyKey: CodingKey {
+  public var stringValue: String
+  public var intValue: Int? { nil }
+  public init(stringValue: String) { self.stringValue = stringValue }
+  public init?(intValue: Int) { nil }
+  public init(_ s: String) { stringValue = s }
 }
 
 extension KeyedDecodingContainer where K == AnyKey {
