@@ -82,13 +82,18 @@ fuzz: deps
 	if [ -d ../shared/edid ]; then cp ../shared/edid/*.bin ../shared/edid/malformed/*.bin $(FUZZ_DIR)/edid-corpus/; fi
 	cp Fuzz/seeds/config/* $(FUZZ_DIR)/config-corpus/
 	cp Fuzz/seeds/control/* $(FUZZ_DIR)/control-corpus/
+	rm -rf $(FUZZ_DIR)/src && mkdir -p $(FUZZ_DIR)/src
+	# One module for the fuzzers: the library's sources, without the imports between its modules.
+	for f in $$(find Sources/DisplayModel Sources/DisplayRender Sources/DisplayX11 Sources/DisplayKit -name '*.swift' ! -name Exports.swift); do \
+	  sed '/^import Display\(Model\|Render\|X11\)$$/d; s/DisplayModel\.\(Rotation\|Connection\)/\1/g' $$f \
+	    > $(FUZZ_DIR)/src/$$(echo $$f | tr / _); done
 	for t in $(FUZZ_TARGETS); do \
 	  name=$$(echo $$t | sed 's/edid/EDID/; s/config/Config/; s/control/Control/'); \
 	  $(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
 	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
 	    $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
 	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes -lXi \
-	    $$(find Sources/DisplayModel Sources/DisplayKit -name '*.swift' ! -name Exports.swift) Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
+	    $(FUZZ_DIR)/src/*.swift Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
 	done
 	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_edid_MAX_LEN) -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/edid- $(FUZZ_DIR)/edid-corpus

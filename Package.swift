@@ -28,7 +28,12 @@ let package = Package(
     // The pure model: ids, geometry, topology and its diff, EDID, config, mode policy,
     // planner, mirror geometry. No X, no cairo.
     .target(name: "DisplayModel"),
-    .target(name: "DisplayKit", dependencies: ["DisplayModel", "CXrandr", "CCairo", "CLinux"]),
+    // The placeholder's drawing: the only module that uses cairo and pango.
+    .target(name: "DisplayRender", dependencies: ["DisplayModel", "CCairo"]),
+    // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor. The
+    // only module that imports Xlib.
+    .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayRender", "CXrandr"]),
+    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
     .executableTarget(name: "displayd", dependencies: ["DisplayKit"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),

@@ -1,4 +1,5 @@
 import CXrandr
+import DisplayModel
 
 /// The pointer's image as XFixes reports it: ARGB pixels and the hot spot.
 public struct CursorImage: Sendable {

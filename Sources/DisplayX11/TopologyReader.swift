@@ -1,4 +1,5 @@
 import CXrandr
+import DisplayModel
 
 /// How much a snapshot reads.
 public struct ReadOptions: Sendable {

@@ -1,4 +1,5 @@
 import CXrandr
+import DisplayModel
 
 /// What applying a plan did.
 public struct ApplyOutcome: Sendable {

@@ -1,4 +1,5 @@
 import CXrandr
+import DisplayModel
 
 /// The XRender pictures behind one mirror window: the root (with IncludeInferiors, so every
 /// window on the source shows) transformed onto the window.

@@ -1,4 +1,5 @@
 import CCairo
+import DisplayModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import CXrandr
+import DisplayModel
 
 extension XConnection {
   /// Asks the server for every RandR change notification on the root window: screen

@@ -1,4 +1,6 @@
 import CXrandr
+import DisplayModel
+import DisplayRender
 
 extension XConnection {
   /// What the screen shows in `rect` (root coordinates), as an image; nil when the server

@@ -1,4 +1,5 @@
 import CCairo
+import DisplayModel
 
 /// Everything a placeholder picture depends on: equal values draw equal pictures, so a window
 /// is redrawn only when this changes.

@@ -1,4 +1,6 @@
 import CXrandr
+import DisplayModel
+import DisplayRender
 
 /// An X window id.
 public struct WindowID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CXrandr
+import DisplayModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import CCairo
+import DisplayModel
 
 /// Pixels drawn by cairo in the X server's 24-bit layout (xRGB, 32 bits a pixel), owned here
 /// until the image is freed.
