@@ -33,13 +33,16 @@ let package = Package(
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor. The
     // only module that imports Xlib.
     .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayRender", "CXrandr"]),
+    // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
-    .executableTarget(name: "displayd", dependencies: ["DisplayKit"]),
+    // The service around it: the poll() loop's descriptors, control socket, hooks, sd_notify.
+    .target(name: "DisplayService", dependencies: ["DisplayKit", "CLinux"]),
+    .executableTarget(name: "displayd", dependencies: ["DisplayKit", "DisplayService"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
-      dependencies: ["DisplayKit", "CXrandr", "XRig"],
+      dependencies: ["DisplayKit", "DisplayService", "CXrandr", "XRig"],
       exclude: ["Fixtures"]
     ),
     .executableTarget(

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 
 struct CheckConfigCommand: Subcommand {
   let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 
 struct EdidCommand: Subcommand {
   let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 
 struct ModesCommand: Subcommand {
   let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 
 struct OutputsCommand: Subcommand {
   let spec = CommandSpec(

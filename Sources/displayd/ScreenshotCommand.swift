@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 
 struct ScreenshotCommand: Subcommand {
   let spec = CommandSpec(

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 
 struct StatusCommand: Subcommand {
   let spec = CommandSpec(

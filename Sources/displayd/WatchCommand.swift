@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 
 #if canImport(Glibc)
   import Glibc

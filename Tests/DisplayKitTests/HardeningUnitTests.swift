@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 import Testing
 
 /// Values from outside (CRTC sizes, snapshots read across a change) that once trapped or

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayService
 import Foundation
 import Testing
 import XRig

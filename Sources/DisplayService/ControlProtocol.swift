@@ -1,3 +1,4 @@
+import DisplayKit
 import FoundationEssentials
 
 /// The control socket's wire format as a pure function of the bytes received, so it can be

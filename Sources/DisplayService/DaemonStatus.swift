@@ -1,3 +1,5 @@
+import DisplayKit
+
 extension Daemon {
   /// What `displayd status --json` prints: the managed monitors and the counters.
   public func statusJSON(configPath: String?, configError: String?) -> JSON {

@@ -1,3 +1,4 @@
+import DisplayKit
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,3 +1,5 @@
+import DisplayKit
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,4 +1,5 @@
 import CLinux
+import DisplayKit
 
 #if canImport(Glibc)
   import Glibc
