@@ -93,7 +93,7 @@ fuzz: deps
 	  $(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
 	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
 	    $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
-	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXRes -lXi \
+	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXi \
 	    $(FUZZ_DIR)/src/*.swift Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
 	done
 	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_edid_MAX_LEN) -print_final_stats=1 \

@@ -15,7 +15,7 @@ let package = Package(
       providers: [
         .apt([
           "libx11-dev", "libxrandr-dev", "libxrender-dev", "libxdamage-dev",
-          "libxfixes-dev", "libxext-dev", "libxres-dev", "libxi-dev",
+          "libxfixes-dev", "libxext-dev", "libxi-dev",
         ])
       ]
     ),
@@ -25,6 +25,8 @@ let package = Package(
       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
     ),
     .systemLibrary(name: "CLinux"),
+    // X-Resource: only the test rig counts a client's server resources.
+    .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
     // The pure model: ids, geometry, topology and its diff, EDID, config, mode policy,
     // planner, mirror geometry. No X, no cairo.
     .target(name: "DisplayModel"),
@@ -39,7 +41,7 @@ let package = Package(
     .target(name: "DisplayService", dependencies: ["DisplayKit", "CLinux"]),
     .executableTarget(name: "displayd", dependencies: ["DisplayKit", "DisplayService"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
-    .target(name: "XRig", dependencies: ["CXrandr", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
+    .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
       dependencies: ["DisplayKit", "DisplayService", "CXrandr", "XRig"],

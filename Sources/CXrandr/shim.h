@@ -7,7 +7,6 @@
 #include <X11/extensions/Xrender.h>
 #include <X11/extensions/Xdamage.h>
 #include <X11/extensions/Xfixes.h>
-#include <X11/extensions/XRes.h>
 #include <X11/extensions/XInput2.h>
 
 /* Xlib's event and mode flag macros are not imported by Swift; give them names. */

@@ -18,10 +18,10 @@ let toolHelp = """
     status        what the running daemon manages (through its control socket)
     reload        make the running daemon read its config again
     check-config  validate the config and show what each monitor would get
-    outputs   list every RandR output with its state
-    modes     list the modes of connected (or named) outputs
-    watch     print one line per hot-plug event until interrupted
-    edid      decode EDID files, or the EDID of a connected output
+    outputs       list every RandR output with its state
+    modes         list the modes of connected (or named) outputs
+    watch         print one line per hot-plug event until interrupted
+    edid          decode EDID files, or the EDID of a connected output
     screenshot    save what the screen (or one output) shows as a PNG
 
   Options:

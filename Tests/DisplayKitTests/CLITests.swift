@@ -74,3 +74,20 @@ extension XServerTests {
     }
   }
 }
+
+@Suite struct HelpTests {
+  @Test func theCommandColumnIsAligned() throws {
+    let help = try displayd(["--help"]).out
+    let lines = help.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "Commands:" }.dropFirst()
+      .prefix { !$0.isEmpty }
+    #expect(lines.count == 9, "\(lines)")
+    let columns = Set(
+      lines.map { line -> Int in
+        let start = line.firstIndex { $0 != " " } ?? line.startIndex
+        let gap = line[start...].firstIndex(of: " ") ?? line.endIndex
+        let text = line[gap...].firstIndex { $0 != " " } ?? line.endIndex
+        return line.distance(from: line.startIndex, to: text)
+      })
+    #expect(columns.count == 1, "every description starts in the same column: \(lines)")
+  }
+}

@@ -102,8 +102,9 @@ import XRig
                     { match: { output: '*' }, content: 'none' },
                     { match: { output: 'DP-3' }, ignore: true } ] }
       """)
-    let t = Fake.topology(
-      ["eDP-1", "HDMI-1", "DP-3"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024, "DP-3": Fake.m768])
+    let t = TopologyBuilder.topology(
+      ["eDP-1", "HDMI-1", "DP-3"],
+      on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024, "DP-3": TopologyBuilder.m768])
     let hdmi = try #require(config.settings(for: t.outputs[1], identity: nil))
     #expect(hdmi.mode == .size(width: 1024, height: 768) && hdmi.level == .above && hdmi.content == .placeholder)
     #expect(
@@ -113,7 +114,8 @@ import XRig
 
   @Test func identityFieldsMatchTheEDID() throws {
     let bytes = Array(try readFile(fixtureFolder + "/acer_acr001a_34cdf6327a45.bin").get())
-    let t = Fake.topology(["eDP-1", "DP-1"], on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024], edid: ["DP-1": bytes])
+    let t = TopologyBuilder.topology(
+      ["eDP-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080, "DP-1": TopologyBuilder.m1024], edid: ["DP-1": bytes])
     let edid = try EDID(bytes: bytes)
     let config = try parse(
       "{monitors: [{match: {manufacturer: 'ACR', product_name: 'V193W', serial: 'LBP0C0034000'}, ignore: true}]}")

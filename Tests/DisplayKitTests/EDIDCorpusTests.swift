@@ -136,18 +136,21 @@ import XRig
     let bytes = try edid("acer_acr001a_34cdf6327a45")
     let id = DisplayID(edid: try EDID(bytes: bytes))
     #expect(id.rawValue.hasPrefix("ACR-1a-818181fb-"))
-    var t = Fake.topology(
-      ["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024], edid: ["DP-1": bytes])
+    var t = TopologyBuilder.topology(
+      ["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": TopologyBuilder.m1080, "DP-1": TopologyBuilder.m1024],
+      edid: ["DP-1": bytes])
     #expect(DisplayID.assign(t.outputs)[t.outputs[1].id] == id)
-    t = Fake.topology(
-      ["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": Fake.m1080, "DP-2-1": Fake.m1024], edid: ["DP-2-1": bytes])
+    t = TopologyBuilder.topology(
+      ["eDP-1", "DP-1", "DP-2-1"], on: ["eDP-1": TopologyBuilder.m1080, "DP-2-1": TopologyBuilder.m1024],
+      edid: ["DP-2-1": bytes])
     #expect(DisplayID.assign(t.outputs)[t.outputs[2].id] == id)
   }
 
   @Test func identicalMonitorsAreToldApartByConnectorAndNoEDIDMeansConnector() throws {
     let bytes = try edid("boe_boe0aa8_d44a47a3a0d0")
-    let t = Fake.topology(
-      ["eDP-1", "DP-1", "DP-2"], on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024, "DP-2": Fake.m768],
+    let t = TopologyBuilder.topology(
+      ["eDP-1", "DP-1", "DP-2"],
+      on: ["eDP-1": TopologyBuilder.m1080, "DP-1": TopologyBuilder.m1024, "DP-2": TopologyBuilder.m768],
       edid: ["DP-1": bytes, "DP-2": bytes])
     let ids = DisplayID.assign(t.outputs)
     let base = DisplayID(edid: try EDID(bytes: bytes)).rawValue

@@ -39,7 +39,8 @@ import Testing
   }
 
   @Test func aSnapshotReadAcrossAChangeIsInconsistent() {
-    let t = Fake.topology(["VNC-0", "VNC-1"], on: ["VNC-0": Fake.m1080, "VNC-1": Fake.m1024])
+    let t = TopologyBuilder.topology(
+      ["VNC-0", "VNC-1"], on: ["VNC-0": TopologyBuilder.m1080, "VNC-1": TopologyBuilder.m1024])
     #expect(t.isConsistent)
     // CRTCs read before VNC-1 went away, outputs after: the CRTC still names the output.
     var torn = t

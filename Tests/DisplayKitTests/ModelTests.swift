@@ -5,31 +5,33 @@ import XRig
 
 @Suite struct ModelTests {
   @Test func refreshIsComputedAsXrandrDoes() {
-    #expect(abs(Fake.m1080.refreshHz - 60.0) < 1e-9)
-    var interlaced = Fake.m1080
+    #expect(abs(TopologyBuilder.m1080.refreshHz - 60.0) < 1e-9)
+    var interlaced = TopologyBuilder.m1080
     interlaced.flags = .interlace
     #expect(abs(interlaced.refreshHz - 120.0) < 1e-9)
-    var doubled = Fake.m1080
+    var doubled = TopologyBuilder.m1080
     doubled.flags = .doubleScan
     #expect(abs(doubled.refreshHz - 30.0) < 1e-9)
-    var broken = Fake.m1080
+    var broken = TopologyBuilder.m1080
     broken.hTotal = 0
     #expect(broken.refreshHz == 0)
   }
 
   @Test func mainIsPrimaryElsePanelElseFirstConnected() {
     let names = ["HDMI-1", "eDP-1", "DP-1"]
-    let panel = Fake.topology(names, on: ["HDMI-1": Fake.m1024, "eDP-1": Fake.m1080])
+    let panel = TopologyBuilder.topology(names, on: ["HDMI-1": TopologyBuilder.m1024, "eDP-1": TopologyBuilder.m1080])
     #expect(panel.mainOutput?.name == "eDP-1")
-    let primary = Fake.topology(names, on: ["HDMI-1": Fake.m1024, "eDP-1": Fake.m1080], primary: "HDMI-1")
+    let primary = TopologyBuilder.topology(
+      names, on: ["HDMI-1": TopologyBuilder.m1024, "eDP-1": TopologyBuilder.m1080], primary: "HDMI-1")
     #expect(primary.mainOutput?.name == "HDMI-1")
-    let disconnectedPrimary = Fake.topology(names, on: ["HDMI-1": Fake.m1024, "DP-1": Fake.m1080], primary: "eDP-1")
+    let disconnectedPrimary = TopologyBuilder.topology(
+      names, on: ["HDMI-1": TopologyBuilder.m1024, "DP-1": TopologyBuilder.m1080], primary: "eDP-1")
     #expect(disconnectedPrimary.mainOutput?.name == "HDMI-1")
-    #expect(Fake.topology(names, on: [:]).mainOutput == nil)
+    #expect(TopologyBuilder.topology(names, on: [:]).mainOutput == nil)
   }
 
   @Test func unknownOutputNameListsTheRealOnes() throws {
-    let t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080])
+    let t = TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080])
     #expect(throws: DisplayError.unknownOutput(name: "VGA-9", available: ["eDP-1", "HDMI-1"])) {
       try t.outputs(named: ["VGA-9"])
     }

@@ -4,11 +4,12 @@ import Testing
 import XRig
 
 @Suite struct ModePolicyTests {
-  let t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
+  let t = TopologyBuilder.topology(
+    ["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
   var hdmi: Output { t.outputs[1] }
 
   @Test func requestedThenPreferredThenLargest() {
-    // Fake outputs list 1080p (preferred), 1280x1024, 1024x768.
+    // TopologyBuilder outputs list 1080p (preferred), 1280x1024, 1024x768.
     let (modes, warning) = ModePolicy.candidates(.size(width: 1024, height: 768), for: hdmi, in: t)
     #expect(modes.map(\.name) == ["1024x768", "1920x1080", "1280x1024"], "then every other mode, largest first")
     #expect(warning == nil)
@@ -36,7 +37,7 @@ import XRig
         == fast.id)
     #expect(
       ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 60.4), for: o, in: t).modes.first?.id
-        == Fake.m1080.id)
+        == TopologyBuilder.m1080.id)
     #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 75), for: o, in: t).warning != nil)
     #expect(
       ModePolicy.candidates(.size(width: 1920, height: 1080), for: o, in: t).modes.first?.id == fast.id,
@@ -47,7 +48,7 @@ import XRig
 @Suite struct PlannerTests {
   /// eDP-1 on at 1080p; the named outputs connected but without a CRTC.
   func dark(_ names: [String]) -> Topology {
-    var t = Fake.topology(["eDP-1"] + names, on: ["eDP-1": Fake.m1080])
+    var t = TopologyBuilder.topology(["eDP-1"] + names, on: ["eDP-1": TopologyBuilder.m1080])
     for i in t.outputs.indices.dropFirst() { t.outputs[i].connection = .connected }
     return t
   }
@@ -57,7 +58,7 @@ import XRig
     let plan = Planner(topology: t, config: Config()).plan(settled: [])
     let change = try #require(plan.changes.first)
     #expect(plan.changes.count == 1)
-    #expect(change.crtc == t.outputs[1].possibleCrtcs[0] && change.mode == Fake.m1080.id)
+    #expect(change.crtc == t.outputs[1].possibleCrtcs[0] && change.mode == TopologyBuilder.m1080.id)
     #expect((change.x, change.y) == (1920, 0))
     #expect(plan.screen! == (3840, 1080))
     #expect(plan.configures == [t.outputs[1].id])
@@ -79,8 +80,8 @@ import XRig
     t.screen.maxWidth = 3500
     let smaller = Planner(topology: t, config: Config()).plan(settled: [])
     let change = try #require(smaller.changes.first)
-    #expect(change.mode == Fake.m1024.id, "1920+1920 is wider than 3500; 1920+1280 is not")
-    #expect(change.fallbacks == [Fake.m768.id], "fallbacks are no larger than the mode chosen")
+    #expect(change.mode == TopologyBuilder.m1024.id, "1920+1920 is wider than 3500; 1920+1280 is not")
+    #expect(change.fallbacks == [TopologyBuilder.m768.id], "fallbacks are no larger than the mode chosen")
     #expect(smaller.screen.map { $0.width <= 3500 } == true)
     #expect(smaller.warnings.contains { $0.contains("does not fit within the server's maximum screen") })
     t.screen.maxWidth = 2500
@@ -100,7 +101,8 @@ import XRig
   }
 
   @Test func applyingTheSamePlanTwiceChangesNothing() {
-    let t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1080])
+    let t = TopologyBuilder.topology(
+      ["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1080])
     #expect(Planner(topology: t, config: Config()).plan(settled: []).isEmpty, "desired == actual: nothing to do")
     var config = Config()
     config.defaults.mode = .size(width: 1024, height: 768)
@@ -117,11 +119,12 @@ import XRig
     let hdmi = plan.changes.first { $0.outputs == [t.outputs[1].id] }
     let main = plan.changes.first { $0.outputs == [t.outputs[0].id] }
     #expect(hdmi?.x == 0 && main?.x == 1920, "main moves right; it is never turned off")
-    #expect(main?.mode == Fake.m1080.id)
+    #expect(main?.mode == TopologyBuilder.m1080.id)
   }
 
   @Test func disconnectedOutputHoldingACrtcIsTurnedOffAndTheScreenShrinks() {
-    var t = Fake.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
+    var t = TopologyBuilder.topology(
+      ["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     t.outputs[1].connection = .disconnected
     t.screen.width = 3200
     let plan = Planner(topology: t, config: Config()).plan(settled: [])

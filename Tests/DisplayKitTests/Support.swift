@@ -9,7 +9,7 @@ import XRig
 @Suite(.serialized) struct XServerTests {}
 
 /// Builders for topologies in unit tests.
-enum Fake {
+enum TopologyBuilder {
   static let m1080 = Mode(
     id: ModeID(rawValue: 1), name: "1920x1080", width: 1920, height: 1080,
     dotClock: 148_500_000, hTotal: 2200, vTotal: 1125)

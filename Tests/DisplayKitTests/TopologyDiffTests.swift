@@ -7,13 +7,13 @@ import XRig
   let names = ["eDP-1", "HDMI-1", "DP-1"]
 
   @Test func identicalSnapshotsGiveNoEvents() {
-    let t = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
+    let t = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     #expect(TopologyDiff.events(from: t, to: t).isEmpty)
   }
 
   @Test func plugGivesConnectedWithGeometryAndMode() throws {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080])
-    let after = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080])
+    let after = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     let events = TopologyDiff.events(from: before, to: after)
     #expect(events.map(\.kind) == [.connected])
     let e = try #require(events.first)
@@ -23,8 +23,8 @@ import XRig
   }
 
   @Test func unplugGivesDisconnected() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
-    let after = Fake.topology(names, on: ["eDP-1": Fake.m1080])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
+    let after = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080])
     let events = TopologyDiff.events(from: before, to: after)
     #expect(events.map(\.kind) == [.disconnected])
     #expect(events.first?.output.name == "HDMI-1")
@@ -32,7 +32,7 @@ import XRig
   }
 
   @Test func vanishedOutputGivesDisconnected() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "DP-1": Fake.m1024])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "DP-1": TopologyBuilder.m1024])
     var after = before
     after.outputs.removeAll { $0.name == "DP-1" }
     #expect(
@@ -42,8 +42,8 @@ import XRig
   }
 
   @Test func modeChangeAndMoveGiveModeChanged() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
-    let resized = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m768])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
+    let resized = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m768])
     #expect(TopologyDiff.events(from: before, to: resized).map(\.kind) == [.modeChanged])
     var moved = before
     moved.crtcs[1].y = 56
@@ -56,7 +56,7 @@ import XRig
   }
 
   @Test func turningOffAConnectedOutputIsAModeChange() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     var after = before
     after.outputs[1].crtc = nil
     after.crtcs[1] = Crtc(id: after.crtcs[1].id)
@@ -66,16 +66,19 @@ import XRig
   }
 
   @Test func primaryChangeNamesTheNewMain() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024], primary: "eDP-1")
-    let after = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024], primary: "HDMI-1")
+    let before = TopologyBuilder.topology(
+      names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024], primary: "eDP-1")
+    let after = TopologyBuilder.topology(
+      names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024], primary: "HDMI-1")
     let events = TopologyDiff.events(from: before, to: after)
     #expect(events.map(\.kind) == [.primaryChanged])
     #expect(events.first?.output.name == "HDMI-1")
   }
 
   @Test func edidChangeIsReported() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
-    let after = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024], edid: ["HDMI-1": [1, 2, 3]])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
+    let after = TopologyBuilder.topology(
+      names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024], edid: ["HDMI-1": [1, 2, 3]])
     #expect(
       TopologyDiff.events(from: before, to: after).map { "\($0.kind.rawValue) \($0.output.name)" } == [
         "edid-changed HDMI-1"
@@ -83,15 +86,15 @@ import XRig
   }
 
   @Test func severalOutputsChangingAtOnce() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
-    let after = Fake.topology(names, on: ["eDP-1": Fake.m768, "DP-1": Fake.m1024])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
+    let after = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m768, "DP-1": TopologyBuilder.m1024])
     let events = TopologyDiff.events(from: before, to: after).map { "\($0.kind.rawValue) \($0.output.name)" }
     #expect(events == ["mode-changed eDP-1", "disconnected HDMI-1", "connected DP-1"])
   }
 
   @Test func losingTheMainOutputMovesMainAndSaysSo() {
-    let before = Fake.topology(names, on: ["eDP-1": Fake.m1080, "HDMI-1": Fake.m1024])
-    let after = Fake.topology(names, on: ["HDMI-1": Fake.m1024])
+    let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
+    let after = TopologyBuilder.topology(names, on: ["HDMI-1": TopologyBuilder.m1024])
     let events = TopologyDiff.events(from: before, to: after).map { "\($0.kind.rawValue) \($0.output.name)" }
     #expect(events == ["disconnected eDP-1", "mode-changed HDMI-1", "primary-changed HDMI-1"])
   }

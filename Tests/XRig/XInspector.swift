@@ -1,3 +1,4 @@
+import CXRes
 import CXrandr
 import Foundation
 
