@@ -9,12 +9,21 @@ public struct CursorImage: Sendable {
   public var hotY: Int
   public var serial: UInt
   public var pixels: [UInt32]
+  public init(width: Int, height: Int, hotX: Int, hotY: Int, serial: UInt, pixels: [UInt32]) {
+    (self.width, self.height, self.hotX, self.hotY, self.serial, self.pixels) = (
+      width, height, hotX, hotY, serial, pixels
+    )
+  }
 }
 
 /// A cursor image uploaded as an ARGB picture.
 public struct CursorPicture: Hashable, Sendable {
   public var picture: UInt
   public var pixmap: UInt
+  public init(picture: UInt, pixmap: UInt) {
+    self.picture = picture
+    self.pixmap = pixmap
+  }
 }
 
 extension XConnection {

@@ -6,6 +6,10 @@ import DisplayModel
 public struct MirrorPictures: Hashable, Sendable {
   public var source: UInt
   public var destination: UInt
+  public init(source: UInt, destination: UInt) {
+    self.source = source
+    self.destination = destination
+  }
 }
 
 /// A DAMAGE object on the root window.

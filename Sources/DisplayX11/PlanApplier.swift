@@ -13,6 +13,7 @@ public struct ApplyOutcome: Sendable {
   /// The server's configuration changed since the snapshot the plan was made from: nothing
   /// was applied; read again and plan again.
   public var stale = false
+  public init() {}
 }
 
 extension XConnection {

@@ -20,6 +20,10 @@ public struct PixmapID: RawRepresentable, Hashable, Sendable {
 public struct ShownImage: Hashable, Sendable {
   public var pixmap: PixmapID
   public var inner: WindowID?
+  public init(pixmap: PixmapID, inner: WindowID?) {
+    self.pixmap = pixmap
+    self.inner = inner
+  }
 }
 
 /// What a monitor's window is: where, how it stacks, its colour before content arrives.

@@ -11,7 +11,7 @@ struct MonitorKey: Equatable {
 /// difference, and outputs it has configured are left alone afterwards, so the RandR events
 /// its own changes cause lead to no further change.
 public final class Daemon {
-  public let connection: XConnection
+  public let connection: any DisplayServer
   public private(set) var config: Config
   public let log: Logger
   public private(set) var topology: Topology
@@ -37,13 +37,13 @@ public final class Daemon {
   var placeholderImage: PlaceholderImage?
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
-  public init(connection: XConnection, config: Config, log: Logger) throws(DisplayError) {
+  public init(connection: any DisplayServer, config: Config, log: Logger) throws(DisplayError) {
     self.connection = connection
     self.config = config
     self.log = log
     try connection.selectRandREvents()
-    topology = try connection.readTopology(ReadOptions(probe: true))
-    _ = try connection.drainEvents()
+    topology = try connection.snapshot(ReadOptions(probe: true))
+    _ = try connection.drainEvents { _ in }
     placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
     _ = PlaceholderRenderer.render(
@@ -79,15 +79,17 @@ public final class Daemon {
       return
     }
     let old = topology
-    var new = try connection.readTopology()
+    var new = try connection.snapshot()
     // Lit by someone while the server calls it disconnected, and not just unplugged (it was
     // not connected before): ask the server to probe it once rather than turn it off.
     let unexplained = new.litButDisconnected.filter { topology.output($0)?.isConnected != true }
     if !unexplained.isEmpty {
       log.debug("outputs lit but disconnected: probing connectors")
-      new = try connection.readTopology(ReadOptions(probe: true))
+      new = try connection.snapshot(ReadOptions(probe: true))
     }
-    guard new != topology else {
+    // A monitor whose configuration failed is tried again on the next event, whatever it is.
+    let retry = failures.values.contains { $0.count < Self.maxAttempts }
+    guard new != topology || retry else {
       log.debug("\(randr) RandR event(s), topology unchanged")
       if resync { syncWindows() }
       return
@@ -117,7 +119,7 @@ public final class Daemon {
         break
       }
       let outcome = try connection.apply(plan, in: topology)
-      events += adopt(try connection.readTopology())
+      events += adopt(try connection.snapshot())
       if outcome.stale {
         log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
         continue

@@ -1,0 +1,69 @@
+/// Everything the daemon asks of a display server, and nothing more: the X connection
+/// implements it (`XConnection`), and so does the tests' `FakeDisplayServer`, which has no I/O
+/// and lets the daemon's logic (settling, retries, resync, mirror source loss) be tested in
+/// milliseconds, beside the tests against real servers.
+public protocol DisplayServer: AnyObject {
+  /// The display's name, for logs and status.
+  var name: String { get }
+
+  // The event loop.
+  /// A descriptor that becomes readable when events arrive, for `poll()`.
+  var fileDescriptor: Int32 { get }
+  /// Events read and queued, not yet drained.
+  var queuedEvents: Int { get }
+  /// Reads what has arrived without blocking; returns how many events are queued.
+  func readAvailable() throws(DisplayError) -> Int
+  /// Sends what is buffered.
+  func flush()
+  /// Waits until the server has handled everything sent.
+  func sync() throws(DisplayError)
+  /// Asks for the topology's change events.
+  func selectRandREvents() throws(DisplayError)
+  /// Takes every queued event; reports those about our windows and returns how many may
+  /// have changed the topology.
+  func drainEvents(_ onWindow: (WindowEvent) -> Void) throws(DisplayError) -> Int
+
+  // Topology.
+  /// One consistent snapshot.
+  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology
+  /// Applies a plan made from `topology`, all or nothing.
+  func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome
+
+  // Windows.
+  func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID
+  func moveWindow(_ window: WindowID, to rect: Rect)
+  func destroyWindow(_ window: WindowID)
+  func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
+    throws(DisplayError) -> ShownImage
+  func freePixmap(_ pixmap: PixmapID)
+  func selectExposures(_ window: WindowID)
+  func clearWindow(_ window: WindowID)
+
+  // Mirrors.
+  var canMirror: Bool { get }
+  func createMirror(_ window: WindowID, geometry: MirrorGeometry, filter: MirrorFilter) -> MirrorPictures?
+  func setMirror(_ pictures: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter)
+  func composite(_ pictures: MirrorPictures, _ rects: [Rect])
+  func freeMirror(_ pictures: MirrorPictures, destination: Bool)
+  func createRootDamage() -> DamageID
+  func takeDamage(_ damage: DamageID) -> [Rect]
+  func freeDamage(_ damage: DamageID)
+
+  // The pointer in mirrors.
+  func selectPointerTracking() -> Bool
+  func deselectPointerTracking()
+  func pointerPosition() -> (x: Int, y: Int)?
+  func cursorImage() -> CursorImage?
+  func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture?
+  func freeCursorPicture(_ cursor: CursorPicture)
+  func compositeCursor(_ cursor: CursorPicture, into pictures: MirrorPictures, at rect: Rect)
+}
+
+extension DisplayServer {
+  /// One consistent snapshot, without probing connectors.
+  public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
+}
+
+extension XConnection: DisplayServer {
+  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try readTopology(options) }
+}

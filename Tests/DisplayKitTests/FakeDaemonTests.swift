@@ -1,0 +1,143 @@
+import DisplayKit
+import Testing
+
+/// The daemon's logic against `FakeDisplayServer`: no X server, milliseconds a test. What
+/// the real servers do is tested beside these, against Xvnc and Xorg.
+@Suite struct DaemonAgainstAFakeServer {
+  let quiet = Logger(level: .error) { _ in }
+
+  /// eDP-1 lit as main; HDMI-1 and DP-1 dark and disconnected.
+  func desk() -> FakeDisplayServer {
+    FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+  }
+
+  func plug(_ server: FakeDisplayServer, _ index: Int, edid: [UInt8]? = nil) {
+    server.change {
+      $0.outputs[index].connection = .connected
+      $0.outputs[index].edid = edid
+    }
+  }
+
+  func unplug(_ server: FakeDisplayServer, _ index: Int) {
+    server.change {
+      $0.outputs[index].connection = .disconnected
+      $0.outputs[index].edid = nil
+    }
+  }
+
+  @Test func aPluggedMonitorGetsAWindowAtItsPlaceAndUnpluggingReleasesEverything() throws {
+    let server = desk()
+    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    try daemon.start()
+    #expect(server.windows.isEmpty && server.held == 0)
+    plug(server, 1)
+    try daemon.handleXEvents()
+    #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1920, height: 1080)], "right of main")
+    #expect(daemon.monitors.count == 1 && server.pixmaps.count == 1)
+    unplug(server, 1)
+    try daemon.handleXEvents()
+    #expect(server.held == 0 && server.badFrees == 0, "nothing left, nothing freed twice")
+    #expect(server.topology.crtcs[1].mode == nil, "its CRTC turned off")
+  }
+
+  @Test func theDaemonsOwnChangesCauseNoFurtherChange() throws {
+    let server = desk()
+    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    try daemon.start()
+    plug(server, 1)
+    try daemon.handleXEvents()
+    let applies = server.applies
+    // The events of its own change come back: nothing to do.
+    server.pendingRandR += 3
+    try daemon.handleXEvents()
+    #expect(server.applies == applies)
+  }
+
+  @Test func aMonitorTheServerRefusesIsRetriedOnLaterEventsThenLeftUntilItChanges() throws {
+    let server = desk()
+    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    try daemon.start()
+    server.refusing = [server.topology.outputs[1].id]
+    plug(server, 1)
+    try daemon.handleXEvents()
+    #expect(server.applies == 1 && server.windows.isEmpty, "refused: rolled back, no window")
+    for _ in 0..<5 {
+      server.pendingRandR += 1
+      try daemon.handleXEvents()
+    }
+    #expect(server.applies == 3, "tried on the next events, three times in all")
+    server.refusing = []
+    plug(server, 1, edid: try hostileEDID(name: "OTHER", serial: "2"))
+    try daemon.handleXEvents()
+    #expect(server.windows.count == 1, "another monitor on the connector is tried again, and lit")
+  }
+
+  @Test func aWindowDestroyedFromOutsideComesBackWithNothingFreedTwice() throws {
+    for content in ["placeholder", "mirror"] {
+      let server = desk()
+      var config = Config()
+      config.defaults.content = ContentKind(rawValue: content) ?? .placeholder
+      let daemon = try Daemon(connection: server, config: config, log: quiet)
+      try daemon.start()
+      plug(server, 1)
+      try daemon.handleXEvents()
+      let held = server.held
+      let old = try #require(server.windows.keys.first)
+      // With a RandR event that changes nothing in the same batch.
+      server.destroyFromOutside(old)
+      server.pendingRandR += 1
+      try daemon.handleXEvents()
+      #expect(server.windows.count == 1 && server.windows.keys.first != old, "\(content): a new window")
+      #expect(server.held == held && server.badFrees == 0, "\(content): no leak, no double free")
+    }
+  }
+
+  @Test func aMonitorSwappedOnTheSameConnectorGetsItsOwnRule() throws {
+    let server = desk()
+    var config = Config()
+    var alpha = MonitorRule()
+    alpha.match.productName = "ALPHA"
+    alpha.mode = .size(width: 1024, height: 768)
+    var beta = MonitorRule()
+    beta.match.productName = "BETA"
+    beta.mode = .size(width: 1280, height: 1024)
+    config.monitors = [alpha, beta]
+    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    try daemon.start()
+    plug(server, 1, edid: try hostileEDID(name: "ALPHA", serial: "1"))
+    try daemon.handleXEvents()
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m768.id)
+    plug(server, 1, edid: try hostileEDID(name: "BETA", serial: "1"))
+    try daemon.handleXEvents()
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1024.id)
+    #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1280, height: 1024)])
+  }
+
+  @Test func aMirrorShowsThePlaceholderWhileItsSourceIsGoneAndMirrorsAgainAfter() throws {
+    let server = desk()
+    var config = Config()
+    var rule = MonitorRule()
+    rule.match.output = "HDMI-1"
+    rule.content = .mirror
+    var mirror = MirrorOptions()
+    mirror.source = "DP-1"
+    rule.mirror = mirror
+    config.monitors = [rule]
+    config.defaults.content = .none
+    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    try daemon.start()
+    plug(server, 1)
+    plug(server, 2)
+    try daemon.handleXEvents()
+    let hdmi = server.topology.outputs[1].id
+    #expect(daemon.monitors[hdmi]?.content == .mirror && server.pictures.count == 2 && server.damages.count == 1)
+    unplug(server, 2)
+    try daemon.handleXEvents()
+    #expect(daemon.monitors[hdmi]?.content == .placeholder)
+    #expect(server.pictures.isEmpty && server.damages.isEmpty, "the mirror's pictures and damage went with it")
+    plug(server, 2)
+    try daemon.handleXEvents()
+    #expect(daemon.monitors[hdmi]?.content == .mirror)
+    #expect(server.badFrees == 0)
+  }
+}

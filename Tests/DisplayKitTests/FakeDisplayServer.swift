@@ -1,0 +1,168 @@
+import DisplayKit
+
+/// A display server with no I/O, in the spirit of wlroots' headless backend: a topology the
+/// test changes, windows and pictures the daemon makes and frees (counted, so a leak shows),
+/// and faults on demand. Events are queued by the test and drained by the daemon.
+final class FakeDisplayServer: DisplayServer {
+  let name = ":fake"
+  var topology: Topology
+  /// RandR events waiting to be drained (each "may change the topology").
+  var pendingRandR = 0
+  var pendingWindowEvents: [WindowEvent] = []
+  /// Windows the daemon holds, with their rectangles.
+  private(set) var windows: [WindowID: Rect] = [:]
+  private(set) var pixmaps: Set<PixmapID> = []
+  private(set) var pictures: Set<UInt> = []
+  private(set) var damages: Set<DamageID> = []
+  /// Frees of something not held (already freed, or freed by the server with its window):
+  /// a real server answers each with an error.
+  private(set) var badFrees = 0
+  /// The window each mirror's destination picture lives on (freed with it).
+  private var pictureWindow: [UInt: WindowID] = [:]
+  /// Applies of a change to these outputs fail with every mode, as a server refusing them.
+  var refusing: Set<OutputID> = []
+  private(set) var applies = 0
+  private(set) var changesApplied = 0
+  private var nextID: UInt = 0x40_0000
+
+  init(_ topology: Topology) { self.topology = topology }
+
+  private func newID() -> UInt {
+    nextID += 1
+    return nextID
+  }
+
+  // The test's side.
+
+  /// Another client destroyed a window: it and what lived on it are gone.
+  func destroyFromOutside(_ window: WindowID) {
+    windows[window] = nil
+    for (picture, w) in pictureWindow where w == window {
+      pictures.remove(picture)
+      pictureWindow[picture] = nil
+    }
+    pendingWindowEvents.append(.destroyed(window))
+  }
+
+  private func free<T: Hashable>(_ item: T, from set: inout Set<T>) {
+    if set.remove(item) == nil { badFrees += 1 }
+  }
+
+  /// The topology changed (a monitor plugged, an EDID set): one RandR event.
+  func change(_ body: (inout Topology) -> Void) {
+    body(&topology)
+    pendingRandR += 1
+  }
+
+  /// Every server resource the daemon holds now.
+  var held: Int { windows.count + pixmaps.count + pictures.count + damages.count }
+
+  // DisplayServer.
+
+  let fileDescriptor: Int32 = -1
+  var queuedEvents: Int { pendingRandR + pendingWindowEvents.count }
+  func readAvailable() throws(DisplayError) -> Int { queuedEvents }
+  func flush() {}
+  func sync() throws(DisplayError) {}
+  func selectRandREvents() throws(DisplayError) {}
+
+  func drainEvents(_ onWindow: (WindowEvent) -> Void) throws(DisplayError) -> Int {
+    let events = pendingWindowEvents
+    pendingWindowEvents = []
+    events.forEach(onWindow)
+    defer { pendingRandR = 0 }
+    return pendingRandR
+  }
+
+  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { topology }
+
+  func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
+    applies += 1
+    var outcome = ApplyOutcome()
+    var next = topology
+    for change in plan.changes {
+      if change.outputs.contains(where: refusing.contains) {
+        outcome.failed.append((change, "refused by the fake"))
+        return outcome  // all or nothing: `next` is dropped
+      }
+      guard let index = next.crtcs.firstIndex(where: { $0.id == change.crtc }) else { continue }
+      let mode = change.mode.flatMap { next.modes[$0] }
+      next.crtcs[index] = Crtc(
+        id: change.crtc, x: change.x, y: change.y, width: mode?.width ?? 0, height: mode?.height ?? 0,
+        mode: mode?.id, outputs: mode == nil ? [] : change.outputs,
+        possibleOutputs: next.crtcs[index].possibleOutputs)
+      for i in next.outputs.indices where change.outputs.contains(next.outputs[i].id) {
+        next.outputs[i].crtc = mode == nil ? nil : change.crtc
+      }
+      outcome.applied.append((change, mode?.id))
+    }
+    if let size = plan.screen {
+      next.screen.width = size.width
+      next.screen.height = size.height
+      outcome.screen = size
+    }
+    changesApplied += outcome.applied.count
+    topology = next
+    return outcome
+  }
+
+  func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
+    let id = WindowID(rawValue: newID())
+    windows[id] = spec.rect
+    return id
+  }
+
+  func moveWindow(_ window: WindowID, to rect: Rect) { windows[window] = rect }
+  func destroyWindow(_ window: WindowID) {
+    if windows.removeValue(forKey: window) == nil { badFrees += 1 }
+  }
+
+  func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
+    throws(DisplayError) -> ShownImage
+  {
+    let pixmap = PixmapID(rawValue: newID())
+    pixmaps.insert(pixmap)
+    return ShownImage(pixmap: pixmap, inner: nil)
+  }
+
+  func freePixmap(_ pixmap: PixmapID) { free(pixmap, from: &pixmaps) }
+  func selectExposures(_ window: WindowID) {}
+  func clearWindow(_ window: WindowID) {}
+
+  let canMirror = true
+
+  func createMirror(_ window: WindowID, geometry: MirrorGeometry, filter: MirrorFilter) -> MirrorPictures? {
+    let p = MirrorPictures(source: newID(), destination: newID())
+    pictures.formUnion([p.source, p.destination])
+    pictureWindow[p.destination] = window
+    return p
+  }
+
+  func setMirror(_ pictures: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter) {}
+  func composite(_ pictures: MirrorPictures, _ rects: [Rect]) {}
+
+  func freeMirror(_ p: MirrorPictures, destination: Bool) {
+    free(p.source, from: &pictures)
+    if destination {
+      free(p.destination, from: &pictures)
+      pictureWindow[p.destination] = nil
+    }
+  }
+
+  func createRootDamage() -> DamageID {
+    let d = DamageID(rawValue: newID())
+    damages.insert(d)
+    return d
+  }
+
+  func takeDamage(_ damage: DamageID) -> [Rect] { [] }
+  func freeDamage(_ damage: DamageID) { free(damage, from: &damages) }
+
+  func selectPointerTracking() -> Bool { false }
+  func deselectPointerTracking() {}
+  func pointerPosition() -> (x: Int, y: Int)? { nil }
+  func cursorImage() -> CursorImage? { nil }
+  func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture? { nil }
+  func freeCursorPicture(_ cursor: CursorPicture) {}
+  func compositeCursor(_ cursor: CursorPicture, into pictures: MirrorPictures, at rect: Rect) {}
+}
