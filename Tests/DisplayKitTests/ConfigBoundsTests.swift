@@ -81,6 +81,19 @@ import XRig
     #expect((try? Config.parse(Array("{ placeholder: { text: 'ünï ✓' } }".utf8), file: "f")) != nil)
   }
 
+  /// Found by the config fuzzer (16.5 million runs in): Foundation's JSON5 scanner traps on
+  /// a number whose exponent has no digits; a SIGHUP with such a file ended the daemon.
+  @Test func aMalformedNumberIsALocatedSyntaxErrorNotATrap() {
+    for text in ["{ hooks: { timeout_seconds: 1.5e+ } }", "{ hooks: {\n timeout_seconds: 1e- } }", "{ a: 1.2.3 }"] {
+      do {
+        _ = try Config.parse(Array(text.utf8), file: "fuzz.json5")
+        Issue.record("accepted: \(text)")
+      } catch {
+        #expect(error.line != nil && error.message.hasPrefix("syntax error: invalid number"), "\(error)")
+      }
+    }
+  }
+
   @Test func theBoundsThemselvesAreAccepted() throws {
     let config = try parse(
       """

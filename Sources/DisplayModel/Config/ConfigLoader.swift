@@ -46,6 +46,12 @@ extension Config {
     if let bad = firstInvalidUTF8(bytes) {
       throw ConfigError(file: file, line: line(of: bad, in: bytes), message: "syntax error: not valid UTF-8")
     }
+    // Its number scanner also traps on a malformed number (`1.5e+`, found by the config
+    // fuzzer), so Foundation only ever sees text our own scanner found to be JSON5.
+    if let problem = JSON5Locator.firstError(in: bytes) {
+      throw ConfigError(
+        file: file, line: line(of: problem.offset, in: bytes), message: "syntax error: \(problem.message)")
+    }
     let decoder = JSONDecoder()
     decoder.allowsJSON5 = true
     do {
