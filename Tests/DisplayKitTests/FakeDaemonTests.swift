@@ -140,4 +140,18 @@ import Testing
     #expect(daemon.monitors[hdmi]?.content == .mirror)
     #expect(server.badFrees == 0)
   }
+
+  @Test func aReloadThatCannotBeAppliedLeavesThePreviousConfigInForce() throws {
+    let server = desk()
+    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    try daemon.start()
+    plug(server, 1)
+    try daemon.handleXEvents()
+    var new = Config()
+    new.defaults.mode = .size(width: 1024, height: 768)
+    server.lost = true
+    server.pendingRandR += 1
+    #expect(throws: DisplayError.connectionLost(display: ":fake")) { try daemon.reload(new) }
+    #expect(daemon.config == Config(), "the old config, not the one that was never applied")
+  }
 }

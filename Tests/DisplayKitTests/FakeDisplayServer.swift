@@ -19,6 +19,8 @@ final class FakeDisplayServer: DisplayServer {
   private(set) var badFrees = 0
   /// The window each mirror's destination picture lives on (freed with it).
   private var pictureWindow: [UInt: WindowID] = [:]
+  /// Snapshots fail as on a connection that broke.
+  var lost = false
   /// Applies of a change to these outputs fail with every mode, as a server refusing them.
   var refusing: Set<OutputID> = []
   private(set) var applies = 0
@@ -74,7 +76,10 @@ final class FakeDisplayServer: DisplayServer {
     return pendingRandR
   }
 
-  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { topology }
+  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
+    if lost { throw .connectionLost(display: name) }
+    return topology
+  }
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
     applies += 1
