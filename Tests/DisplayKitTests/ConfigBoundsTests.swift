@@ -94,6 +94,30 @@ import XRig
     }
   }
 
+  /// The scanner that guards Foundation's decoder must not refuse JSON5 that Foundation reads.
+  @Test func validJSON5InAllItsFormsStillParses() throws {
+    let texts: [[UInt8]] = [
+      [0xEF, 0xBB, 0xBF] + Array("{ main: 'eDP-1' }".utf8),  // a byte-order mark
+      Array("{ placeholder: { text: 'one \\\r\ntwo' } }".utf8),  // a line continuation, CR LF
+      Array("{ placeholder: { text: 'one \\\ntwo' } }".utf8),  // a line continuation, LF
+      Array("// a comment in a CR-only file\r{ main: 'eDP-1' }".utf8),
+      Array("{ monitors: [ { match: { product_code: 0x1F } } ], hooks: { timeout_seconds: .5 } }".utf8),
+      Array("{ hooks: { timeout_seconds: 5. }, /* trailing */ }".utf8),
+      Array("{ hooks: { timeout_seconds: +2 } } // the end".utf8),
+    ]
+    for text in texts {
+      #expect(throws: Never.self, "\(String(decoding: text, as: UTF8.self))") {
+        _ = try Config.parse(text, file: "valid.json5")
+      }
+    }
+    // An escaped unquoted key gets past the scanner to Foundation (which keeps it escaped).
+    do {
+      _ = try Config.parse(Array("{ \\u006dain: 'eDP-1' }".utf8), file: "valid.json5")
+    } catch {
+      #expect(!error.message.hasPrefix("syntax error"), "\(error)")
+    }
+  }
+
   @Test func theBoundsThemselvesAreAccepted() throws {
     let config = try parse(
       """

@@ -40,7 +40,7 @@ import Testing
     #expect(server.topology.crtcs[1].mode == nil, "its CRTC turned off")
   }
 
-  @Test func theDaemonsOwnChangesCauseNoFurtherChange() throws {
+  @Test func theDaemonsOwnChangesCauseNoFurtherChangeAndAUsersLaterChangeIsLeftAlone() throws {
     let server = desk()
     let daemon = try Daemon(connection: server, config: Config(), log: quiet)
     try daemon.start()
@@ -51,9 +51,17 @@ import Testing
     server.pendingRandR += 3
     try daemon.handleXEvents()
     #expect(server.applies == applies)
+    // The user moves the monitor with xrandr: the daemon leaves it there, and its window follows.
+    server.change {
+      $0.crtcs[1].x = 0
+      $0.crtcs[1].y = 1080
+    }
+    try daemon.handleXEvents()
+    #expect(server.applies == applies, "no change of the user's layout")
+    #expect(Array(server.windows.values) == [Rect(x: 0, y: 1080, width: 1920, height: 1080)])
   }
 
-  @Test func aMonitorTheServerRefusesIsRetriedOnLaterEventsThenLeftUntilItChanges() throws {
+  @Test func aMonitorTheServerRefusesIsRetriedOnLaterChangesThenLeftUntilItChanges() throws {
     let server = desk()
     let daemon = try Daemon(connection: server, config: Config(), log: quiet)
     try daemon.start()
@@ -61,15 +69,25 @@ import Testing
     plug(server, 1)
     try daemon.handleXEvents()
     #expect(server.applies == 1 && server.windows.isEmpty, "refused: rolled back, no window")
-    for _ in 0..<5 {
-      server.pendingRandR += 1
+    // Its own rollback's events change nothing: no retry on them.
+    server.pendingRandR += 2
+    try daemon.handleXEvents()
+    #expect(server.applies == 1)
+    // Later changes of the desk (the main monitor's mode, back and forth) retry it.
+    for mode in [TopologyBuilder.m1024, TopologyBuilder.m1080, TopologyBuilder.m1024, TopologyBuilder.m1080] {
+      server.change {
+        $0.crtcs[0].mode = mode.id
+        $0.crtcs[0].width = mode.width
+        $0.crtcs[0].height = mode.height
+      }
       try daemon.handleXEvents()
     }
-    #expect(server.applies == 3, "tried on the next events, three times in all")
+    #expect(server.applies == 3, "three attempts in all, then left")
     server.refusing = []
     plug(server, 1, edid: try hostileEDID(name: "OTHER", serial: "2"))
     try daemon.handleXEvents()
     #expect(server.windows.count == 1, "another monitor on the connector is tried again, and lit")
+    #expect(server.badFrees == 0)
   }
 
   @Test func aWindowDestroyedFromOutsideComesBackWithNothingFreedTwice() throws {
@@ -111,6 +129,7 @@ import Testing
     try daemon.handleXEvents()
     #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1024.id)
     #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1280, height: 1024)])
+    #expect(server.pixmaps.count == 1 && server.badFrees == 0, "one picture, the old one freed once")
   }
 
   @Test func aMirrorShowsThePlaceholderWhileItsSourceIsGoneAndMirrorsAgainAfter() throws {
@@ -138,6 +157,7 @@ import Testing
     plug(server, 2)
     try daemon.handleXEvents()
     #expect(daemon.monitors[hdmi]?.content == .mirror)
+    #expect(server.pictures.count == 2 && server.damages.count == 1 && server.pixmaps.isEmpty, "no placeholder left")
     #expect(server.badFrees == 0)
   }
 

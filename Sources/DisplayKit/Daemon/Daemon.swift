@@ -87,9 +87,9 @@ public final class Daemon {
       log.debug("outputs lit but disconnected: probing connectors")
       new = try connection.snapshot(ReadOptions(probe: true))
     }
-    // A monitor whose configuration failed is tried again on the next event, whatever it is.
-    let retry = failures.values.contains { $0.count < Self.maxAttempts }
-    guard new != topology || retry else {
+    // A monitor whose configuration failed is tried again when the topology next changes
+    // (not on the events of its own rollback, which would use up its attempts at once).
+    guard new != topology else {
       log.debug("\(randr) RandR event(s), topology unchanged")
       if resync { syncWindows() }
       return

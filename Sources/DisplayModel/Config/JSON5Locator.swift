@@ -15,6 +15,8 @@ struct JSON5Locator {
   /// The first problem in `bytes`, or nil when the scanner finds none.
   static func firstError(in bytes: [UInt8]) -> Problem? {
     var scanner = JSON5Locator(b: bytes)
+    // A UTF-8 byte-order mark, which Foundation skips too.
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.i = 3 }
     do {
       try scanner.skipSpace()
       try scanner.value(depth: 0)
@@ -44,7 +46,7 @@ struct JSON5Locator {
       if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0B || c == 0x0C {
         i += 1
       } else if c == 0x2F, i + 1 < b.count, b[i + 1] == 0x2F {
-        while let d = peek, d != 0x0A { i += 1 }
+        while let d = peek, d != 0x0A, d != 0x0D { i += 1 }
       } else if c == 0x2F, i + 1 < b.count, b[i + 1] == 0x2A {
         let start = i
         i += 2
@@ -86,8 +88,9 @@ struct JSON5Locator {
     while peek != UInt8(ascii: "}") {
       if peek == UInt8(ascii: "\"") || peek == UInt8(ascii: "'") {
         try string()
-      } else if let c = peek, isIdentifierStart(c) {
-        _ = identifier()
+      } else if let c = peek, isIdentifierStart(c) || c == UInt8(ascii: "\\") {
+        // An unquoted key, which may hold \uXXXX escapes.
+        while let d = peek, isIdentifierPart(d) || d == UInt8(ascii: "\\") { i += 1 }
       } else {
         throw problem("expected a key or '}', found \(describe())")
       }
@@ -132,7 +135,12 @@ struct JSON5Locator {
         i = start
         throw problem("unterminated string (a newline inside it needs a backslash)")
       }
-      i += c == UInt8(ascii: "\\") ? 2 : 1
+      guard c == UInt8(ascii: "\\") else {
+        i += 1
+        continue
+      }
+      // An escape; a backslash before CR LF continues the string on the next line.
+      i += i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A ? 3 : 2
     }
     guard peek == quote else {
       i = start
