@@ -122,7 +122,7 @@ extension XServerTests {
       #expect(daemon.waitFor("nothing to change", timeout: 1) != nil)
       daemon.settle()
       #expect(daemon.changingReconciles.count == 1, "\(daemon.changingReconciles)")
-      #expect(eventually(within: 1) { asleep(daemon.child.pid) })
+      #expect(eventually(within: 1) { allThreadsIdle(daemon.child.pid) })
       #expect(armedTimers(daemon.child.pid).isEmpty, "no armed timer: \(armedTimers(daemon.child.pid))")
       let before = try wakeups(daemon.child.pid)
       _ = pollFDs([], timeoutMs: 1_000)  // the observation window, not a wait for anything

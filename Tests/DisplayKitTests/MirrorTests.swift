@@ -115,7 +115,7 @@ extension XServerTests {
       }
       #expect(settled)
       let composites = try counters(runtime, rig.server.display)["composites"]
-      #expect(eventually(within: 1) { asleep(rig.daemon.child.pid) })
+      #expect(eventually(within: 1) { allThreadsIdle(rig.daemon.child.pid) })
       #expect(armedTimers(rig.daemon.child.pid).isEmpty, "no frame timer armed: \(armedTimers(rig.daemon.child.pid))")
       let afterStatus = try wakeups(rig.daemon.child.pid)
       _ = pollFDs([], timeoutMs: 1_000)  // the observation window: a still screen

@@ -123,7 +123,7 @@ public func armedTimers(_ pid: pid_t) -> [String] {
 }
 
 /// Whether every thread of `pid` sleeps in the kernel (no thread running or runnable).
-public func asleep(_ pid: pid_t) -> Bool {
+public func allThreadsIdle(_ pid: pid_t) -> Bool {
   guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return false }
   return tasks.allSatisfy { tid in
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
