@@ -90,4 +90,25 @@ extension XServerTests {
       })
     #expect(columns.count == 1, "every description starts in the same column: \(lines)")
   }
+
+  /// The commands in `--help`, in the usage line and in both shell completions are the same.
+  @Test func completionsListTheCommandsTheHelpLists() throws {
+    let help = try displayd(["--help"]).out
+    let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+    let listed = lines.drop { $0 != "Commands:" }.dropFirst().prefix { !$0.isEmpty }
+      .map { String($0.split(separator: " ").first ?? "") }
+    let usage = try #require(lines.first?.split(separator: "<").dropFirst().first?.split(separator: ">").first)
+    #expect(usage.split(separator: "|").map(String.init) == listed, "the usage line")
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let bash = try String(contentsOf: repo.appendingPathComponent("completions/displayd.bash"), encoding: .utf8)
+    let bashLine = try #require(bash.split(separator: "\n").first { $0.contains("commands=\"") })
+    let bashCommands = bashLine.split(separator: "\"").dropFirst().first?.split(separator: " ").map(String.init)
+    #expect(bashCommands == listed, "bash completion")
+    let zsh = try String(contentsOf: repo.appendingPathComponent("completions/_displayd"), encoding: .utf8)
+    let zshCommands = zsh.split(separator: "\n").filter { $0.hasPrefix("    '") }.map {
+      String($0.dropFirst(5).prefix { $0 != ":" })
+    }
+    #expect(zshCommands == listed, "zsh completion")
+  }
 }
