@@ -1,23 +1,6 @@
 import CCairo
 import DisplayModel
 
-/// Everything a placeholder picture depends on: equal values draw equal pictures, so a window
-/// is redrawn only when this changes.
-public struct PlaceholderContent: Hashable, Sendable {
-  public var style: PlaceholderStyle
-  /// The details line (output, monitor name, mode), nil when `details` is off.
-  public var details: String?
-  public var width: Int
-  public var height: Int
-
-  public init(style: PlaceholderStyle, details: String?, width: Int, height: Int) {
-    self.style = style
-    self.details = details
-    self.width = width
-    self.height = height
-  }
-}
-
 /// Draws the placeholder with cairo and pango: the background colour, the optional PNG scaled
 /// to fit, the text centred and scaled to the monitor, and the details line near the bottom.
 public enum PlaceholderRenderer {

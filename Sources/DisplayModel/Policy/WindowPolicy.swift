@@ -1,0 +1,117 @@
+/// Everything a placeholder picture depends on: equal values draw equal pictures, so a window
+/// is redrawn only when this changes.
+public struct PlaceholderContent: Hashable, Sendable {
+  public var style: PlaceholderStyle
+  /// The details line (output, monitor name, mode), nil when `details` is off.
+  public var details: String?
+  public var width: Int
+  public var height: Int
+
+  public init(style: PlaceholderStyle, details: String?, width: Int, height: Int) {
+    self.style = style
+    self.details = details
+    self.width = width
+    self.height = height
+  }
+}
+
+/// What one external monitor should show: derived from the topology and config; pure.
+public struct WindowWanted: Equatable, Sendable {
+  public var output: Output
+  public var rect: Rect
+  public var level: WindowLevel
+  /// `mirror` only while the source shows something; `placeholder` otherwise.
+  public var content: ContentKind
+  public var picture: PlaceholderContent
+  public var mirror: MirrorGeometry?
+  public var filter: MirrorFilter
+  public var cursor: Bool
+  /// The refresh rate of the monitor, for the mirror's frame interval.
+  public var refreshHz: Double
+  /// The output the mirror shows.
+  public var mirrorSource: OutputID? = nil
+  /// Why a mirror was refused (it would show itself): shown instead, as the details line.
+  public var refusal: String? = nil
+}
+
+extension Config {
+  /// The windows the daemon should have: one per connected external monitor with an active
+  /// CRTC, not ignored, whose content is not `none`.
+  public func wantedWindows(in topology: Topology) -> [WindowWanted] {
+    refusingMirrorLoops(candidateWindows(in: topology), topology)
+  }
+
+  private func candidateWindows(in topology: Topology) -> [WindowWanted] {
+    let main = mainOutput(in: topology)
+    return topology.connectedOutputs.compactMap { output in
+      guard output.id != main?.id, !output.nonDesktop, let rect = topology.geometry(of: output),
+        rect.width > 0, rect.height > 0
+      else { return nil }
+      let edid = output.edid.flatMap { try? EDID(bytes: $0) }
+      guard let settings = settings(for: output, identity: edid), settings.content != .none else { return nil }
+      var details: String?
+      if placeholder.details {
+        let monitor = edid.map { $0.productName?.text ?? $0.manufacturer }
+        let mode = topology.currentMode(of: output).map(\.label)
+        details = [output.name, monitor, mode].compactMap { $0 }.joined(separator: "  ·  ")
+      }
+      let picture = PlaceholderContent(style: placeholder, details: details, width: rect.width, height: rect.height)
+      var geometry: MirrorGeometry?
+      var source: Output?
+      if settings.content == .mirror {
+        source = settings.mirror.source == "main" ? main : topology.output(named: settings.mirror.source)
+        geometry = source.flatMap { s in s.id == output.id ? nil : topology.geometry(of: s) }.map {
+          MirrorGeometry(source: $0, width: rect.width, height: rect.height, scale: settings.mirror.scale)
+        }
+      }
+      return WindowWanted(
+        output: output, rect: rect, level: settings.level, content: geometry == nil ? .placeholder : .mirror,
+        picture: picture, mirror: geometry, filter: settings.mirror.filter, cursor: settings.mirror.cursor,
+        refreshHz: topology.currentMode(of: output)?.refreshHz ?? 60, mirrorSource: geometry == nil ? nil : source?.id)
+    }
+  }
+
+  /// A mirror redraws whenever its source area is drawn on, so mirrors whose windows lie in
+  /// each other's source areas (a window over its own source, `xrandr --same-as`, a ring of
+  /// monitors mirroring each other, or one drawing where another reads) would composite
+  /// forever: root DAMAGE sees every composite. Those monitors get the placeholder, with the
+  /// reason as its details line.
+  private func refusingMirrorLoops(_ candidates: [WindowWanted], _ topology: Topology) -> [WindowWanted] {
+    let mirrors = candidates.filter { $0.mirror != nil }
+    // An edge from a mirror to every mirror whose source area its window draws on.
+    func redraws(_ w: WindowWanted) -> [WindowWanted] {
+      mirrors.filter { other in other.mirror.map { w.rect.intersects($0.source) } ?? false }
+    }
+    func ring(from start: WindowWanted) -> [WindowWanted]? {
+      if redraws(start).contains(where: { $0.output.id == start.output.id }) { return [start] }
+      var path = [start]
+      var seen: Set<OutputID> = []
+      func visit(_ w: WindowWanted) -> Bool {
+        for next in redraws(w) {
+          if next.output.id == start.output.id { return true }
+          guard seen.insert(next.output.id).inserted else { continue }
+          path.append(next)
+          if visit(next) { return true }
+          path.removeLast()
+        }
+        return false
+      }
+      return visit(start) ? path : nil
+    }
+    return candidates.map { want in
+      guard want.mirror != nil, let path = ring(from: want) else { return want }
+      let source = want.mirrorSource.flatMap { topology.output($0)?.name } ?? "?"
+      let reason =
+        path.count == 1
+        ? "mirror of \(source) refused: \(want.output.name) overlaps its source"
+        : "mirror cycle refused: " + (path + [want]).map(\.output.name).joined(separator: " → ")
+      var refused = want
+      refused.content = .placeholder
+      refused.mirror = nil
+      refused.mirrorSource = nil
+      refused.refusal = reason
+      refused.picture.details = reason
+      return refused
+    }
+  }
+}
