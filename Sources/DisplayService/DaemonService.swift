@@ -155,11 +155,11 @@ public final class DaemonService {
     guard !commands.isEmpty else { return }
     // A disconnected output has lost its EDID: use what it had before.
     let output = event.kind == .disconnected ? (old.output(event.output.id) ?? event.output) : event.output
-    let edid = output.edid.flatMap { try? EDID(bytes: $0) }
+    let edid = output.identity
     let env: [String: String] = [
       "DISPLAYD_EVENT": event.kind.rawValue, "DISPLAYD_OUTPUT": output.name,
       "DISPLAYD_MANUFACTURER": edid?.manufacturer ?? "", "DISPLAYD_PRODUCT_NAME": edid?.productName?.text ?? "",
-      "DISPLAYD_SERIAL": edid?.serialString?.text ?? edid?.serialNumber.map { String($0) } ?? "",
+      "DISPLAYD_SERIAL": edid?.serial ?? "",
       "DISPLAYD_MODE": new.output(event.output.id).flatMap { new.currentMode(of: $0) }.map(TopologyReport.modeLabel)
         ?? "",
     ]

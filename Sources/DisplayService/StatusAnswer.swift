@@ -5,7 +5,7 @@ extension Daemon {
   public func statusJSON(configPath: String?, configError: String?) -> JSON {
     let list = monitors.values.sorted { $0.name < $1.name }.map { m -> JSON in
       let output = topology.output(m.output)
-      let edid = output?.edid.flatMap { try? EDID(bytes: $0) }
+      let edid = output?.identity
       let mode = output.flatMap { topology.currentMode(of: $0) }
       return .object([
         ("output", .string(m.name)),
@@ -15,7 +15,7 @@ extension Daemon {
             .object([
               ("manufacturer", .string(e.manufacturer)),
               ("product_name", JSON.optional(e.productName) { .string($0.text) }),
-              ("serial", JSON.optional(e.serialString?.text ?? e.serialNumber.map { String($0) }) { .string($0) }),
+              ("serial", JSON.optional(e.serial) { .string($0) }),
               ("display_id", .string(DisplayID(edid: e).rawValue)),
             ])
           }

@@ -5,7 +5,7 @@ public enum CheckReport {
     let main = config.mainOutput(in: topology)
     var lines: [String] = []
     for output in topology.connectedOutputs {
-      let edid = output.edid.flatMap { try? EDID(bytes: $0) }
+      let edid = output.identity
       let name = output.name + (edid.map { " [" + EDIDReport.identityLine($0) + "]" } ?? "")
       if output.id == main?.id {
         lines.append("\(name): main output, left as it is")

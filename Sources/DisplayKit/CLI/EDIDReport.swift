@@ -41,7 +41,7 @@ public enum EDIDReport {
   public static func identityLine(_ e: EDID) -> String {
     var words = [e.manufacturer]
     if let name = e.productName { words.append("\"\(name.text)\"") }
-    if let serial = e.serialString?.text ?? e.serialNumber.map({ String($0) }) {
+    if let serial = e.serial {
       words.append("serial \(serial)")
     }
     return words.joined(separator: " ")

@@ -22,7 +22,7 @@ public enum TopologyReport {
   /// The state of one output, as `outputs --json` and `watch --json` print it.
   public static func outputJSON(_ output: Output, in topology: Topology) -> [(String, JSON)] {
     let current = topology.currentMode(of: output)
-    let identity = output.edid.flatMap { try? EDID(bytes: $0) }
+    let identity = output.identity
     return [
       ("name", .string(output.name)), ("id", .int(Int(output.id.rawValue))),
       ("connected", .bool(output.isConnected)), ("connection", .string(output.connection.rawValue)),
@@ -95,7 +95,7 @@ public enum TopologyReport {
     }
     if let mode = topology.currentMode(of: output) { words.append(modeLabel(mode)) }
     if output.isConnected { words.append("\(output.mmWidth)mm x \(output.mmHeight)mm") }
-    if let edid = output.edid.flatMap({ try? EDID(bytes: $0) }) {
+    if let edid = output.identity {
       words.append("[" + EDIDReport.identityLine(edid) + "]")
     }
     return words.joined(separator: " ")

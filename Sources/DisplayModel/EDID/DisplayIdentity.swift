@@ -28,7 +28,7 @@ public struct DisplayID: Hashable, Sendable, CustomStringConvertible, Comparable
     var counts: [DisplayID: Int] = [:]
     for output in outputs where output.isConnected {
       let id =
-        output.edid.flatMap { try? EDID(bytes: $0) }.map(DisplayID.init(edid:))
+        output.identity.map(DisplayID.init(edid:))
         ?? DisplayID(connector: output.name)
       base[output.id] = id
       counts[id, default: 0] += 1

@@ -119,6 +119,9 @@ public struct EDID: Hashable, Sendable {
   public var serialNumber: UInt32?
   public var productName: EDIDText?
   public var serialString: EDIDText?
+  /// The serial as people and configs name it: the serial string, else the serial number in
+  /// decimal; nil when the monitor gives neither.
+  public var serial: String? { serialString?.text ?? serialNumber.map { String($0) } }
   public var versionMajor: Int
   public var versionMinor: Int
   public var isDigital: Bool

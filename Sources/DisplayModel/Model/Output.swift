@@ -40,7 +40,10 @@ public struct Output: Hashable, Sendable {
   public var preferredCount: Int
   public var possibleCrtcs: [CrtcID]
   /// Raw bytes of the `EDID` output property, nil when the output has none.
-  public var edid: [UInt8]?
+  public var edid: [UInt8]? { didSet { identity = Self.decode(edid) } }
+  /// The monitor's EDID, decoded once when the bytes are set; nil when there are none or they
+  /// are not an EDID.
+  public private(set) var identity: EDID?
   /// The `non-desktop` property: a head-mounted display or similar, not for the desktop.
   public var nonDesktop: Bool
 
@@ -59,8 +62,11 @@ public struct Output: Hashable, Sendable {
     self.preferredCount = preferredCount
     self.possibleCrtcs = possibleCrtcs
     self.edid = edid
+    self.identity = Self.decode(edid)
     self.nonDesktop = nonDesktop
   }
+
+  private static func decode(_ bytes: [UInt8]?) -> EDID? { bytes.flatMap { try? EDID(bytes: $0) } }
 
   public var isConnected: Bool { connection == .connected }
 

@@ -117,7 +117,7 @@ public struct Planner {
     return nil
   }
 
-  func identity(_ output: Output) -> EDID? { output.edid.flatMap { try? EDID(bytes: $0) } }
+  func identity(_ output: Output) -> EDID? { output.identity }
 
   /// The output's own CRTC, else a free one that can drive it.
   func crtc(for output: Output, used: inout Set<CrtcID>) -> Crtc? {

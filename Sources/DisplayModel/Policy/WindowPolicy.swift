@@ -47,7 +47,7 @@ extension Config {
       guard output.id != main?.id, !output.nonDesktop, let rect = topology.geometry(of: output),
         rect.width > 0, rect.height > 0
       else { return nil }
-      let edid = output.edid.flatMap { try? EDID(bytes: $0) }
+      let edid = output.identity
       guard let settings = settings(for: output, identity: edid), settings.content != .none else { return nil }
       var details: String?
       if placeholder.details {
