@@ -14,7 +14,7 @@ public final class DaemonService {
   let notifier: SystemdNotifier
   let hooks: HookRunner
   var control: ControlServer?
-  var watchdog: PeriodicTimer?
+  var watchdog: DeadlineTimer?
   let loadConfig: () throws -> Config
   let configPath: String?
   var configError: String?
@@ -35,7 +35,10 @@ public final class DaemonService {
     hooks = HookRunner(log: log, timeoutSeconds: daemon.config.hooks.timeoutSeconds)
     self.control = control
     control?.handler = { [unowned self] request in self.answer(request) }
-    if let interval = notifier.watchdogInterval { watchdog = try PeriodicTimer(intervalNanoseconds: interval) }
+    if let interval = notifier.watchdogInterval {
+      watchdog = try DeadlineTimer()
+      watchdog?.arm(every: interval)
+    }
     daemon.onEvents = { [unowned self] events, old, new in self.eventsHappened(events, old, new) }
   }
 

@@ -19,7 +19,8 @@ public final class HookRunner {
   }
 
   private var running: [pid_t: Running] = [:]
-  private var timer: Int32 = -1
+  /// Armed for the earliest deadline while any hook runs; made with the first hook.
+  private var timer: DeadlineTimer?
   private let log: Logger
   public var timeoutSeconds: Double
   static let maxOutput = 16 * 1024
@@ -38,14 +39,13 @@ public final class HookRunner {
       kill(pid, SIGKILL)
       if hook.pipe >= 0 { close(hook.pipe) }
     }
-    if timer >= 0 { close(timer) }
   }
 
   public var runningCount: Int { running.count }
 
   /// Descriptors to poll: the output pipes, and the timer while any hook runs.
   public var descriptors: [Int32] {
-    running.values.map(\.pipe).filter { $0 >= 0 } + (running.isEmpty || timer < 0 ? [] : [timer])
+    running.values.map(\.pipe).filter { $0 >= 0 } + (running.isEmpty ? [] : timer.map { [$0.fileDescriptor] } ?? [])
   }
 
   /// Starts `argv` with the current environment plus `environment`.
@@ -77,9 +77,8 @@ public final class HookRunner {
   /// Handles readiness of `fd` if it is a hook's pipe or the timer; returns whether it was.
   @discardableResult
   public func handle(fd: Int32) -> Bool {
-    if fd == timer && timer >= 0 {
-      var n: UInt64 = 0
-      _ = read(timer, &n, 8)
+    if let timer, fd == timer.fileDescriptor {
+      timer.acknowledge()
       killOverdue()
       return true
     }
@@ -140,16 +139,14 @@ public final class HookRunner {
 
   /// Arms a one-shot timer for the earliest deadline; there is no timer while nothing runs.
   private func armTimer() {
-    if timer < 0 { timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
-    guard timer >= 0 else { return }
-    let next = running.values.map(\.deadline).filter { $0 != UInt64.max }.min()
+    if timer == nil { timer = try? DeadlineTimer() }
+    guard let timer else { return }
+    guard let next = running.values.map(\.deadline).filter({ $0 != UInt64.max }).min() else {
+      return timer.disarm()
+    }
     // One reading of the clock: a deadline passing between two readings would underflow.
     let now = monotonicNanoseconds()
-    // 0 disarms the timer, so an overdue deadline fires after 1 ns.
-    let delay = next.map { $0 > now ? $0 - now : 1 } ?? 0
-    let value = timespec(tv_sec: Int(clamping: delay / 1_000_000_000), tv_nsec: Int(delay % 1_000_000_000))
-    var spec = itimerspec(it_interval: timespec(), it_value: value)
-    timerfd_settime(timer, 0, &spec, nil)
+    timer.arm(after: next > now ? next - now : 1)
   }
 
   private func spawn(_ argv: [String], environment: [String: String], output: Int32, pid: inout pid_t) -> Int32 {

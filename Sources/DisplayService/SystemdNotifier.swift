@@ -59,27 +59,3 @@ public final class SystemdNotifier {
     }
   }
 }
-
-/// A periodic timer as a descriptor (timerfd), for the event loop's `poll()`.
-public final class PeriodicTimer {
-  public let fileDescriptor: Int32
-
-  public init(intervalNanoseconds: UInt64) throws(SystemError) {
-    let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-    guard fd >= 0 else { throw .call("timerfd_create", errno) }
-    fileDescriptor = fd
-    let spec = timespec(
-      tv_sec: Int(clamping: intervalNanoseconds / 1_000_000_000), tv_nsec: Int(intervalNanoseconds % 1_000_000_000))
-    var value = itimerspec(it_interval: spec, it_value: spec)
-    guard timerfd_settime(fd, 0, &value, nil) == 0 else { throw .call("timerfd_settime", errno) }
-  }
-
-  deinit { close(fileDescriptor) }
-
-  /// Consumes the expirations; returns how many there were.
-  @discardableResult
-  public func acknowledge() -> UInt64 {
-    var count: UInt64 = 0
-    return read(fileDescriptor, &count, 8) == 8 ? count : 0
-  }
-}

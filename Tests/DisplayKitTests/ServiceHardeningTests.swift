@@ -35,7 +35,14 @@ import XRig
     let env = ["WATCHDOG_USEC": "18446744073709551615"]
     let notifier = SystemdNotifier(environment: { env[$0] })
     #expect(notifier.watchdogInterval == UInt64.max)
-    _ = try PeriodicTimer(intervalNanoseconds: UInt64.max)
+    let timer = try DeadlineTimer()
+    timer.arm(every: UInt64.max)
+    #expect(timer.isArmed, "a huge period saturates, it does not trap")
+    timer.arm(after: UInt64.max)
+    timer.arm(after: 0)
+    #expect(timer.isArmed, "0 still fires (after 1 ns), it does not disarm")
+    timer.disarm()
+    #expect(!timer.isArmed)
     let normal = ["WATCHDOG_USEC": "200000"]
     #expect(SystemdNotifier(environment: { normal[$0] }).watchdogInterval == 100_000_000)
     let tiny = ["WATCHDOG_USEC": "1"]

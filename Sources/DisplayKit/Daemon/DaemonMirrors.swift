@@ -1,5 +1,3 @@
-import CLinux
-
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -8,9 +6,9 @@ import CLinux
 struct MirrorRuntime {
   var damage: DamageID?
   var supported: Bool?
-  /// A one-shot timer, armed only while damage waits for the next frame.
-  var timer: Int32 = -1
-  var timerArmed = false
+  /// A one-shot timer, armed only while damage waits for the next frame; made with the
+  /// first frame that waits, gone with the last mirror.
+  var timer: DeadlineTimer?
   var lastComposite: UInt64 = 0
   /// Nanoseconds between composites: one frame of the fastest mirror monitor.
   var interval: UInt64 = 16_666_667
@@ -24,13 +22,11 @@ struct MirrorRuntime {
 
 extension Daemon {
   /// The frame timer's descriptor while it is armed, for the event loop.
-  public var frameTimerDescriptor: Int32? { mirrors.timerArmed ? mirrors.timer : nil }
+  public var frameTimerDescriptor: Int32? { mirrors.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
 
   /// The frame timer fired: composite what was damaged meanwhile.
   public func frameTimerFired() {
-    var n: UInt64 = 0
-    _ = read(mirrors.timer, &n, 8)
-    mirrors.timerArmed = false
+    mirrors.timer?.acknowledge()
     frame()
   }
 
@@ -40,7 +36,7 @@ extension Daemon {
     let due = mirrors.lastComposite + mirrors.interval
     if now >= due {
       frame()
-    } else if !mirrors.timerArmed {
+    } else if mirrors.timer?.isArmed != true {
       armFrameTimer(after: due - now)
     }
   }
@@ -110,11 +106,9 @@ extension Daemon {
       connection.freeDamage(damage)
       mirrors.damage = nil
     }
-    if !any, mirrors.timer >= 0 {
+    if !any, mirrors.timer != nil {
       // The frame timer goes with the last mirror: nothing is left to pace.
-      close(mirrors.timer)
-      mirrors.timer = -1
-      mirrors.timerArmed = false
+      mirrors.timer = nil
       mirrors.damagePending = false
     }
     if mirrors.tracking == true, !monitors.values.contains(where: { $0.cursor && $0.mirror != nil }) {
@@ -167,12 +161,9 @@ extension Daemon {
   }
 
   func armFrameTimer(after nanoseconds: UInt64) {
-    if mirrors.timer < 0 { mirrors.timer = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) }
-    guard mirrors.timer >= 0 else { return frame() }
-    let value = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(max(1, nanoseconds % 1_000_000_000)))
-    var spec = itimerspec(it_interval: timespec(), it_value: value)
-    timerfd_settime(mirrors.timer, 0, &spec, nil)
-    mirrors.timerArmed = true
+    if mirrors.timer == nil { mirrors.timer = try? DeadlineTimer() }
+    guard let timer = mirrors.timer else { return frame() }
+    timer.arm(after: nanoseconds)
   }
 
 }
