@@ -11,7 +11,7 @@ struct CheckConfigCommand: Subcommand {
 
         --display D  the X display (default: $DISPLAY)
       """,
-    options: ["--display"], maxPositionals: 1)
+    options: [displayOption], maxPositionals: 1)
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let source = ConfigSource(explicit: args.positionals.first)

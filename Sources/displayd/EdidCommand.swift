@@ -14,7 +14,7 @@ struct EdidCommand: Subcommand {
         --output NAME  read the EDID property of output NAME
         --display D    the X display (default: $DISPLAY)
       """,
-    flags: ["--json"], options: ["--output", "--display"], maxPositionals: nil)
+    flags: ["--json"], options: ["--output", displayOption], maxPositionals: nil)
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let json = args.has("--json")

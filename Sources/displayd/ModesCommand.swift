@@ -12,7 +12,7 @@ struct ModesCommand: Subcommand {
         --probe      ask the server to re-probe connectors first (slow on real hardware)
         --display D  the X display (default: $DISPLAY)
       """,
-    flags: ["--json", "--probe"], options: ["--display"], maxPositionals: nil)
+    flags: ["--json", "--probe"], options: [displayOption], maxPositionals: nil)
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let connection = try connect(args)

@@ -12,7 +12,7 @@ struct OutputsCommand: Subcommand {
         --probe      ask the server to re-probe connectors first (slow on real hardware)
         --display D  the X display (default: $DISPLAY)
       """,
-    flags: ["--json", "--probe"], options: ["--display"])
+    flags: ["--json", "--probe"], options: [displayOption])
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let connection = try connect(args)

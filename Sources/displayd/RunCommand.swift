@@ -22,7 +22,7 @@ struct RunCommand: Subcommand {
       Exit status: 0 stopped by a signal, 1 runtime failure (the X server went away),
       64 usage error, 69 X server unavailable, 78 bad config.
       """,
-    options: ["--config", "--display", "--log-level"])
+    options: ["--config", displayOption, "--log-level"])
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let log = try makeLogger(args)

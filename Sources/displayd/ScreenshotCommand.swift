@@ -10,7 +10,7 @@ struct ScreenshotCommand: Subcommand {
         --output NAME  only this output's rectangle
         --display D    the X display (default: $DISPLAY)
       """,
-    options: ["--output", "--display"], maxPositionals: 1)
+    options: ["--output", displayOption], maxPositionals: 1)
 
   func run(_ args: Arguments) throws -> ExitStatus {
     guard let path = args.positionals.first else { throw UsageError("no file given", usage: spec.usage) }

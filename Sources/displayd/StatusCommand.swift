@@ -11,10 +11,10 @@ struct StatusCommand: Subcommand {
         --json       the daemon's answer as one JSON object
         --display D  the X display whose daemon to ask (default: $DISPLAY)
       """,
-    flags: ["--json"], options: ["--display"])
+    flags: ["--json"], options: [displayOption])
 
   func run(_ args: Arguments) throws -> ExitStatus {
-    let client = try DaemonClient.connect(display: args["--display"])
+    let client = try DaemonClient.connect(display: args.display)
     let (line, members) = try client.request("status") as (String, [String: JSON])
     if args.has("--json") {
       write(line + "\n")
@@ -34,10 +34,10 @@ struct ReloadCommand: Subcommand {
 
         --display D  the X display whose daemon to ask (default: $DISPLAY)
       """,
-    options: ["--display"])
+    options: [displayOption])
 
   func run(_ args: Arguments) throws -> ExitStatus {
-    let answer: [String: JSON] = try DaemonClient.connect(display: args["--display"]).request("reload")
+    let answer: [String: JSON] = try DaemonClient.connect(display: args.display).request("reload")
     if case .string(let error)? = answer["error"] {
       printError("reload failed, the daemon keeps its previous config: \(error)")
       return .config

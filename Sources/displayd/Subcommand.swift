@@ -32,6 +32,14 @@ let toolHelp = """
   78 bad config.
   """
 
+/// `--display D`: the X display, for every command that talks to one (declared here once).
+let displayOption = "--display"
+
+extension Arguments {
+  /// The `--display` value, nil for `$DISPLAY`.
+  var display: String? { self[displayOption] }
+}
+
 /// One subcommand of the tool: its argument spec and what it does.
 protocol Subcommand {
   var spec: CommandSpec { get }
@@ -96,5 +104,5 @@ func write(_ text: String) { Console.out(text) }
 
 /// Opens the display named by `--display`, else `$DISPLAY`.
 func connect(_ args: Arguments) throws -> XConnection {
-  try XConnection(name: args["--display"])
+  try XConnection(name: args.display)
 }

@@ -16,12 +16,12 @@ struct WatchCommand: Subcommand {
         --json       one JSON object per line: {"event", "output", "time", ...state}
         --display D  the X display (default: $DISPLAY)
       """,
-    flags: ["--json"], options: ["--display"])
+    flags: ["--json"], options: [displayOption])
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let stop = try SignalWatch([SIGINT, SIGTERM])
     let json = args.has("--json")
-    if let daemon = try DaemonClient.open(display: args["--display"]) {
+    if let daemon = try DaemonClient.open(display: args.display) {
       return try watchThroughDaemon(daemon, stop: stop, json: json)
     }
     let connection = try connect(args)
