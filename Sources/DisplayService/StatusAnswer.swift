@@ -20,7 +20,7 @@ extension Daemon {
             ])
           }
         ),
-        ("mode", JSON.optional(mode) { .string(TopologyReport.modeLabel($0)) }),
+        ("mode", JSON.optional(mode) { .string($0.label) }),
         ("geometry", TopologyReport.rectJSON(m.rect)),
         ("window", .int(Int(m.window.rawValue))),
         ("content", .string(m.content.rawValue)),

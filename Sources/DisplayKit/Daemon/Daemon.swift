@@ -21,8 +21,8 @@ public final class Daemon {
   /// they disconnect or another monitor appears on the connector.
   private var settled: [OutputID: MonitorKey] = [:]
   /// Outputs whose configuration failed, with the monitor and how many times in a row:
-  /// retried on later events, up to `maxAttempts` times, and again when the monitor or the
-  /// config changes.
+  /// retried when the topology next changes (not on the events of their own rollback), up
+  /// to `maxAttempts` times, and again when the monitor or the config changes.
   private var failures: [OutputID: (monitor: MonitorKey, count: Int)] = [:]
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
@@ -87,8 +87,6 @@ public final class Daemon {
       log.debug("outputs lit but disconnected: probing connectors")
       new = try connection.snapshot(ReadOptions(probe: true))
     }
-    // A monitor whose configuration failed is tried again when the topology next changes
-    // (not on the events of its own rollback, which would use up its attempts at once).
     guard new != topology else {
       log.debug("\(randr) RandR event(s), topology unchanged")
       if resync { syncWindows() }
@@ -215,7 +213,7 @@ public final class Daemon {
   private func describe(_ outcome: ApplyOutcome) -> String {
     var parts = outcome.applied.map { applied -> String in
       guard let mode = applied.mode else { return "\(applied.change.outputName) off" }
-      let label = topology.modes[mode].map(TopologyReport.modeLabel) ?? mode.description
+      let label = topology.modes[mode]?.label ?? mode.description
       return "\(applied.change.outputName) \(label) at \(applied.change.x),\(applied.change.y)"
     }
     if let s = outcome.screen { parts.append("screen \(s.width)x\(s.height)") }
