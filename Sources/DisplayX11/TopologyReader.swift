@@ -77,9 +77,10 @@ extension XConnection {
     return Crtc(
       id: id, x: Int(c.x), y: Int(c.y), width: Int(c.width), height: Int(c.height),
       mode: c.mode == 0 ? nil : ModeID(rawValue: UInt(c.mode)),
-      rotation: DisplayModel.Rotation(rawValue: UInt16(c.rotation)),
+      rotation: DisplayModel.Rotation(rawValue: UInt16(truncatingIfNeeded: c.rotation)),
       outputs: buffer(c.outputs, c.noutput).map { OutputID(rawValue: UInt($0)) },
-      possibleOutputs: buffer(c.possible, c.npossible).map { OutputID(rawValue: UInt($0)) })
+      possibleOutputs: buffer(c.possible, c.npossible).map { OutputID(rawValue: UInt($0)) },
+      rotations: DisplayModel.Rotation(rawValue: UInt16(truncatingIfNeeded: c.rotations)))
   }
 
   private func readOutput(
@@ -158,7 +159,8 @@ extension XConnection {
     return ScreenSize(
       width: Int(XDisplayWidth(display, screenNumber)),
       height: Int(XDisplayHeight(display, screenNumber)),
-      minWidth: r.minW, minHeight: r.minH, maxWidth: r.maxW, maxHeight: r.maxH)
+      minWidth: r.minW, minHeight: r.minH, maxWidth: r.maxW, maxHeight: r.maxH,
+      mmWidth: Int(XDisplayWidthMM(display, screenNumber)), mmHeight: Int(XDisplayHeightMM(display, screenNumber)))
   }
 
   func unknownFailure(_ request: String) -> XErrorRecord {

@@ -91,10 +91,13 @@ public struct Crtc: Hashable, Sendable {
   public var rotation: Rotation
   public var outputs: [OutputID]
   public var possibleOutputs: [OutputID]
+  /// The rotations and reflections this CRTC can do (`XRRCrtcInfo.rotations`).
+  public var rotations: Rotation
 
   public init(
     id: CrtcID, x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0, mode: ModeID? = nil,
-    rotation: Rotation = .normal, outputs: [OutputID] = [], possibleOutputs: [OutputID] = []
+    rotation: Rotation = .normal, outputs: [OutputID] = [], possibleOutputs: [OutputID] = [],
+    rotations: Rotation = .normal
   ) {
     self.id = id
     self.x = x
@@ -105,6 +108,7 @@ public struct Crtc: Hashable, Sendable {
     self.rotation = rotation
     self.outputs = outputs
     self.possibleOutputs = possibleOutputs
+    self.rotations = rotations
   }
 
   public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
@@ -119,13 +123,21 @@ public struct ScreenSize: Hashable, Sendable {
   public var minHeight: Int
   public var maxWidth: Int
   public var maxHeight: Int
+  /// The screen's physical size in millimetres, as the server reports it (DPI = pixels / mm * 25.4).
+  public var mmWidth: Int
+  public var mmHeight: Int
 
-  public init(width: Int, height: Int, minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int) {
+  public init(
+    width: Int, height: Int, minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int, mmWidth: Int = 0,
+    mmHeight: Int = 0
+  ) {
     self.width = width
     self.height = height
     self.minWidth = minWidth
     self.minHeight = minHeight
     self.maxWidth = maxWidth
     self.maxHeight = maxHeight
+    self.mmWidth = mmWidth
+    self.mmHeight = mmHeight
   }
 }

@@ -1,3 +1,25 @@
+/// How a CRTC transform samples the framebuffer (RandR's `scale_filter`).
+public enum ScaleFilter: String, Hashable, Sendable, CaseIterable {
+  case bilinear, nearest
+}
+
+/// A RandR CRTC transform: a 3x3 projective matrix, row-major, mapping the CRTC's mode
+/// coordinates to screen coordinates (as `xrandr --transform` and `--scale` give it), and the
+/// filter the server samples with. `scale: s` is `[s,0,0, 0,s,0, 0,0,1]`.
+public struct CrtcTransform: Hashable, Sendable {
+  public var matrix: [Double]
+  public var filter: ScaleFilter
+
+  public init(matrix: [Double], filter: ScaleFilter = .bilinear) {
+    self.matrix = matrix
+    self.filter = filter
+  }
+
+  public static let identity = CrtcTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+
+  public var isIdentity: Bool { matrix == Self.identity.matrix }
+}
+
 /// One CRTC's new configuration. `mode == nil` turns it off.
 public struct CrtcChange: Hashable, Sendable {
   public var crtc: CrtcID
@@ -10,6 +32,8 @@ public struct CrtcChange: Hashable, Sendable {
   public var fallbacks: [ModeID]
   /// The output named in logs.
   public var outputName: String
+  /// The CRTC's transform afterwards; `.identity` unless a monitor has a `scale`.
+  public var transform: CrtcTransform = .identity
 }
 
 /// What reconciling would change: the CRTC changes and the screen size they need.
@@ -20,6 +44,11 @@ public struct Plan: Sendable {
   public var warnings: [String] = []
   /// Outputs this plan configures: the daemon leaves them alone afterwards.
   public var configures: Set<OutputID> = []
+  /// The RandR primary output afterwards, nil to leave it.
+  public var primary: OutputID?
+  /// The screen's physical size afterwards in millimetres (for a profile's `dpi`), nil to
+  /// leave it.
+  public var screenMillimetres: (width: Int, height: Int)?
   public var isEmpty: Bool { changes.isEmpty && screen == nil }
 }
 
