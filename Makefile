@@ -7,9 +7,10 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 # Debian packages: build headers, the X servers the tests start, and the X tools they use.
 BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \
   libxfixes-dev libxext-dev libxres-dev libxi-dev libcairo2-dev libpango1.0-dev \
-  fonts-dejavu-core fonts-noto-cjk
+  fonts-dejavu-core fonts-noto-cjk libsystemd-dev
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
-  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps
+  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
+  dbus python3-dbusmock
 BENCH_PACKAGES = hyperfine ffmpeg
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall

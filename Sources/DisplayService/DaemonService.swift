@@ -15,6 +15,7 @@ public final class DaemonService {
   let hooks: HookRunner
   var control: ControlServer?
   var watchdog: DeadlineTimer?
+  var lid: LidWatcher?
   let loadConfig: () throws -> Config
   let configPath: String?
   var configError: String?
@@ -44,6 +45,8 @@ public final class DaemonService {
 
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
   public func run() throws {
+    lid = LidWatcher.start(log: log)
+    if let lid { try daemon.setLid(lid.state, reconcile: false) }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
     notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(daemon.summary))")
@@ -65,6 +68,7 @@ public final class DaemonService {
     list += hooks.descriptors.map { ($0, pollIn) }
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
+    if let bus = lid?.descriptor { list.append(bus) }
     return list
   }
 
@@ -76,6 +80,8 @@ public final class DaemonService {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
     } else if fd == daemon.frameTimerDescriptor {
       daemon.frameTimerFired()
+    } else if let lid, lid.owns(fd) {
+      if let state = lid.handle() { try daemon.setLid(state) }
     } else if let watchdog, fd == watchdog.fileDescriptor {
       watchdog.acknowledge()
       notifier.notify("WATCHDOG=1")

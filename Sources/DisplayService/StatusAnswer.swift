@@ -35,6 +35,7 @@ extension Daemon {
       ("config", JSON.optional(configPath) { .string($0) }),
       ("config_error", JSON.optional(configError) { .string($0) }),
       ("main", JSON.optional(config.mainOutput(in: topology)) { .string($0.name) }),
+      ("lid", .string(lid.rawValue)),
       ("monitors", .array(list)),
       (
         "counters",

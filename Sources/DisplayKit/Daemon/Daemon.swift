@@ -35,6 +35,8 @@ public final class Daemon {
   var mirrors = MirrorRuntime()
   /// The placeholder's PNG, decoded once per config.
   var placeholderImage: PlaceholderImage?
+  /// The laptop lid as the service last heard it (open without logind).
+  public private(set) var lid = LidState.open
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(connection: any DisplayServer, config: Config, log: Logger) throws(DisplayError) {
@@ -167,6 +169,16 @@ public final class Daemon {
 
   private func report(_ events: [TopologyEvent], _ old: Topology) {
     if !events.isEmpty { onEvents?(events, old, topology) }
+  }
+
+  /// Records the lid's state; a change reconciles, unless `reconcile` is false (the state
+  /// before `start`).
+  public func setLid(_ new: LidState, reconcile: Bool = true) throws(DisplayError) {
+    guard new != lid else { return }
+    lid = new
+    guard reconcile else { return }
+    let old = topology
+    report(try self.reconcile(reason: "lid \(new.rawValue)"), old)
   }
 
   /// Replaces the configuration and reconciles every monitor against it; windows whose
