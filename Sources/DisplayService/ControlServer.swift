@@ -18,9 +18,10 @@ public enum ControlError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The daemon's control socket: JSON lines over a Unix socket that only the daemon's own
-/// user may use. Requests: `{"request": "status" | "reload" | "subscribe"}`. Clients are
-/// non-blocking; a silent one costs nothing, a garbage line gets an error, a line over 64 KiB
-/// or a subscriber that stops reading is dropped, so no client can block the daemon.
+/// user may use. Requests: `{"request": "status" | "reload" | "subscribe" | "identify"}`
+/// (identify with `"seconds"`). Clients are non-blocking; a silent one costs nothing, a
+/// garbage line gets an error, a line over 64 KiB or a subscriber that stops reading is
+/// dropped, so no client can block the daemon.
 public final class ControlServer {
   public let path: String
   private let listener: Int32
@@ -34,6 +35,8 @@ public final class ControlServer {
   private let lock: InstanceLock?
   /// Answers a request name with the response object.
   public var handler: (String) -> JSON = { _ in .object([("ok", .bool(false)), ("error", .string("starting"))]) }
+  /// Answers `identify` with the seconds asked for.
+  public var onIdentify: (Int) -> JSON = { _ in ControlProtocol.error("starting") }
   static let maxLine = ControlProtocol.maxLine
   static let maxPending = 1 << 20
   static let maxClients = 64
@@ -173,6 +176,7 @@ public final class ControlServer {
         let answer = reloaded ?? handler("reload")
         reloaded = answer
         reply(fd, answer)
+      case .identify(let seconds): reply(fd, onIdentify(seconds))
       case .request(let name):
         if name == "subscribe" { clients[fd]?.subscribed = true }
         reply(fd, handler(name))

@@ -53,9 +53,12 @@ public final class DaemonClient {
     try request(name).members
   }
 
-  /// Sends a request and returns the answer as received and its members.
-  public func request(_ name: String) throws(Failure) -> (line: String, members: [String: JSON]) {
-    let line = Array("{\"request\":\"\(name)\"}\n".utf8)
+  /// Sends a request (with `arguments` beside its name) and returns the answer as received
+  /// and its members.
+  public func request(_ name: String, arguments: [(String, JSON)] = []) throws(Failure) -> (
+    line: String, members: [String: JSON]
+  ) {
+    let line = Array((JSON.object([("request", .string(name))] + arguments).serialized() + "\n").utf8)
     guard line.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == line.count else {
       throw Failure(message: "could not send to the daemon")
     }

@@ -16,6 +16,7 @@ public final class DaemonService {
   var control: ControlServer?
   var watchdog: DeadlineTimer?
   var lid: LidWatcher?
+  var identify: IdentifyOverlays?
   let loadConfig: () throws -> Config
   let configPath: String?
   var configError: String?
@@ -36,6 +37,7 @@ public final class DaemonService {
     hooks = HookRunner(log: log, timeoutSeconds: daemon.config.hooks.timeoutSeconds)
     self.control = control
     control?.handler = { [unowned self] request in self.answer(request) }
+    control?.onIdentify = { [unowned self] seconds in self.identify(seconds: seconds) }
     if let interval = notifier.watchdogInterval {
       watchdog = try DeadlineTimer()
       watchdog?.arm(every: interval)
@@ -69,6 +71,7 @@ public final class DaemonService {
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
     if let bus = lid?.descriptor { list.append(bus) }
+    if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
   }
 
@@ -80,6 +83,9 @@ public final class DaemonService {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
     } else if fd == daemon.frameTimerDescriptor {
       daemon.frameTimerFired()
+    } else if let identify, fd == identify.timer.fileDescriptor {
+      identify.timer.acknowledge()
+      identify.remove()
     } else if let lid, lid.owns(fd) {
       if let state = lid.handle() { try daemon.setLid(state) }
     } else if let watchdog, fd == watchdog.fileDescriptor {

@@ -9,6 +9,7 @@ let commands: [String: Subcommand] = [
   "outputs": OutputsCommand(), "modes": ModesCommand(), "watch": WatchCommand(),
   "edid": EdidCommand(), "run": RunCommand(), "check-config": CheckConfigCommand(),
   "screenshot": ScreenshotCommand(), "status": StatusCommand(), "reload": ReloadCommand(),
+  "identify": IdentifyCommand(),
 ]
 
 let argv = Array(CommandLine.arguments.dropFirst())
