@@ -1,8 +1,8 @@
 import CXrandr
 import DisplayModel
 
-/// The intermediate levels of a mirror drawn with halvings (`MirrorPasses`): one pixmap and
-/// one picture per level, kept by the connection under the mirror's source picture.
+/// The intermediate levels of a mirror drawn in several passes (`MirrorPasses`): one pixmap
+/// and one picture per level, kept by the connection under the mirror's source picture.
 struct MirrorLevels {
   var passes: MirrorPasses
   var pixmaps: [Pixmap]
@@ -13,10 +13,9 @@ extension XConnection {
   /// Sets every picture of a mirror for `passes`: the root's transform and filter, and the
   /// levels between it and the window, made again only when their sizes change.
   func setPasses(_ p: MirrorPictures, _ passes: MirrorPasses) {
-    let sizes = (0..<passes.levels).map { passes.size(ofLevel: $0 + 1) }
+    let sizes = passes.levels.map { (width: $0.width, height: $0.height) }
     if let old = mirrorLevels[p.source],
-      old.pictures.count != sizes.count
-        || zip(sizes, (0..<sizes.count).map { old.passes.size(ofLevel: $0 + 1) }).contains(where: { $0 != $1 })
+      old.passes.levels.map({ [$0.width, $0.height] }) != passes.levels.map({ [$0.width, $0.height] })
     {
       freeLevels(p)
     }
@@ -27,14 +26,10 @@ extension XConnection {
     guard let levels = mirrorLevels[p.source] else {
       return setSampling(Picture(p.source), passes.transform, passes.filter, passes.kernel)
     }
+    // A picture's transform is how the pass above samples it.
     let sources = [Picture(p.source)] + levels.pictures
-    for (j, picture) in sources.enumerated() {
-      if j < passes.levels {
-        setSampling(picture, passes.halving(toLevel: j + 1), "bilinear", 0)
-      } else {
-        setSampling(picture, passes.transform, passes.filter, passes.kernel)
-      }
-    }
+    for (picture, above) in zip(sources, passes.levels) { setSampling(picture, above.transform, "bilinear", 0) }
+    if let top = levels.pictures.last { setSampling(top, passes.transform, passes.filter, passes.kernel) }
   }
 
   /// Pixmaps and pictures in the root's format; edges padded, so an odd last column or row

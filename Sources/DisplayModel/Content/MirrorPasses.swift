@@ -1,58 +1,41 @@
-/// How a mirror is drawn: zero or more 2x2 reductions of the source into intermediate
-/// levels (a mip chain), then one sampling pass into the window; pure.
+/// How a mirror is drawn: zero or more passes into intermediate levels, then one sampling
+/// pass into the window; pure.
 ///
-/// A halving samples bilinearly at the shared corner of four pixels, which is exactly their
-/// average, so each level is a box filter of the one below at bilinear cost.
+/// `auto` below 0.5 first resamples the source by a ratio r in [0.5, 1) (as one bilinear
+/// pass would from 0.5 to 0.75), then halves: a halving samples bilinearly at the shared
+/// corner of four pixels, which is exactly their average, so each one is a 2x2 box at
+/// bilinear cost; the last halving writes the window.
 public struct MirrorPasses: Hashable, Sendable {
-  /// The source rectangle on the root window (level 0).
-  public var source: Rect
-  /// Halvings per axis: the step to level `j` halves an axis while `j` ≤ its count.
-  public var halvingsX: Int
-  public var halvingsY: Int
+  /// An intermediate level: its size and the 3×3 matrix (row-major) taking its coordinates
+  /// to the level below's (the root's, for the first).
+  public struct Level: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var transform: [Double]
+  }
+
+  /// Levels 1...n; level 0 is the root.
+  public var levels: [Level]
   /// The last pass's filter ("bilinear", "nearest" or "convolution") and box kernel.
   public var filter: String
   public var kernel: Int
-  /// The 3×3 matrix (row-major) taking window coordinates to the top level's (the root's
-  /// when there are no halvings).
+  /// Window coordinates to the top level's (the root's when there are no levels).
   public var transform: [Double]
 
-  /// The intermediate levels, 1...levels; 0 is the root.
-  public var levels: Int { max(halvingsX, halvingsY) }
-
-  /// Level `j`'s size: each halving rounds up, so an odd last column is kept.
-  public func size(ofLevel j: Int) -> (width: Int, height: Int) {
-    var (w, h) = (max(1, source.width), max(1, source.height))
-    for step in stride(from: 1, through: j, by: 1) {
-      if step <= halvingsX { w = (w + 1) / 2 }
-      if step <= halvingsY { h = (h + 1) / 2 }
-    }
-    return (w, h)
-  }
-
-  /// The matrix the step to level `j` samples level `j - 1` with: ×2 on a halved axis, so
-  /// each destination pixel's centre lands on the corner its four source pixels share; level
-  /// 1 also moves to the source's place on the root.
-  public func halving(toLevel j: Int) -> [Double] {
-    let (sx, sy) = (j <= halvingsX ? 2.0 : 1.0, j <= halvingsY ? 2.0 : 1.0)
-    let (tx, ty) = j == 1 ? (Double(source.x), Double(source.y)) : (0, 0)
-    return [sx, 0, tx, 0, sy, ty, 0, 0, 1]
-  }
-
-  /// For a window rectangle, the rectangle of each level 1...levels that the last pass reads
-  /// through it, rounded out to every halving's alignment and clipped to the level; empty
-  /// when it reads nothing.
+  /// For a window rectangle, the rectangle of each level that the last pass reads through
+  /// it, down the chain (each rounded out to what the pass above reads) and clipped to the
+  /// level; empty when it reads nothing.
   public func levelRects(forWindow r: Rect) -> [Rect] {
-    guard levels > 0, r.width > 0, r.height > 0 else { return [] }
-    let top = size(ofLevel: levels)
-    guard var xs = Self.reach(r.x, r.width, transform[0], transform[2], top.width),
-      var ys = Self.reach(r.y, r.height, transform[4], transform[5], top.height)
-    else { return [] }
-    var rects = [Rect(x: xs.lo, y: ys.lo, width: xs.hi - xs.lo, height: ys.hi - ys.lo)]
-    for j in stride(from: levels - 1, through: 1, by: -1) {
-      let size = size(ofLevel: j)
-      if j + 1 <= halvingsX { xs = (min(size.width, xs.lo * 2), min(size.width, xs.hi * 2)) }
-      if j + 1 <= halvingsY { ys = (min(size.height, ys.lo * 2), min(size.height, ys.hi * 2)) }
-      rects.insert(Rect(x: xs.lo, y: ys.lo, width: xs.hi - xs.lo, height: ys.hi - ys.lo), at: 0)
+    guard !levels.isEmpty, r.width > 0, r.height > 0 else { return [] }
+    var rects: [Rect] = []
+    var (area, matrix) = (r, transform)
+    for level in levels.reversed() {
+      guard let xs = Self.reach(area.x, area.width, matrix[0], matrix[2], level.width),
+        let ys = Self.reach(area.y, area.height, matrix[4], matrix[5], level.height)
+      else { return [] }
+      area = Rect(x: xs.lo, y: ys.lo, width: xs.hi - xs.lo, height: ys.hi - ys.lo)
+      rects.insert(area, at: 0)
+      matrix = level.transform
     }
     return rects
   }
@@ -78,20 +61,19 @@ extension MirrorGeometry {
   /// The most halvings `auto` makes: a 1/256 mirror is already a thumbnail.
   public static let maxHalvings = 8
 
-  /// The passes that draw this mirror with `choice`; only `auto` halves.
+  /// The passes that draw this mirror with `choice`; only `auto` has levels.
   public func passes(_ choice: MirrorFilter) -> MirrorPasses {
     let (name, kernel) = filter(choice)
-    guard choice == .auto else {
-      return MirrorPasses(
-        source: source, halvingsX: 0, halvingsY: 0, filter: name, kernel: kernel, transform: transform)
-    }
+    guard choice == .auto else { return MirrorPasses(levels: [], filter: name, kernel: kernel, transform: transform) }
     let (kx, ky) = (Self.halvings(scaleX), Self.halvings(scaleY))
-    let onRoot = max(kx, ky) == 0
-    let x = Self.axis(scaleX, kx, origin: originX, source: onRoot ? source.x : 0)
-    let y = Self.axis(scaleY, ky, origin: originY, source: onRoot ? source.y : 0)
+    let n = max(kx, ky)
+    let x = Self.axis(scaleX, halvings: kx, steps: n, origin: originX, source: source.x, size: source.width)
+    let y = Self.axis(scaleY, halvings: ky, steps: n, origin: originY, source: source.y, size: source.height)
+    let levels = zip(x.levels, y.levels).map {
+      MirrorPasses.Level(width: $0.size, height: $1.size, transform: [$0.a, 0, $0.b, 0, $1.a, $1.b, 0, 0, 1])
+    }
     return MirrorPasses(
-      source: source, halvingsX: kx, halvingsY: ky, filter: name, kernel: kernel,
-      transform: [x.a, 0, x.b, 0, y.a, y.b, 0, 0, 1])
+      levels: levels, filter: name, kernel: kernel, transform: [x.last.a, 0, x.last.b, 0, y.last.a, y.last.b, 0, 0, 1])
   }
 
   /// How many halvings bring `scale` to 0.5 or more.
@@ -104,14 +86,27 @@ extension MirrorGeometry {
     return k
   }
 
-  /// One axis of the last pass: window `p` samples the level at `(p + 0.5) * a + b`. Straight
-  /// from the root between 0.5 and 0.75 the samples move (by under a third of a source pixel)
-  /// so the first lands on a pixel corner, as every sample does at exactly 0.5: there they
-  /// average two pixels or take one, as a box that wide does.
-  static func axis(_ scale: Double, _ k: Int, origin: Double, source: Int) -> (a: Double, b: Double) {
-    let level = scale * Double(1 << k)
-    let a = 1 / level
-    let corner = k == 0 && level >= 0.5 && level < 0.75 ? 1 - 0.5 * a : 0
-    return (a, Double(source) - origin * a + corner)
+  /// One axis of the passes, each sampling at `(p + 0.5) * a + b` of the level below:
+  /// `steps` levels (the first resamples by r = scale × 2^halvings, then `halvings` halve, then
+  /// copies) and the last pass into the window.
+  ///
+  /// A ratio r from 0.5 to 0.75 moves its samples (by under a third of a pixel) so the first
+  /// lands on a pixel corner, as every sample does at 0.5: there they average two pixels or
+  /// take one, as a box that wide does; the first halving moves back by as much, so at r =
+  /// 2/3 its 2:1 weights make exact 3-pixel boxes.
+  static func axis(_ scale: Double, halvings k: Int, steps n: Int, origin: Double, source: Int, size: Int)
+    -> (levels: [(size: Int, a: Double, b: Double)], last: (a: Double, b: Double))
+  {
+    let r = scale * Double(1 << k)
+    let corner = r >= 0.5 && r < 0.75 ? 1 - 0.5 / r : 0
+    let back = corner > 0 ? 0.5 - r : 0
+    guard n > 0 else { return ([], (1 / r, Double(source) - origin / r + corner)) }
+    var levels = [(size: max(1, Int((Double(size) * r).rounded(.up))), a: 1 / r, b: Double(source) + corner)]
+    for step in stride(from: 2, through: n, by: 1) {
+      let below = levels[levels.count - 1].size
+      levels.append(step <= k + 1 ? ((below + 1) / 2, 2, step == 2 ? back : 0) : (below, 1, 0))
+    }
+    let a: Double = k == n ? 2 : 1
+    return (levels, (a, -origin * a + (k == 1 && n == 1 ? back : 0)))
   }
 }
