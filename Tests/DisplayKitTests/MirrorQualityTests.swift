@@ -230,3 +230,58 @@ extension XServerTests {
     }
   }
 }
+
+/// The passes `auto` plans, without a server: where samples land and what a damaged window
+/// area makes each level redraw.
+@Suite struct MirrorPassesTests {
+  let source = Rect(x: 0, y: 0, width: 1920, height: 1080)
+
+  func near(_ a: [Double], _ b: [Double]) -> Bool { a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 } }
+
+  @Test func twoThirdsIsOnePassWithItsFirstSampleOnACorner() {
+    let p = MirrorGeometry(source: source, width: 1280, height: 1024, scale: .fit).passes(.auto)
+    #expect(p.levels.isEmpty && p.filter == "bilinear")
+    // Window x 0 samples root 0.75 + 0.25 = 1: the corner of pixels 0 and 1.
+    #expect(near(p.transform, [1.5, 0, 0.25, 0, 1.5, -228 + 0.25, 0, 0, 1]), "\(p.transform)")
+    let box = MirrorGeometry(source: source, width: 1280, height: 1024, scale: .fit).passes(.box)
+    #expect(box.levels.isEmpty && box.filter == "convolution" && box.kernel == 2)
+  }
+
+  @Test func oneThirdResamplesByTwoThirdsThenHalvesMovedBack() {
+    let p = MirrorGeometry(source: source, width: 640, height: 480, scale: .fit).passes(.auto)
+    #expect(p.levels.count == 1)
+    let level = p.levels[0]
+    #expect(level.width == 1280 && level.height == 720)
+    #expect(near(level.transform, [1.5, 0, 0.25, 0, 1.5, 0.25, 0, 0, 1]))
+    // Back by 1/6 of a level pixel: samples at 2/3 of the way, weights 2:1 over a pair
+    // that covers 2 + 1 source pixels.
+    #expect(near(p.transform, [2, 0, -1.0 / 6, 0, 2, -120 - 1.0 / 6, 0, 0, 1]), "\(p.transform)")
+  }
+
+  @Test func aQuarterIsTwoExactHalvings() {
+    let p = MirrorGeometry(source: Rect(x: 1920, y: 0, width: 1920, height: 1080), width: 480, height: 270, scale: .fit)
+      .passes(.auto)
+    #expect(p.levels.map { [$0.width, $0.height] } == [[960, 540]])
+    #expect(near(p.levels[0].transform, [2, 0, 1920, 0, 2, 0, 0, 0, 1]), "the source's place on the root")
+    #expect(near(p.transform, [2, 0, 0, 0, 2, 0, 0, 0, 1]))
+  }
+
+  @Test func stretchHalvesOnlyTheAxisThatNeedsIt() {
+    let p = MirrorGeometry(source: source, width: 400, height: 1000, scale: .stretch).passes(.auto)
+    // x: 400/1920 = 0.208, two halvings after a ratio of 0.833; y: 0.926, one pass then copies.
+    #expect(p.levels.map { [$0.width, $0.height] } == [[1600, 1000], [800, 1000]])
+    #expect(p.levels[1].transform[4] == 1 && p.transform[4] == 1 && p.transform[0] == 2)
+  }
+
+  @Test func aDamagedWindowAreaRedrawsOnlyWhatItReadsOnEachLevel() {
+    let p = MirrorGeometry(source: source, width: 480, height: 270, scale: .fit).passes(.auto)
+    let rects = p.levelRects(forWindow: Rect(x: 100, y: 100, width: 10, height: 10))
+    #expect(rects.count == 1)
+    let r = rects[0]
+    // Window 100..<110 reads level pixels 200..<220, a pixel more each side for rounding.
+    #expect(r.x <= 200 && r.x + r.width >= 220 && r.width <= 26 && r.y <= 200 && r.height <= 26, "\(r)")
+    #expect(p.levelRects(forWindow: Rect(x: 5000, y: 0, width: 10, height: 10)).isEmpty, "outside: nothing")
+    let edge = p.levelRects(forWindow: Rect(x: 470, y: 260, width: 10, height: 10))[0]
+    #expect(edge.x + edge.width == 960 && edge.y + edge.height == 540, "clipped to the level: \(edge)")
+  }
+}
