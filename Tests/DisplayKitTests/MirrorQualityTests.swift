@@ -211,6 +211,34 @@ extension XServerTests {
       return scores
     }
 
+    /// Below 0.5 `auto` holds a pixmap and a picture per level: made with the mirror, made
+    /// again (not added) when the target's size changes them, gone with the mirror.
+    @Test func theLevelsGoWithTheMirrorAndAreRemadeOnResize() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let x = try XInspector(server.display)
+      let daemon = try DaemonProcess(
+        display: server.display, config: "{ defaults: { content: 'mirror', mirror: { cursor: false } } }",
+        logLevel: "info")
+      let baseline = try x.resources(ofPid: daemon.child.pid)
+      let main = try #require(vnc.screens.first?.id)
+      func held() -> (pixmaps: Int, pictures: Int) {
+        let r = (try? x.resources(ofPid: daemon.child.pid)) ?? [:]
+        return (r["PIXMAP", default: 0], r["PICTURE", default: 0])
+      }
+      let base = (baseline["PIXMAP", default: 0], baseline["PICTURE", default: 0])
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 640, 480)]))
+      // 1/3: one level; the root's and the window's pictures, and the level's.
+      #expect(eventually(within: 2) { held() == (base.0 + 1, base.1 + 3) }, "one level: \(held()) over \(base)")
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 800, 600)]))
+      #expect(eventually(within: 2) { x.displaydWindows().first?.rect.width == 800 })
+      daemon.settle(quiet: 0.2)
+      #expect(held() == (base.0 + 1, base.1 + 3), "a new size: the level remade, not added: \(held())")
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080)]))
+      let clean = eventually(within: 2) { (try? x.resources(ofPid: daemon.child.pid)) == baseline }
+      #expect(clean, "back to \(baseline): \((try? x.resources(ofPid: daemon.child.pid)) ?? [:])")
+    }
+
     @Test func autoKeepsTheBoxQualityAndBeatsBilinear() throws {
       let server = try TestXServer.vnc()
       let vnc = try VNCClient(socketPath: server.vncSocket)
