@@ -1,7 +1,7 @@
 // displayd-bench: figures the README quotes, measured on private X servers.
 //
 //   displayd-bench plug [RUNS]       plug-to-painted and unplug-to-released latency on Xvnc
-//   displayd-bench mirror [SECONDS]  mirror CPU, composites and latency, against ffmpeg x11grab
+//   displayd-bench mirror [SECONDS]  mirror CPU and frames/s (auto, bilinear) against ffplay x11grab
 //
 // Run through `make bench` (release builds of displayd and of this harness).
 import Foundation
@@ -79,10 +79,10 @@ do {
   switch args.first {
   case "plug": try plugBenchmark(runs: args.count > 1 ? Int(args[1]) ?? 30 : 30)
   case "mirror":
-    try mirrorBenchmark(seconds: args.count > 1 ? Double(args[1]) ?? 5 : 5, filter: args.count > 2 ? args[2] : "auto")
+    try mirrorBenchmark(seconds: args.count > 1 ? Double(args[1]) ?? 5 : 5)
   case "animate" where args.count == 3: try animate(display: args[1], fps: Int(args[2]) ?? 60)
   default:
-    print("usage: displayd-bench plug [RUNS] | mirror [SECONDS [auto|bilinear|nearest]]")
+    print("usage: displayd-bench plug [RUNS] | mirror [SECONDS]")
     exit(64)
   }
 } catch {

@@ -52,6 +52,8 @@ public final class XConnection {
   var fixesEventBase = -1
   /// The XFixes region damage is taken into, once created.
   var damageRegion: UInt = 0
+  /// The intermediate levels of mirrors that halve first, by their source picture.
+  var mirrorLevels: [UInt: MirrorLevels] = [:]
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {
