@@ -10,7 +10,7 @@ BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-d
   fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps
-BENCH_PACKAGES = hyperfine ffmpeg
+BENCH_PACKAGES = hyperfine ffmpeg gcc
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
 
@@ -56,7 +56,9 @@ soak: test-deps
 bench: release bench-deps
 	Benchmarks/cli-query.sh
 	Benchmarks/edid-decode.sh
-	.build/release/displayd-bench plug 30
+	.build/release/displayd-bench plug 50
+	.build/release/displayd-bench cpu 100
+	.build/release/displayd-bench rss 1000 4
 	.build/release/displayd-bench mirror 5
 
 format:
