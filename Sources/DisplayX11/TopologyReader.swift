@@ -40,6 +40,7 @@ extension XConnection {
       throw .request(takeErrors().first ?? unknownFailure("XRRGetScreenResources"))
     }
     defer { XRRFreeScreenResources(resources) }
+    if options.properties { internAtoms(Self.propertyAtoms) }
     let res = resources.pointee
     let modes = readModes(res)
     let crtcs = buffer(res.crtcs, res.ncrtc).map { readCrtc(resources, CrtcID(rawValue: UInt($0))) }
