@@ -90,11 +90,11 @@ fuzz: deps
 	    -name '*.swift' ! -name Exports.swift); do \
 	  sed '/^import Display\(Model\|Render\|X11\|Kit\|Service\)$$/d; s/DisplayModel\.\(Rotation\|Connection\)/\1/g' $$f \
 	    > $(FUZZ_DIR)/src/$$(echo $$f | tr / _); done
+	cc -O1 -c Sources/CRender/CRender.c -I Sources/CRender/include -o $(FUZZ_DIR)/crender.o
 	for t in $(FUZZ_TARGETS); do \
 	  name=$$(echo $$t | sed 's/edid/EDID/; s/config/Config/; s/control/Control/'); \
 	  $(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
-	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
-	    $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
+	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CRender/include $(FUZZ_DIR)/crender.o \
 	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXi \
 	    $(FUZZ_DIR)/src/*.swift Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
 	done

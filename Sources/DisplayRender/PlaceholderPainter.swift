@@ -1,4 +1,4 @@
-import CCairo
+import CRender
 import DisplayModel
 
 #if canImport(Glibc)
@@ -24,7 +24,8 @@ public final class PlaceholderPainter {
   }
 
   public init?() {
-    guard let map = pango_cairo_font_map_get_default(), let context = pango_font_map_create_context(map) else {
+    guard cr_load() != 0, let map = pango_cairo_font_map_get_default(), let context = pango_font_map_create_context(map)
+    else {
       return nil
     }
     guard let layout = pango_layout_new(context),

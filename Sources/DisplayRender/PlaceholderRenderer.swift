@@ -1,4 +1,4 @@
-import CCairo
+import CRender
 import DisplayModel
 
 /// The placeholder's geometry and what its drawing shares: the background colour, the
@@ -30,10 +30,15 @@ public enum PlaceholderRenderer {
     PlaceholderPainter()?.render(content, image: picture)
   }
 
+  /// Why drawing is impossible (cairo or pango could not be loaded), or nil when it is not.
+  public static var unavailable: String {
+    cr_load() != 0 ? "" : cr_load_error().map { String(cString: $0) } ?? "cannot load the renderer"
+  }
+
   /// How many glyphs of `text` the placeholder's fonts lack (drawn as boxes): 0 when every
   /// character, CJK included, has a font.
   public static func unknownGlyphs(in text: String) -> Int {
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1) else { return -1 }
+    guard cr_load() != 0, let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1) else { return -1 }
     defer { cairo_surface_destroy(surface) }
     guard let cr = cairo_create(surface) else { return -1 }
     defer { cairo_destroy(cr) }
