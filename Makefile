@@ -6,7 +6,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 
 # Debian packages: build headers, the X servers the tests start, and the X tools they use.
 BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \
-  libxfixes-dev libxext-dev libxres-dev libxi-dev libcairo2-dev libpango1.0-dev \
+  libxfixes-dev libxext-dev libxres-dev libxi-dev libx11-xcb-dev libxcb-randr0-dev libcairo2-dev libpango1.0-dev \
   fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps
@@ -95,7 +95,7 @@ fuzz: deps
 	  name=$$(echo $$t | sed 's/edid/EDID/; s/config/Config/; s/control/Control/'); \
 	  $(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
 	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CRender/include $(FUZZ_DIR)/crender.o \
-	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXi \
+	    -lX11 -lX11-xcb -lxcb -lxcb-randr -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXi \
 	    $(FUZZ_DIR)/src/*.swift Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
 	done
 	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_edid_MAX_LEN) -print_final_stats=1 \

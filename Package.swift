@@ -15,7 +15,7 @@ let package = Package(
       providers: [
         .apt([
           "libx11-dev", "libxrandr-dev", "libxrender-dev", "libxdamage-dev",
-          "libxfixes-dev", "libxext-dev", "libxi-dev",
+          "libxfixes-dev", "libxext-dev", "libxi-dev", "libx11-xcb-dev", "libxcb-randr0-dev",
         ])
       ]
     ),
