@@ -15,15 +15,13 @@ let package = Package(
       providers: [
         .apt([
           "libx11-dev", "libxrandr-dev", "libxrender-dev", "libxdamage-dev",
-          "libxfixes-dev", "libxext-dev", "libxi-dev",
+          "libxfixes-dev", "libxext-dev", "libxi-dev", "libx11-xcb-dev", "libxcb-randr0-dev",
         ])
       ]
     ),
-    .systemLibrary(
-      name: "CCairo",
-      pkgConfig: "pangocairo",
-      providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
-    ),
+    // cairo and pango, loaded with dlopen when the first picture is drawn, not linked: the
+    // query commands never map them.
+    .target(name: "CRender"),
     .systemLibrary(name: "CLinux"),
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
@@ -31,7 +29,7 @@ let package = Package(
     // planner, mirror geometry. No X, no cairo.
     .target(name: "DisplayModel"),
     // The placeholder's drawing: the only module that uses cairo and pango.
-    .target(name: "DisplayRender", dependencies: ["DisplayModel", "CCairo"]),
+    .target(name: "DisplayRender", dependencies: ["DisplayModel", "CRender"]),
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor. The
     // only module that imports Xlib.
     .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayRender", "CXrandr"]),

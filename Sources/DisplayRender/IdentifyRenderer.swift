@@ -1,4 +1,4 @@
-import CCairo
+import CRender
 import DisplayModel
 
 /// Draws `displayd identify`'s card: the output's name large, then the monitor's name and
@@ -14,7 +14,8 @@ public enum IdentifyRenderer {
     -> RenderedImage?
   {
     let size = PlaceholderRenderer.drawnSize(width: width, height: height)
-    guard let image = RenderedImage(width: size.width, height: size.height), let cr = cairo_create(image.surface)
+    guard let painter = PlaceholderPainter(), let image = RenderedImage(width: size.width, height: size.height),
+      let cr = cairo_create(image.surface)
     else { return nil }
     defer { cairo_destroy(cr) }
     // Everything scales with the cap, so a capped card looks the same, only smaller.
@@ -33,10 +34,10 @@ public enum IdentifyRenderer {
     // The title and the lines as one block, centred.
     let step = small * 1.5
     var y = (h - big - step * Double(lines.count)) / 2 + big / 2
-    PlaceholderRenderer.drawText(cr, title, size: big, maxWidth: w * 0.9, centreY: y)
+    painter.drawText(cr, title, size: big, maxWidth: w * 0.9, centreY: y, width: size.width, height: size.height)
     y += big / 2 + step / 2 + small * 0.2
     for line in lines {
-      PlaceholderRenderer.drawText(cr, line, size: small, maxWidth: w * 0.9, centreY: y)
+      painter.drawText(cr, line, size: small, maxWidth: w * 0.9, centreY: y, width: size.width, height: size.height)
       y += step
     }
     return image

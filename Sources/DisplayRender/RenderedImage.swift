@@ -1,4 +1,4 @@
-import CCairo
+import CRender
 import DisplayModel
 
 /// Pixels drawn by cairo in the X server's 24-bit layout (xRGB, 32 bits a pixel), owned here
@@ -9,7 +9,8 @@ public final class RenderedImage {
   public let height: Int
 
   init?(width: Int, height: Int) {
-    guard width > 0, height > 0, let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
+    guard width > 0, height > 0, cr_load() != 0,
+      let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
       cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
     else { return nil }
     surface = s

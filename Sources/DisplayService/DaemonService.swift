@@ -21,6 +21,8 @@ public final class DaemonService {
   let configPath: String?
   var configError: String?
   var stopping = false
+  /// The last STATUS= sent, so an unchanged one is not sent again.
+  private var shownStatus: String?
 
   /// `loadConfig` reads the config again on reload; `control` is the control socket, made
   /// before the daemon so a second daemon stops before touching the display.
@@ -51,6 +53,7 @@ public final class DaemonService {
     if let lid { try daemon.setLid(lid.state, reconcile: false) }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
+    shownStatus = daemon.summary
     notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(daemon.summary))")
     while !stopping {
       daemon.connection.flush()
@@ -58,7 +61,11 @@ public final class DaemonService {
       // looks, so a storm of them cannot starve signals, clients, hooks or the watchdog.
       let busy = daemon.connection.queuedEvents > 0
       for (fd, events) in try pollDescriptors(descriptors(), timeoutMs: busy ? 0 : -1) { try dispatch(fd, events) }
-      if !stopping { try daemon.handleXEvents() }
+      if !stopping {
+        try daemon.handleXEvents()
+        // After the windows: hooks start before them, and the status names them.
+        showStatus()
+      }
     }
   }
 
@@ -113,7 +120,10 @@ public final class DaemonService {
   @discardableResult
   func reload() -> String? {
     notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
-    defer { notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(status))") }
+    defer {
+      shownStatus = status
+      notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(status))")
+    }
     do {
       let config = try loadConfig()
       try daemon.reload(config)
@@ -151,8 +161,14 @@ public final class DaemonService {
     }
   }
 
+  private func showStatus() {
+    let text = status
+    guard text != shownStatus else { return }
+    shownStatus = text
+    notifier.notify("STATUS=\(SystemdNotifier.fieldValue(text))")
+  }
+
   private func eventsHappened(_ events: [TopologyEvent], _ old: Topology, _ new: Topology) {
-    notifier.notify("STATUS=\(SystemdNotifier.fieldValue(status))")
     for event in events {
       if control?.subscriberCount ?? 0 > 0 { control?.broadcast(EventReport.json(event, in: new)) }
       runHooks(for: event, old: old, new: new)

@@ -62,6 +62,8 @@ public final class XConnection {
     let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
     guard let display = XOpenDisplay(name) else { throw .cannotOpen(display: shown) }
     XSetIOErrorExitHandler(display, markLost, nil)
+    // XCB asks for RandR's opcode for the snapshots itself: in the same round trip as Xlib.
+    if let c = XGetXCBConnection(display) { cx_prefetch_randr(c) }
     self.display = display
     self.name = String(cString: XDisplayString(display))
     root = cx_default_root(display)

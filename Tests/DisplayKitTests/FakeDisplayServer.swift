@@ -130,6 +130,14 @@ final class FakeDisplayServer: DisplayServer {
     return ShownImage(pixmap: pixmap, inner: nil)
   }
 
+  func showPicture(_ picture: PlaceholderPicture, in window: WindowID, size: (width: Int, height: Int))
+    throws(DisplayError) -> ShownImage
+  {
+    let pixmap = PixmapID(rawValue: newID())
+    pixmaps.insert(pixmap)
+    return ShownImage(pixmap: pixmap, inner: nil)
+  }
+
   func freePixmap(_ pixmap: PixmapID) { free(pixmap, from: &pixmaps) }
   func selectExposures(_ window: WindowID) {}
   func clearWindow(_ window: WindowID) {}

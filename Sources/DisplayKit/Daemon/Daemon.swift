@@ -37,6 +37,8 @@ public final class Daemon {
   var placeholderImage: PlaceholderImage?
   /// The laptop lid as the service last heard it (open without logind).
   public private(set) var lid = LidState.open
+  /// Draws every placeholder with one pango context and layout.
+  let painter = PlaceholderPainter()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(connection: any DisplayServer, config: Config, log: Logger) throws(DisplayError) {
@@ -48,8 +50,7 @@ public final class Daemon {
     _ = try connection.drainEvents { _ in }
     placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
-    _ = PlaceholderRenderer.render(
-      PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
+    _ = painter?.picture(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
   }
 
   /// The first full reconcile: after it, every monitor present has its mode and window.
@@ -57,8 +58,9 @@ public final class Daemon {
     let main = config.mainOutput(in: topology)?.name ?? "none"
     log.info("display \(connection.name): \(topology.connectedOutputs.count) connected, main \(main)")
     let old = topology
-    let events = try reconcile(reason: "start-up")
+    let events = try arrange(reason: "start-up")
     report(events, old)
+    syncWindows()
     log.info("ready: \(monitors.count) external monitor(s) managed")
   }
 
@@ -95,16 +97,26 @@ public final class Daemon {
       return
     }
     var events = adopt(new)
-    events += try reconcile(reason: "RandR events")
+    events += try arrange(reason: "RandR events")
+    // Hooks start as soon as modes and places are final; the windows follow.
     report(events, old)
+    syncWindows()
   }
 
   /// Plans, applies what differs, re-reads the result and brings the windows in line;
+  /// returns the events seen in the snapshots it adopted.
+  @discardableResult
+  public func reconcile(reason: String) throws(DisplayError) -> [TopologyEvent] {
+    let events = try arrange(reason: reason)
+    syncWindows()
+    return events
+  }
+
+  /// Plans and applies what differs and re-reads the result, leaving the windows as they are;
   /// returns the events seen in the snapshots it adopted. A plan made from a snapshot that
   /// went stale, or that the server refused in part, is rolled back by `apply` and made again
   /// without the outputs that failed: a few rounds at most, never a half-applied layout.
-  @discardableResult
-  public func reconcile(reason: String) throws(DisplayError) -> [TopologyEvent] {
+  func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
@@ -141,7 +153,6 @@ public final class Daemon {
       }
       excluded.formUnion(failed)
     }
-    syncWindows()
     return events
   }
 
@@ -195,7 +206,8 @@ public final class Daemon {
     }
     do {
       let old = topology
-      report(try reconcile(reason: "config reload"), old)
+      report(try arrange(reason: "config reload"), old)
+      syncWindows()
     } catch {
       (config, settled, failures, placeholderImage) = previous
       throw error

@@ -35,6 +35,9 @@ public protocol DisplayServer: AnyObject {
   func destroyWindow(_ window: WindowID)
   func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
     throws(DisplayError) -> ShownImage
+  /// Shows a placeholder picture: the server fills its background, only its patches upload.
+  func showPicture(_ picture: PlaceholderPicture, in window: WindowID, size: (width: Int, height: Int))
+    throws(DisplayError) -> ShownImage
   func freePixmap(_ pixmap: PixmapID)
   func selectExposures(_ window: WindowID)
   func clearWindow(_ window: WindowID)
