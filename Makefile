@@ -9,7 +9,7 @@ BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-d
   libxfixes-dev libxext-dev libxres-dev libxi-dev libcairo2-dev libpango1.0-dev \
   fonts-dejavu-core fonts-noto-cjk
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
-  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps
+  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps xserver-xephyr
 BENCH_PACKAGES = hyperfine ffmpeg
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
