@@ -139,9 +139,11 @@ public final class Daemon {
       counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
       log.info("reconcile \(n) (\(reason)): " + describe(outcome))
       for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }
+      let problems = outcome.problems + [outcome.refused].compactMap { $0.map { "plan refused: " + $0 } }
+      for problem in problems + outcome.notRestored.map({ "not restored: " + $0 }) { log.error(problem) }
       var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
-      // A monitor that was only to move failed: every new one the move made room for is to blame.
-      if failed.isEmpty && !outcome.failed.isEmpty { failed = plan.configures }
+      // A monitor that was only to move failed, or the screen: every new one is to blame.
+      if failed.isEmpty && !(outcome.failed.isEmpty && problems.isEmpty) { failed = plan.configures }
       guard !failed.isEmpty else {
         for id in plan.configures { settle(id) }
         break
