@@ -39,12 +39,15 @@ let package = Package(
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
     // The service around it: the poll() loop's descriptors, control socket, hooks, sd_notify.
     .target(name: "DisplayService", dependencies: ["DisplayKit", "CLinux"]),
-    .executableTarget(name: "displayd", dependencies: ["DisplayKit", "DisplayService"]),
+    // The command line: argument parsing, exit statuses, the text and JSON reports. A library
+    // only so the tests can reach it; only the executable and the tests use it.
+    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayService"]),
+    .executableTarget(name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
-      dependencies: ["DisplayKit", "DisplayService", "CXrandr", "XRig"],
+      dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "CXrandr", "XRig"],
       exclude: ["Fixtures"]
     ),
     .executableTarget(

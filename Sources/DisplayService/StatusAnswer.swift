@@ -21,7 +21,7 @@ extension Daemon {
           }
         ),
         ("mode", JSON.optional(mode) { .string($0.label) }),
-        ("geometry", TopologyReport.rectJSON(m.rect)),
+        ("geometry", StateJSON.rect(m.rect)),
         ("window", .int(Int(m.window.rawValue))),
         ("content", .string(m.content.rawValue)),
         ("level", .string(m.level.rawValue)),

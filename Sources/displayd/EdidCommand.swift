@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
 
@@ -45,7 +46,7 @@ struct EdidCommand: Subcommand {
     do {
       let edid = try EDID(bytes: bytes)
       if json {
-        write(JSON.object([("file", .string(label))] + EDIDReport.fieldsJSON(edid)).serialized() + "\n")
+        write(JSON.object([("file", .string(label))] + StateJSON.edid(edid)).serialized() + "\n")
       } else {
         write("\(label):\n" + EDIDReport.text(edid))
       }

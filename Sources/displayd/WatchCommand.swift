@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
 
@@ -30,7 +31,7 @@ struct WatchCommand: Subcommand {
     _ = try watcher.run(stop: stop) { events, topology in
       var text = ""
       for event in events {
-        text += json ? EventReport.json(event, in: topology).serialized() : EventReport.text(event)
+        text += json ? StateJSON.event(event, in: topology).serialized() : EventReport.text(event)
         text += "\n"
       }
       write(text)

@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
 import Testing
@@ -68,7 +69,7 @@ import Testing
   @Test func theEventRecordAndItsLines() throws {
     let (_, events, topology) = try plugged()
     #expect(events.map(\.kind) == [.connected, .modeChanged])
-    let lines = events.map { EventReport.json($0, in: topology, time: "2026-12-01T10:00:00.000Z").serialized() }
+    let lines = events.map { StateJSON.event($0, in: topology, time: "2026-12-01T10:00:00.000Z").serialized() }
     #expect(lines == [Self.connected, Self.modeChanged])
     #expect(
       try lines.map { EventReport.text(fromJSON: try JSON.parse(Array($0.utf8))) } == [
@@ -79,6 +80,6 @@ import Testing
         "T connected HDMI-1", "T mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00",
       ])
     #expect(
-      events.map(EventReport.describe) == ["connected HDMI-1", "mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00"])
+      events.map(\.summary) == ["connected HDMI-1", "mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00"])
   }
 }

@@ -160,7 +160,7 @@ public final class Daemon {
   /// Makes `new` the current snapshot; logs and returns what changed since the last one.
   private func adopt(_ new: Topology) -> [TopologyEvent] {
     let events = TopologyDiff.events(from: topology, to: new)
-    for event in events { log.info(EventReport.describe(event)) }
+    for event in events { log.info(event.summary) }
     topology = new
     return events
   }

@@ -1,3 +1,5 @@
+import DisplayKit
+
 /// The text form of `displayd status`.
 public enum StatusReport {
   public static func text(_ status: JSON) -> String {
