@@ -16,7 +16,7 @@ public enum TopologyReport {
           ("max_width", .int(s.maxWidth)), ("max_height", .int(s.maxHeight)),
         ])
       ),
-      ("outputs", .array(topology.outputs.map { .object(StateJSON.output($0, in: topology)) })),
+      ("outputs", .array(topology.outputs.map { JSON.record(OutputRecord($0, in: topology)) })),
     ])
   }
 
@@ -33,7 +33,7 @@ public enum TopologyReport {
                 "modes",
                 .array(
                   topology.modes(of: output).map {
-                    StateJSON.mode($0, current: $0.id == current, preferred: isPreferred($0, output))
+                    JSON.record(ModeRecord($0, current: $0.id == current, preferred: isPreferred($0, output)))
                   })
               ),
             ])

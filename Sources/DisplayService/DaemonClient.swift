@@ -70,6 +70,15 @@ public final class DaemonClient {
     return (String(decoding: raw, as: UTF8.self), dict)
   }
 
+  /// Asks for the daemon's status: the answer as received, and read.
+  public func status() throws(Failure) -> (line: String, answer: StatusAnswer) {
+    let (line, _) = try request("status") as (String, [String: JSON])
+    guard let answer = try? StatusAnswer.decode(Array(line.utf8)) else {
+      throw Failure(message: "the daemon's answer is not a status")
+    }
+    return (line, answer)
+  }
+
   /// The next line from the daemon as JSON, nil at end of stream. Blocks.
   public func nextLine() -> JSON? {
     guard let raw = nextRawLine() else { return nil }

@@ -142,7 +142,7 @@ public final class DaemonService {
   private func eventsHappened(_ events: [TopologyEvent], _ old: Topology, _ new: Topology) {
     notifier.notify("STATUS=\(SystemdNotifier.fieldValue(status))")
     for event in events {
-      if control?.subscriberCount ?? 0 > 0 { control?.broadcast(StateJSON.event(event, in: new)) }
+      if control?.subscriberCount ?? 0 > 0 { control?.broadcast(JSON.record(EventRecord(event, in: new))) }
       runHooks(for: event, old: old, new: new)
     }
   }

@@ -46,7 +46,7 @@ struct EdidCommand: Subcommand {
     do {
       let edid = try EDID(bytes: bytes)
       if json {
-        write(JSON.object([("file", .string(label))] + StateJSON.edid(edid)).serialized() + "\n")
+        write(JSON.object([("file", .string(label))] + JSON.record(EDIDRecord(edid)).members).serialized() + "\n")
       } else {
         write("\(label):\n" + EDIDReport.text(edid))
       }

@@ -55,7 +55,7 @@ import Testing
 
   @Test func theStatusText() throws {
     let (daemon, _, _) = try plugged()
-    let answer = try JSON.parse(Array(statusLine(daemon, error: "line 3: defaults.level").utf8))
+    let answer = try StatusAnswer.decode(Array(statusLine(daemon, error: "line 3: defaults.level").utf8))
     #expect(
       StatusReport.text(answer) == """
         displayd on :fake since START, main eDP-1
@@ -69,16 +69,22 @@ import Testing
   @Test func theEventRecordAndItsLines() throws {
     let (_, events, topology) = try plugged()
     #expect(events.map(\.kind) == [.connected, .modeChanged])
-    let lines = events.map { StateJSON.event($0, in: topology, time: "2026-12-01T10:00:00.000Z").serialized() }
+    let lines = events.map { JSON.record(EventRecord($0, in: topology, time: "2026-12-01T10:00:00.000Z")).serialized() }
     #expect(lines == [Self.connected, Self.modeChanged])
     #expect(
-      try lines.map { EventReport.text(fromJSON: try JSON.parse(Array($0.utf8))) } == [
-        "2026-12-01T10:00:00.000Z connected HDMI-1", "2026-12-01T10:00:00.000Z mode-changed HDMI-1 1920x1080+1920+0",
+      try lines.map { EventReport.text(try EventRecord.decode(Array($0.utf8))) } == [
+        // Through the daemon the line is the one `watch` prints itself. (Before the record was
+        // decoded as such, a whole refresh rate such as 60.0 read back as an integer and the
+        // mode was left out of this line.)
+        "2026-12-01T10:00:00.000Z connected HDMI-1",
+        "2026-12-01T10:00:00.000Z mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00",
       ])
     #expect(
       events.map { EventReport.text($0, time: "T") } == [
         "T connected HDMI-1", "T mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00",
       ])
+    let records = events.map { EventRecord($0, in: topology, time: "2026-12-01T10:00:00.000Z") }
+    #expect(try lines.map { try EventRecord.decode(Array($0.utf8)) } == records, "read back whole")
     #expect(
       events.map(\.summary) == ["connected HDMI-1", "mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00"])
   }
