@@ -57,8 +57,8 @@ public final class DaemonService {
     }
   }
 
-  private func descriptors() -> [(fd: Int32, events: Int16)] {
-    var list: [(fd: Int32, events: Int16)] = [
+  private func descriptors() -> [(fd: FileDescriptor, events: Int16)] {
+    var list: [(fd: FileDescriptor, events: Int16)] = [
       (daemon.connection.fileDescriptor, pollIn), (signals.fileDescriptor, pollIn),
     ]
     list += control?.descriptors ?? []
@@ -68,7 +68,7 @@ public final class DaemonService {
     return list
   }
 
-  private func dispatch(_ fd: Int32, _ events: Int16) throws {
+  private func dispatch(_ fd: FileDescriptor, _ events: Int16) throws {
     if !(control?.owns(fd) ?? false) { control?.resumeListening() }
     if fd == daemon.connection.fileDescriptor {
       _ = try daemon.connection.readAvailable()

@@ -61,7 +61,7 @@ final class FakeDisplayServer: DisplayServer {
 
   // DisplayServer.
 
-  let fileDescriptor: Int32 = -1
+  let fileDescriptor = FileDescriptor(rawValue: -1)
   var queuedEvents: Int { pendingRandR + pendingWindowEvents.count }
   func readAvailable() throws(DisplayError) -> Int { queuedEvents }
   func flush() {}

@@ -22,7 +22,7 @@ struct MirrorRuntime {
 
 extension Daemon {
   /// The frame timer's descriptor while it is armed, for the event loop.
-  public var frameTimerDescriptor: Int32? { mirrors.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
+  public var frameTimerDescriptor: FileDescriptor? { mirrors.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
 
   /// The frame timer fired: composite what was damaged meanwhile.
   public func frameTimerFired() {

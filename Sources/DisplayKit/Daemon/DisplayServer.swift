@@ -8,7 +8,7 @@ public protocol DisplayServer: AnyObject {
 
   // The event loop.
   /// A descriptor that becomes readable when events arrive, for `poll()`.
-  var fileDescriptor: Int32 { get }
+  var fileDescriptor: FileDescriptor { get }
   /// Events read and queued, not yet drained.
   var queuedEvents: Int { get }
   /// Reads what has arrived without blocking; returns how many events are queued.
