@@ -161,6 +161,17 @@ import Testing
     #expect(server.badFrees == 0)
   }
 
+  @Test func theWatchLoopOverAnyServerTurnsEventsIntoOneSnapshotAndItsDiff() throws {
+    let server = desk()
+    let watcher = try TopologyWatcher(connection: server)
+    plug(server, 1)
+    server.pendingRandR += 2
+    #expect(try watcher.drain() == 3)
+    #expect(try watcher.refresh().map(\.kind) == [.connected], "three events, one snapshot, one change")
+    #expect(watcher.snapshots == 1 && watcher.topology == server.topology)
+    #expect(try watcher.drain() == 0 && watcher.refresh().isEmpty)
+  }
+
   @Test func aReloadThatCannotBeAppliedLeavesThePreviousConfigInForce() throws {
     let server = desk()
     let daemon = try Daemon(connection: server, config: Config(), log: quiet)

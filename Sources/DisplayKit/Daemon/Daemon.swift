@@ -14,7 +14,10 @@ public final class Daemon {
   public let connection: any DisplayServer
   public private(set) var config: Config
   public let log: Logger
-  public private(set) var topology: Topology
+  /// The watch loop's steps: the events, the snapshots, and what changed between them.
+  let watcher: TopologyWatcher
+  /// The latest snapshot.
+  public var topology: Topology { watcher.topology }
   public internal(set) var counters = DaemonCounters()
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
   /// Outputs configured since they connected, with the monitor then: left as they are until
@@ -41,9 +44,7 @@ public final class Daemon {
     self.connection = connection
     self.config = config
     self.log = log
-    try connection.selectRandREvents()
-    topology = try connection.snapshot(ReadOptions(probe: true))
-    _ = try connection.drainEvents { _ in }
+    watcher = try TopologyWatcher(connection: connection, probe: true)
     placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
     _ = PlaceholderRenderer.render(
@@ -71,7 +72,7 @@ public final class Daemon {
   /// the windows back in line when one of them was destroyed, whatever else happened.
   public func handleXEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
-    let randr = try connection.drainEvents { windowEvents.append($0) }
+    let randr = try watcher.drain { windowEvents.append($0) }
     var resync = false
     for event in windowEvents { resync = handle(event) || resync }
     guard randr > 0 else {
@@ -159,9 +160,8 @@ public final class Daemon {
 
   /// Makes `new` the current snapshot; logs and returns what changed since the last one.
   private func adopt(_ new: Topology) -> [TopologyEvent] {
-    let events = TopologyDiff.events(from: topology, to: new)
+    let events = watcher.adopt(new)
     for event in events { log.info(event.summary) }
-    topology = new
     return events
   }
 
