@@ -3,7 +3,7 @@ import DisplayModel
 
 /// Pixels drawn by cairo in the X server's 24-bit layout (xRGB, 32 bits a pixel), owned here
 /// until the image is freed.
-public final class RenderedImage {
+public final class RenderedImage: PixelImage {
   let surface: OpaquePointer
   public let width: Int
   public let height: Int

@@ -1,21 +1,6 @@
 import CXrandr
 import DisplayModel
 
-/// What applying a plan did.
-public struct ApplyOutcome: Sendable {
-  /// Changes the server accepted, with the mode it took (nil: turned off).
-  public var applied: [(change: CrtcChange, mode: ModeID?)] = []
-  /// Changes that failed with every candidate mode, with the reason. When there are any,
-  /// everything applied before was rolled back to the snapshot's layout.
-  public var failed: [(change: CrtcChange, reason: String)] = []
-  /// The screen size set, if it was changed.
-  public var screen: (width: Int, height: Int)?
-  /// The server's configuration changed since the snapshot the plan was made from: nothing
-  /// was applied; read again and plan again.
-  public var stale = false
-  public init() {}
-}
-
 extension XConnection {
   /// Applies a plan in one server grab, all or nothing: CRTCs that would not fit the new
   /// screen go off first, the screen grows, CRTCs are set (the next candidate mode when the

@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayService
+import DisplayX11
 
 struct EdidCommand: Subcommand {
   let spec = CommandSpec(

@@ -122,7 +122,7 @@ final class FakeDisplayServer: DisplayServer {
     if windows.removeValue(forKey: window) == nil { badFrees += 1 }
   }
 
-  func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
+  func showImage(_ image: any PixelImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
     throws(DisplayError) -> ShownImage
   {
     let pixmap = PixmapID(rawValue: newID())
