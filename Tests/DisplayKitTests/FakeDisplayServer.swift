@@ -23,6 +23,10 @@ final class FakeDisplayServer: DisplayServer {
   var lost = false
   /// Applies of a change to these outputs fail with every mode, as a server refusing them.
   var refusing: Set<OutputID> = []
+  /// Root areas drawn on since the daemon last took the damage.
+  var damagedAreas: [Rect] = []
+  /// Composites into mirror windows (areas and cursors).
+  private(set) var composites = 0
   private(set) var applies = 0
   private(set) var changesApplied = 0
   private var nextID: UInt = 0x40_0000
@@ -48,6 +52,12 @@ final class FakeDisplayServer: DisplayServer {
 
   private func free<T: Hashable>(_ item: T, from set: inout Set<T>) {
     if set.remove(item) == nil { badFrees += 1 }
+  }
+
+  /// Something drew on the root: DAMAGE reports it.
+  func draw(_ area: Rect) {
+    damagedAreas.append(area)
+    pendingWindowEvents.append(.damaged)
   }
 
   /// The topology changed (a monitor plugged, an EDID set): one RandR event.
@@ -144,7 +154,7 @@ final class FakeDisplayServer: DisplayServer {
   }
 
   func setMirror(_ pictures: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter) {}
-  func composite(_ pictures: MirrorPictures, _ rects: [Rect]) {}
+  func composite(_ pictures: MirrorPictures, _ rects: [Rect]) { composites += 1 }
 
   func freeMirror(_ p: MirrorPictures, destination: Bool) {
     free(p.source, from: &pictures)
@@ -160,7 +170,10 @@ final class FakeDisplayServer: DisplayServer {
     return d
   }
 
-  func takeDamage(_ damage: DamageID) -> [Rect] { [] }
+  func takeDamage(_ damage: DamageID) -> [Rect] {
+    defer { damagedAreas = [] }
+    return damagedAreas
+  }
   func freeDamage(_ damage: DamageID) { free(damage, from: &damages) }
 
   func selectPointerTracking() -> Bool { false }
@@ -170,4 +183,10 @@ final class FakeDisplayServer: DisplayServer {
   func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture? { nil }
   func freeCursorPicture(_ cursor: CursorPicture) {}
   func compositeCursor(_ cursor: CursorPicture, into pictures: MirrorPictures, at rect: Rect) {}
+}
+
+/// A clock that moves only when the test says.
+final class ManualClock: MonotonicClock {
+  private(set) var nanoseconds: UInt64 = 1_000_000_000
+  func advance(_ by: UInt64) { nanoseconds += by }
 }

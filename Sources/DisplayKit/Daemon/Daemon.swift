@@ -32,6 +32,8 @@ public final class Daemon {
   static let maxRounds = 8
   /// Called with each batch of topology events and the snapshots before and after.
   public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
+  /// The time mirror frames are paced by.
+  public let clock: any MonotonicClock
   /// Wall-clock time the daemon started.
   public let startedAt = timestampNow()
   /// Damage tracking and frame pacing for mirror windows.
@@ -40,8 +42,11 @@ public final class Daemon {
   var placeholderImage: PlaceholderImage?
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
-  public init(connection: any DisplayServer, config: Config, log: Logger) throws(DisplayError) {
+  public init(
+    connection: any DisplayServer, config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
+  ) throws(DisplayError) {
     self.connection = connection
+    self.clock = clock
     self.config = config
     self.log = log
     watcher = try TopologyWatcher(connection: connection, probe: true)
