@@ -87,9 +87,9 @@ fuzz: deps
 	cp Fuzz/seeds/control/* $(FUZZ_DIR)/control-corpus/
 	rm -rf $(FUZZ_DIR)/src && mkdir -p $(FUZZ_DIR)/src
 	# One module for the fuzzers: the library's sources, without the imports between its modules.
-	for f in $$(find Sources/DisplayModel Sources/DisplayRender Sources/DisplayX11 Sources/DisplayKit Sources/DisplayService \
+	for f in $$(find Sources/DisplayModel Sources/DisplayRender Sources/DisplayX11 Sources/DisplayKit Sources/DisplayService Sources/DisplayCLI \
 	    -name '*.swift' ! -name Exports.swift); do \
-	  sed '/^import Display\(Model\|Render\|X11\|Kit\|Service\)$$/d; s/DisplayModel\.\(Rotation\|Connection\)/\1/g' $$f \
+	  sed '/^import Display\(Model\|Render\|X11\|Kit\|Service\|CLI\)$$/d; s/DisplayModel\.\(Rotation\|Connection\)/\1/g' $$f \
 	    > $(FUZZ_DIR)/src/$$(echo $$f | tr / _); done
 	cc -O1 -c Sources/CRender/CRender.c -I Sources/CRender/include -o $(FUZZ_DIR)/crender.o
 	for t in $(FUZZ_TARGETS); do \

@@ -34,15 +34,20 @@ let package = Package(
     // only module that imports Xlib.
     .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayRender", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
-    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
+    // It knows the display server only as the `DisplayServer` protocol, never X.
+    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "CLinux"]),
     // The service around it: the poll() loop's descriptors, control socket, hooks, sd_notify.
-    .target(name: "DisplayService", dependencies: ["DisplayKit", "CLinux"]),
-    .executableTarget(name: "displayd", dependencies: ["DisplayKit", "DisplayService"]),
+    // It makes the X connection the daemon's server (the conformance lives here).
+    .target(name: "DisplayService", dependencies: ["DisplayKit", "DisplayX11", "CLinux"]),
+    // The command line: argument parsing, exit statuses, the text and JSON reports. A library
+    // only so the tests can reach it; only the executable and the tests use it.
+    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayService"]),
+    .executableTarget(name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
-      dependencies: ["DisplayKit", "DisplayService", "CXrandr", "XRig"],
+      dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11", "CXrandr", "XRig"],
       exclude: ["Fixtures"]
     ),
     .executableTarget(

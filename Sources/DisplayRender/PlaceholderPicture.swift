@@ -4,11 +4,11 @@ import DisplayModel
 /// few patches that differ from it (the text lines, or the whole picture when a PNG is
 /// behind the text), so that only those pixels travel to the server.
 public struct PlaceholderPicture {
-  /// Pixels drawn by cairo, to be put at `x`, `y` of the picture.
+  /// Pixels (drawn by cairo, or any other image), to be put at `x`, `y` of the picture.
   public struct Patch {
     public let x: Int
     public let y: Int
-    public let image: RenderedImage
+    public let image: any PixelImage
   }
 
   public let width: Int
@@ -25,7 +25,7 @@ public struct PlaceholderPicture {
   }
 
   /// A picture that is one image, all of it drawn.
-  public init(image: RenderedImage, background: RGBColor) {
+  public init(image: any PixelImage, background: RGBColor) {
     self.init(
       width: image.width, height: image.height, background: background, patches: [Patch(x: 0, y: 0, image: image)])
   }

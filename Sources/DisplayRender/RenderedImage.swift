@@ -3,7 +3,7 @@ import DisplayModel
 
 /// Pixels drawn by cairo in the X server's 24-bit layout (xRGB, 32 bits a pixel), owned here
 /// until the image is freed.
-public final class RenderedImage {
+public final class RenderedImage: PixelImage {
   let surface: OpaquePointer
   public let width: Int
   public let height: Int
@@ -25,11 +25,6 @@ public final class RenderedImage {
     cairo_surface_flush(surface)
     let stride = Int(cairo_image_surface_get_stride(surface))
     return body(UnsafeRawPointer(cairo_image_surface_get_data(surface)), stride)
-  }
-
-  /// The colour at a point, for tests: `0xRRGGBB`.
-  public func pixel(x: Int, y: Int) -> UInt32 {
-    withPixels { data, stride in data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) & 0xFFFFFF }
   }
 }
 

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayX11
 
 extension DaemonService {
   /// Answers `identify`: a card on every lit output for `seconds`, taken away by the timer

@@ -69,8 +69,8 @@ public final class DaemonService {
     }
   }
 
-  private func descriptors() -> [(fd: Int32, events: Int16)] {
-    var list: [(fd: Int32, events: Int16)] = [
+  private func descriptors() -> [(fd: FileDescriptor, events: Int16)] {
+    var list: [(fd: FileDescriptor, events: Int16)] = [
       (daemon.connection.fileDescriptor, pollIn), (signals.fileDescriptor, pollIn),
     ]
     list += control?.descriptors ?? []
@@ -82,7 +82,7 @@ public final class DaemonService {
     return list
   }
 
-  private func dispatch(_ fd: Int32, _ events: Int16) throws {
+  private func dispatch(_ fd: FileDescriptor, _ events: Int16) throws {
     if !(control?.owns(fd) ?? false) { control?.resumeListening() }
     if fd == daemon.connection.fileDescriptor {
       _ = try daemon.connection.readAvailable()
@@ -170,7 +170,7 @@ public final class DaemonService {
 
   private func eventsHappened(_ events: [TopologyEvent], _ old: Topology, _ new: Topology) {
     for event in events {
-      if control?.subscriberCount ?? 0 > 0 { control?.broadcast(EventReport.json(event, in: new)) }
+      if control?.subscriberCount ?? 0 > 0 { control?.broadcast(JSON.record(EventRecord(event, in: new))) }
       runHooks(for: event, old: old, new: new)
     }
   }

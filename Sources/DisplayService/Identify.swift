@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayX11
 
 /// What `displayd identify` shows on one lit output, and where: pure, from a snapshot.
 public struct IdentifyCard: Equatable, Sendable {

@@ -53,16 +53,16 @@ final class LidWatcher {
   }
 
   /// The bus descriptor with the events sd-bus waits for; none once the bus is gone.
-  var descriptor: (fd: Int32, events: Int16)? {
+  var descriptor: (fd: FileDescriptor, events: Int16)? {
     guard connected else { return nil }
     let fd = cl_logind_fd(bus)
     let events = cl_logind_events(bus)
     guard fd >= 0, events >= 0 else { return nil }
-    return (fd, Int16(truncatingIfNeeded: events))
+    return (FileDescriptor(rawValue: fd), Int16(truncatingIfNeeded: events))
   }
 
   /// Whether `fd` is the bus descriptor.
-  func owns(_ fd: Int32) -> Bool { connected && cl_logind_fd(bus) == fd }
+  func owns(_ fd: FileDescriptor) -> Bool { connected && cl_logind_fd(bus) == fd.rawValue }
 
   /// Processes what the bus has; returns the lid's new state when it changed.
   func handle() -> LidState? {

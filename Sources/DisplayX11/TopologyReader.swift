@@ -1,20 +1,6 @@
 import CXrandr
 import DisplayModel
 
-/// How much a snapshot reads.
-public struct ReadOptions: Sendable {
-  /// Ask the server to re-probe connectors (`XRRGetScreenResources`). Slow on real hardware:
-  /// only at start-up or on explicit request, never on an event path.
-  public var probe: Bool
-  /// Read the `EDID` and `non-desktop` properties of connected outputs.
-  public var properties: Bool
-
-  public init(probe: Bool = false, properties: Bool = true) {
-    self.probe = probe
-    self.properties = properties
-  }
-}
-
 extension XConnection {
   /// Takes one consistent snapshot of the screen's RandR state (`readPipelined`: about two
   /// round trips however many outputs there are): the CRTCs and outputs are separate requests, and the server may change between them (a monitor plugged, another

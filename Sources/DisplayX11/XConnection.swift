@@ -88,7 +88,7 @@ public final class XConnection {
   }
 
   /// The connection's file descriptor, for `poll()`.
-  public var fileDescriptor: Int32 { cx_connection_number(display) }
+  public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: cx_connection_number(display)) }
 
   /// Whether Xlib has found the connection broken.
   public var isLost: Bool { lostDisplays.contains(UnsafeMutableRawPointer(display)) }

@@ -1,6 +1,7 @@
 import CXrandr
 import DisplayKit
 import DisplayService
+import DisplayX11
 import Foundation
 import Testing
 import XRig

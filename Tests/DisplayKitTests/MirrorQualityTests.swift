@@ -1,5 +1,6 @@
 import CXrandr
 import DisplayKit
+import DisplayX11
 import Foundation
 import Testing
 import XRig

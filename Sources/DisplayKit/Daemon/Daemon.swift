@@ -14,7 +14,10 @@ public final class Daemon {
   public let connection: any DisplayServer
   public private(set) var config: Config
   public let log: Logger
-  public private(set) var topology: Topology
+  /// The watch loop's steps: the events, the snapshots, and what changed between them.
+  let watcher: TopologyWatcher
+  /// The latest snapshot.
+  public var topology: Topology { watcher.topology }
   public internal(set) var counters = DaemonCounters()
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
   /// Outputs configured since they connected, with the monitor then: left as they are until
@@ -29,6 +32,8 @@ public final class Daemon {
   static let maxRounds = 8
   /// Called with each batch of topology events and the snapshots before and after.
   public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
+  /// The time mirror frames are paced by.
+  public let clock: any MonotonicClock
   /// Wall-clock time the daemon started.
   public let startedAt = timestampNow()
   /// Damage tracking and frame pacing for mirror windows.
@@ -41,13 +46,14 @@ public final class Daemon {
   let painter = PlaceholderPainter()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
-  public init(connection: any DisplayServer, config: Config, log: Logger) throws(DisplayError) {
+  public init(
+    connection: any DisplayServer, config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
+  ) throws(DisplayError) {
     self.connection = connection
+    self.clock = clock
     self.config = config
     self.log = log
-    try connection.selectRandREvents()
-    topology = try connection.snapshot(ReadOptions(probe: true))
-    _ = try connection.drainEvents { _ in }
+    watcher = try TopologyWatcher(connection: connection, probe: true)
     placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
     _ = painter?.picture(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
@@ -75,7 +81,7 @@ public final class Daemon {
   /// the windows back in line when one of them was destroyed, whatever else happened.
   public func handleXEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
-    let randr = try connection.drainEvents { windowEvents.append($0) }
+    let randr = try watcher.drain { windowEvents.append($0) }
     var resync = false
     for event in windowEvents { resync = handle(event) || resync }
     guard randr > 0 else {
@@ -174,9 +180,8 @@ public final class Daemon {
 
   /// Makes `new` the current snapshot; logs and returns what changed since the last one.
   private func adopt(_ new: Topology) -> [TopologyEvent] {
-    let events = TopologyDiff.events(from: topology, to: new)
-    for event in events { log.info(EventReport.describe(event)) }
-    topology = new
+    let events = watcher.adopt(new)
+    for event in events { log.info(event.summary) }
     return events
   }
 
