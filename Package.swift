@@ -26,17 +26,19 @@ let package = Package(
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
     // The pure model: ids, geometry, topology and its diff, EDID, config, mode policy,
-    // planner, mirror geometry. No X, no cairo.
+    // planner, window policy, mirror geometry, the values a display server and the daemon
+    // exchange, the system-call funnel. No X, no cairo.
     .target(name: "DisplayModel"),
     // The placeholder's drawing: the only module that uses cairo and pango.
     .target(name: "DisplayRender", dependencies: ["DisplayModel", "CRender"]),
-    // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor. The
-    // only module that imports Xlib.
+    // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
+    // screenshots (into the renderer's image). The only module that imports Xlib.
     .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayRender", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
     // It knows the display server only as the `DisplayServer` protocol, never X.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "CLinux"]),
-    // The service around it: the poll() loop's descriptors, control socket, hooks, sd_notify.
+    // The service around it: the poll() loop's descriptors, control socket and its wire
+    // types, hooks, sd_notify.
     // It makes the X connection the daemon's server (the conformance lives here).
     .target(name: "DisplayService", dependencies: ["DisplayKit", "DisplayX11", "CLinux"]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library

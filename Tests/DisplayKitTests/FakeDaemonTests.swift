@@ -196,6 +196,52 @@ import Testing
     #expect(daemon.counters.composites == 3, "the set-up composite and two frames")
   }
 
+  @Test func anApplyFailingHalfWayRollsBackAndTheFailedMonitorIsRetriedOnTheNextChange() throws {
+    let server = desk()
+    var lines: [String] = []
+    let daemon = try Daemon(connection: server, config: Config(), log: Logger(level: .info) { lines.append($0) })
+    try daemon.start()
+    // Both monitors at once: one plan of two CRTC sets; the second fails.
+    plug(server, 1)
+    plug(server, 2)
+    server.failRequest(2)
+    lines = []
+    try daemon.handleXEvents()
+    let (before, after) = try #require(server.rolledBack.first)
+    #expect(server.rolledBack.count == 1 && before == after, "nothing changed by the failed apply")
+    #expect(
+      lines.filter { $0.contains("reconcile") || $0.contains("could not") } == [
+        "displayd[info]: reconcile 2 (RandR events): HDMI-1 1920x1080@60.00 at 1920,0, rolled back: DP-1 failed\n",
+        "displayd[error]: could not configure DP-1: request 2 failed (fake)\n",
+        "displayd[info]: reconcile 2 (RandR events): HDMI-1 1920x1080@60.00 at 1920,0, screen 3840x1080\n",
+      ])
+    #expect(server.windows.count == 1 && server.topology.crtcs[2].mode == nil, "the other monitor is lit alone")
+    // The next change of the desk retries it, and it is lit.
+    server.change { $0.primary = $0.outputs[0].id }
+    try daemon.handleXEvents()
+    #expect(server.topology.crtcs[2].mode == TopologyBuilder.m1080.id && server.windows.count == 2)
+    #expect(server.badFrees == 0)
+  }
+
+  @Test func aWindowWhoseCreationFailsIsMadeOnTheNextChange() throws {
+    let server = desk()
+    var lines: [String] = []
+    let daemon = try Daemon(connection: server, config: Config(), log: Logger(level: .info) { lines.append($0) })
+    try daemon.start()
+    plug(server, 1)
+    server.failRequest(2)  // the CRTC set, then the window
+    try daemon.handleXEvents()
+    #expect(server.windows.isEmpty && server.held == 0)
+    #expect(lines.contains { $0.hasPrefix("displayd[error]: could not create a window on HDMI-1: X request failed:") })
+    // An event that changes nothing changes nothing; the next change of the topology makes it.
+    server.pendingRandR += 1
+    try daemon.handleXEvents()
+    #expect(server.windows.isEmpty)
+    server.change { $0.primary = $0.outputs[0].id }
+    try daemon.handleXEvents()
+    #expect(server.windows.count == 1 && server.pixmaps.count == 1)
+  }
+
   @Test func theWatchLoopOverAnyServerTurnsEventsIntoOneSnapshotAndItsDiff() throws {
     let server = desk()
     let watcher = try TopologyWatcher(connection: server)

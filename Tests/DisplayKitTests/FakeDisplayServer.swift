@@ -27,6 +27,15 @@ final class FakeDisplayServer: DisplayServer {
   var damagedAreas: [Rect] = []
   /// Composites into mirror windows (areas and cursors).
   private(set) var composites = 0
+  /// Requests that alter the server's state (CRTC sets inside `apply`, window creations,
+  /// pictures shown), counted from the start. (Screen sizes are not: the real applier does
+  /// not check them either.)
+  private(set) var requests = 0
+  /// The request with this count fails as a real server's BadValue or BadAlloc would.
+  var failingRequest: Int?
+  /// The topology before and after each apply that failed half way: the same, when the fake
+  /// rolls back as the real applier does.
+  private(set) var rolledBack: [(before: Topology, after: Topology)] = []
   private(set) var applies = 0
   private(set) var changesApplied = 0
   private var nextID: UInt = 0x40_0000
@@ -39,6 +48,22 @@ final class FakeDisplayServer: DisplayServer {
   }
 
   // The test's side.
+
+  /// Makes the `n`th state-altering request from now fail (1: the next one).
+  func failRequest(_ n: Int) { failingRequest = requests + n }
+
+  /// Counts one state-altering request; false when it is the one to fail.
+  private func request() -> Bool {
+    requests += 1
+    return requests != failingRequest
+  }
+
+  private func failure(_ what: String) -> DisplayError {
+    .request(
+      XErrorRecord(
+        errorCode: 2, requestCode: 140, minorCode: 0, resourceID: 0, serial: UInt(requests),
+        text: "BadValue (fake: request \(requests), \(what))"))
+  }
 
   /// Another client destroyed a window: it and what lived on it are gone.
   func destroyFromOutside(_ window: WindowID) {
@@ -100,6 +125,12 @@ final class FakeDisplayServer: DisplayServer {
         outcome.failed.append((change, "refused by the fake"))
         return outcome  // all or nothing: `next` is dropped
       }
+      guard request() else {
+        // Half way: what was set before is rolled back, as the real applier does.
+        outcome.failed.append((change, "request \(requests) failed (fake)"))
+        rolledBack.append((topology, topology))
+        return outcome
+      }
       guard let index = next.crtcs.firstIndex(where: { $0.id == change.crtc }) else { continue }
       let mode = change.mode.flatMap { next.modes[$0] }
       next.crtcs[index] = Crtc(
@@ -122,6 +153,7 @@ final class FakeDisplayServer: DisplayServer {
   }
 
   func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
+    guard request() else { throw failure("CreateWindow") }
     let id = WindowID(rawValue: newID())
     windows[id] = spec.rect
     return id
@@ -135,6 +167,7 @@ final class FakeDisplayServer: DisplayServer {
   func showImage(_ image: any PixelImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
     throws(DisplayError) -> ShownImage
   {
+    guard request() else { throw failure("PutImage") }
     let pixmap = PixmapID(rawValue: newID())
     pixmaps.insert(pixmap)
     return ShownImage(pixmap: pixmap, inner: nil)

@@ -127,7 +127,8 @@ public struct EDID: Hashable, Sendable {
   public var isDigital: Bool
   /// Maximum image size in cm, nil when either byte is zero.
   public var maxImageSizeCm: (width: Int, height: Int)? {
-    bytes[21] == 0 || bytes[22] == 0 ? nil : (Int(bytes[21]), Int(bytes[22]))
+    let (w, h) = (bytes[EDIDLayout.screenWidthCm], bytes[EDIDLayout.screenHeightCm])
+    return w == 0 || h == 0 ? nil : (Int(w), Int(h))
   }
   public var manufactureWeek: Int?
   public var manufactureYear: Int?
@@ -139,7 +140,7 @@ public struct EDID: Hashable, Sendable {
   public var warnings: [EDIDWarning]
 
   public var version: String { "\(versionMajor).\(versionMinor)" }
-  public var blockCount: Int { bytes.count / 128 }
+  public var blockCount: Int { bytes.count / EDIDLayout.blockSize }
 
   public static func == (a: EDID, b: EDID) -> Bool { a.bytes == b.bytes }
   public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
@@ -147,25 +148,33 @@ public struct EDID: Hashable, Sendable {
   /// Decodes `bytes`; throws only when they are not an EDID at all.
   public init(bytes: [UInt8]) throws(EDIDError) {
     guard !bytes.isEmpty else { throw .empty }
-    guard bytes.count % 128 == 0 else { throw .length(bytes.count) }
-    guard bytes.count <= 256 * 128 else { throw .tooLarge(bytes.count) }
-    guard bytes.starts(with: [0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00]) else { throw .noHeader }
+    let size = EDIDLayout.blockSize
+    guard bytes.count % size == 0 else { throw .length(bytes.count) }
+    guard bytes.count <= 256 * size else { throw .tooLarge(bytes.count) }
+    guard bytes.starts(with: EDIDLayout.header) else { throw .noHeader }
     self.bytes = bytes
     var warnings: [EDIDWarning] = []
-    manufacturer = EDID.decodeManufacturer(bytes[8], bytes[9], &warnings)
-    productCode = Int(bytes[10]) | Int(bytes[11]) << 8
-    let serial = UInt32(bytes[12]) | UInt32(bytes[13]) << 8 | UInt32(bytes[14]) << 16 | UInt32(bytes[15]) << 24
+    let m = EDIDLayout.manufacturer
+    manufacturer = EDID.decodeManufacturer(bytes[m], bytes[m + 1], &warnings)
+    let p = EDIDLayout.productCode
+    productCode = Int(bytes[p]) | Int(bytes[p + 1]) << 8
+    let s = EDIDLayout.serialNumber
+    let serial =
+      UInt32(bytes[s]) | UInt32(bytes[s + 1]) << 8 | UInt32(bytes[s + 2]) << 16 | UInt32(bytes[s + 3]) << 24
     serialNumber = serial == 0 ? nil : serial
-    versionMajor = Int(bytes[18])
-    versionMinor = Int(bytes[19])
+    versionMajor = Int(bytes[EDIDLayout.version])
+    versionMinor = Int(bytes[EDIDLayout.revision])
     if versionMajor != 1 || versionMinor > 4 { warnings.append(.unknownVersion(versionMajor, versionMinor)) }
-    isDigital = bytes[20] & 0x80 != 0
-    (manufactureWeek, manufactureYear, modelYear) = EDID.decodeDate(week: bytes[16], year: bytes[17], &warnings)
-    extensionCount = Int(bytes[126])
-    checksumOK = EDID.checksumOK(bytes[0..<128])
+    isDigital = bytes[EDIDLayout.videoInput] & 0x80 != 0
+    (manufactureWeek, manufactureYear, modelYear) = EDID.decodeDate(
+      week: bytes[EDIDLayout.week], year: bytes[EDIDLayout.year], &warnings)
+    extensionCount = Int(bytes[EDIDLayout.extensionCount])
+    checksumOK = EDID.checksumOK(bytes[0..<size])
     if !checksumOK { warnings.append(.checksum(block: 0)) }
-    extensions = stride(from: 128, to: bytes.count, by: 128).map { start in
-      EDIDExtension(kind: EDIDBlockKind(tag: bytes[start]), checksumOK: EDID.checksumOK(bytes[start..<start + 128]))
+    extensions = stride(from: size, to: bytes.count, by: size).map { start in
+      EDIDExtension(
+        kind: EDIDBlockKind(tag: bytes[start + EDIDLayout.extensionTag]),
+        checksumOK: EDID.checksumOK(bytes[start..<start + size]))
     }
     for (i, ext) in extensions.enumerated() where !ext.checksumOK { warnings.append(.checksum(block: i + 1)) }
     if extensionCount != extensions.count {
@@ -180,6 +189,7 @@ public struct EDID: Hashable, Sendable {
     self.warnings = warnings
   }
 
+  /// 3.11 Checksum (7Fh of each block): the block's bytes sum to 0 modulo 256.
   static func checksumOK(_ block: ArraySlice<UInt8>) -> Bool {
     block.reduce(UInt8(0), &+) == 0
   }

@@ -40,10 +40,10 @@ extension EDID {
   /// Reads the four 18-byte descriptors of block 0.
   static func decodeDescriptors(_ bytes: [UInt8], _ warnings: inout [EDIDWarning]) -> Descriptors {
     var result = Descriptors()
-    for index in 0..<4 {
-      let start = 54 + index * 18
-      let d = bytes[start..<start + 18]
-      let clock = Int(d[start]) | Int(d[start + 1]) << 8
+    for index in 0..<EDIDLayout.descriptorCount {
+      let start = EDIDLayout.descriptors + index * EDIDLayout.descriptorSize
+      let d = bytes[start..<start + EDIDLayout.descriptorSize]
+      let clock = Int(d[start + EDIDLayout.Timing.pixelClock]) | Int(d[start + EDIDLayout.Timing.pixelClock + 1]) << 8
       if clock != 0 {
         // Every timing is checked; the first valid one is the preferred mode.
         if clock < 1000 {
@@ -54,10 +54,10 @@ extension EDID {
         }
         continue
       }
-      let data = d[(start + 5)..<(start + 18)]
-      switch d[start + 3] {
-      case 0xFC: take(&result.name, data, "Display Product Name", &warnings)
-      case 0xFF: take(&result.serial, data, "Display Product Serial Number", &warnings)
+      let data = d[(start + EDIDLayout.Display.data)..<(start + EDIDLayout.descriptorSize)]
+      switch d[start + EDIDLayout.Display.tag] {
+      case EDIDLayout.Display.productName: take(&result.name, data, "Display Product Name", &warnings)
+      case EDIDLayout.Display.serialString: take(&result.serial, data, "Display Product Serial Number", &warnings)
       default: break
       }
     }
@@ -78,19 +78,20 @@ extension EDID {
   static func detailedTiming(
     _ d: ArraySlice<UInt8>, clock10kHz: Int, index: Int, _ warnings: inout [EDIDWarning]
   ) -> DetailedTiming {
+    typealias T = EDIDLayout.Timing
     let b = Array(d)
-    let hActive = Int(b[2]) | Int(b[4] & 0xF0) << 4
-    let hBlank = Int(b[3]) | Int(b[4] & 0x0F) << 8
-    let vActive = Int(b[5]) | Int(b[7] & 0xF0) << 4
-    let vBlank = Int(b[6]) | Int(b[7] & 0x0F) << 8
-    let interlaced = b[17] & 0x80 != 0
+    let hActive = Int(b[T.hActiveLow]) | Int(b[T.hHigh] & 0xF0) << 4
+    let hBlank = Int(b[T.hBlankLow]) | Int(b[T.hHigh] & 0x0F) << 8
+    let vActive = Int(b[T.vActiveLow]) | Int(b[T.vHigh] & 0xF0) << 4
+    let vBlank = Int(b[T.vBlankLow]) | Int(b[T.vHigh] & 0x0F) << 8
+    let interlaced = b[T.flags] & 0x80 != 0
     if hActive == 0 || vActive == 0 || hBlank == 0 || vBlank == 0 {
       warnings.append(.zeroTiming(descriptor: index))
     }
-    let hFront = Int(b[8]) | Int(b[11] & 0xC0) << 2
-    let hSync = Int(b[9]) | Int(b[11] & 0x30) << 4
-    let vFront = Int(b[10] >> 4) | Int(b[11] & 0x0C) << 2
-    let vSync = Int(b[10] & 0x0F) | Int(b[11] & 0x03) << 4
+    let hFront = Int(b[T.hFrontLow]) | Int(b[T.syncHigh] & 0xC0) << 2
+    let hSync = Int(b[T.hSyncLow]) | Int(b[T.syncHigh] & 0x30) << 4
+    let vFront = Int(b[T.vFrontSyncLow] >> 4) | Int(b[T.syncHigh] & 0x0C) << 2
+    let vSync = Int(b[T.vFrontSyncLow] & 0x0F) | Int(b[T.syncHigh] & 0x03) << 4
     if hFront + hSync >= hBlank || vFront + vSync >= vBlank {
       warnings.append(.negativeBackPorch(descriptor: index))
     }

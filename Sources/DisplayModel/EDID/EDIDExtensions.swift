@@ -2,10 +2,11 @@ extension EDID {
   /// Structural checks of extension blocks: enough to flag a block that would send a naive
   /// parser out of bounds. The blocks' contents are not decoded.
   static func checkExtensions(_ bytes: [UInt8], _ warnings: inout [EDIDWarning]) {
-    for start in stride(from: 128, to: bytes.count, by: 128) {
-      let block = Array(bytes[start..<start + 128])
-      let index = start / 128
-      switch EDIDBlockKind(tag: block[0]) {
+    let size = EDIDLayout.blockSize
+    for start in stride(from: size, to: bytes.count, by: size) {
+      let block = Array(bytes[start..<start + size])
+      let index = start / size
+      switch EDIDBlockKind(tag: block[EDIDLayout.extensionTag]) {
       case .cta861: checkCTA(block, index, &warnings)
       case .displayID: checkDisplayID(block, index, &warnings)
       case .other(let tag): warnings.append(.unknownExtension(block: index, tag: tag))
