@@ -10,6 +10,8 @@ enum ProfileFixtures {
   static let acer = edid("acer_acr001a_34cdf6327a45.bin")  // ACR V193W, serial LBP0C0034000
   static let asus = edid("asus_aus27d1_0d64f5ca0b43.bin")  // AUS VA279, serial N6LMQS126401
   static let panel = edid("au-optronics_auo159d_3760476adef1.bin")  // AUO, no name, no serial
+  static let apple = edid("apple_app9227_32caff098cb2.bin")
+  static let boe = edid("boe_boe0aa8_d44a47a3a0d0.bin")
 
   /// Every named output connected and lit at 1080p in a row, with the EDIDs given.
   static func desk(_ names: [String], edid: [String: [UInt8]] = [:], primary: String? = nil) -> Topology {
