@@ -86,3 +86,55 @@ import Testing
       "the primary is off too: the first enabled entry that is lit")
   }
 }
+
+/// `check-config`'s account: the profile chosen now, why others are not, what outputs get.
+@Suite struct ProfileExplainTests {
+  typealias F = ProfileFixtures
+
+  @Test func itNamesTheChosenProfileWhyOthersAreNotAndWhatEachOutputGets() throws {
+    var t = F.desk(["eDP-1", "DP-1", "HDMI-1"], primary: "eDP-1")
+    for i in t.crtcs.indices { t.crtcs[i].rotations = [.normal, .left] }
+    let config = try Config.parse(
+      Array(
+        """
+        { profiles: [
+          { name: 'sofa', outputs: [{ match: { output: 'eDP-1' } }] },
+          { name: 'desk', dpi: 96, outputs: [{ match: { output: 'eDP-1' }, enabled: false },
+            { match: { output: 'DP-1' }, primary: true, rotate: 'left' },
+            { match: { output: 'HDMI-1' }, scale: 1.5, content: 'placeholder' }] },
+          { name: 'any3', outputs: [{ match: {} }, { match: {} }, { match: {} }] } ] }
+        """.utf8), file: "c")
+    let lines = ProfileExplain.lines(config: config, topology: t, lid: .open)
+    #expect(
+      lines.prefix(4) == [
+        "lid: open", "profile 'sofa': does not match: DP-1, HDMI-1 are left over", "profile 'desk': would be chosen",
+        "profile 'any3': matches, but 'desk' comes first",
+      ])
+    #expect(lines[4] == "  eDP-1: off")
+    #expect(lines[5] == "  DP-1: 1920x1080@60.00 at 0,0, rotate left, primary, content none")
+    #expect(lines[6] == "  HDMI-1: 1920x1080@60.00 at 1080,0, showing 2880x1620, content placeholder")
+    #expect(lines[7] == "  screen: 3960x1920, 1048x508 mm")
+    #expect(lines.count == 8)
+  }
+
+  @Test func withoutAMatchingProfileItShowsTheRules() throws {
+    let t = F.desk(["eDP-1", "HDMI-1"])
+    let config = try Config.parse(
+      Array(
+        "{ defaults: { lid_closed: 'disable' }, monitors: [{ match: { output: 'HDMI-*' }, ignore: true }] }".utf8),
+      file: "c")
+    #expect(
+      ProfileExplain.lines(config: config, topology: t, lid: .closed) == [
+        "lid: closed", "no profile matches: the monitors rules and defaults apply",
+        "  eDP-1: mode preferred, position right-of main, content placeholder", "  HDMI-1: ignored",
+        "  lid_closed disable: eDP-1 goes off while the lid is closed and another output is lit",
+      ])
+  }
+
+  @Test func aProfileAlreadyInForceSaysSo() throws {
+    let t = F.desk(["eDP-1"])
+    let config = try Config.parse(Array("{ profiles: [{ name: 'p', outputs: [{ match: {} }] }] }".utf8), file: "c")
+    #expect(
+      ProfileExplain.lines(config: config, topology: t, lid: .open).last == "  already in force: nothing to change")
+  }
+}

@@ -3,29 +3,7 @@ import Testing
 
 extension Topology {
   /// What a server would hold after the plan: a stand-in for the X side in pure tests.
-  func applying(_ plan: Plan) -> Topology {
-    var t = self
-    for change in plan.changes {
-      guard let ci = t.crtcs.firstIndex(where: { $0.id == change.crtc }) else { continue }
-      for i in t.outputs.indices where t.outputs[i].crtc == change.crtc { t.outputs[i].crtc = nil }
-      var crtc = t.crtcs[ci]
-      (crtc.mode, crtc.x, crtc.y, crtc.rotation, crtc.outputs) = (change.mode, change.x, change.y, change.rotation, [])
-      (crtc.width, crtc.height) = (0, 0)
-      if let id = change.mode, let mode = t.modes[id] {
-        let quarter = change.rotation.contains(.left) || change.rotation.contains(.right)
-        let (w, h) = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
-        crtc.width = Int((Double(w) * change.transform.matrix[0]).rounded(.up))
-        crtc.height = Int((Double(h) * change.transform.matrix[4]).rounded(.up))
-        crtc.outputs = change.outputs
-        for i in t.outputs.indices where change.outputs.contains(t.outputs[i].id) { t.outputs[i].crtc = crtc.id }
-      }
-      t.crtcs[ci] = crtc
-    }
-    if let s = plan.screen { (t.screen.width, t.screen.height) = s }
-    if let p = plan.primary { t.primary = p }
-    if let mm = plan.screenMillimetres { (t.screen.mmWidth, t.screen.mmHeight) = mm }
-    return t
-  }
+  func applying(_ plan: Plan) -> Topology { after(plan) }
 }
 
 /// Plans a profile (given as JSON5) on a topology; throws when it does not match.
