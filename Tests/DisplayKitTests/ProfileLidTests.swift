@@ -138,3 +138,26 @@ import Testing
       ProfileExplain.lines(config: config, topology: t, lid: .open).last == "  already in force: nothing to change")
   }
 }
+
+/// A profile matched with the lid closed and `lid_closed: "disable"`.
+@Suite struct ProfileLidClosedTests {
+  typealias F = ProfileFixtures
+  let entries = "{name: 'p', outputs: [{match: {output: 'eDP-1'}}, {match: {}}]}"
+
+  @Test func aPanelEntryWithoutEnabledGoesOffWhileTheLidIsClosed() throws {
+    let t = F.desk(["eDP-1", "HDMI-1"])
+    let off = try planProfile(entries, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .closed)
+    #expect(t.after(off).geometry(of: t.outputs[0]) == nil)
+    #expect(changesNothing(try planProfile(entries, on: t, config: "", lid: .closed)), "ignore: left as it is")
+    #expect(changesNothing(try planProfile(entries, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .open)))
+    let forced = "{name: 'p', outputs: [{match: {output: 'eDP-1'}, enabled: true}, {match: {}}]}"
+    #expect(changesNothing(try planProfile(forced, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .closed)))
+  }
+
+  @Test func theOnlyLitPanelStaysOnWithTheLidClosed() throws {
+    let t = F.desk(["eDP-1", "HDMI-1"])
+    let alone = "{name: 'p', outputs: [{match: {output: 'eDP-1'}}, {match: {}, enabled: false}]}"
+    let plan = try planProfile(alone, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .closed)
+    #expect(t.after(plan).geometry(of: t.outputs[0]) != nil, "never a dark desk")
+  }
+}

@@ -28,31 +28,39 @@ extension ProfilePlanner {
       done.insert(i)
       guard slots[i].lit, let mode = slots[i].mode, let crtc = slots[i].crtc else { continue }
       let quarter = slots[i].rotation.contains(.left) || slots[i].rotation.contains(.right)
-      let (w, h) = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
-      let name = slots[i].output.name
+      let size = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
       if let t = cloneOf(i, slots, profile) {
-        let target = slots[t].size
-        if slots[i].sharesWith != nil || (w, h) == target {
-          (slots[i].transform, slots[i].size) = (slots[t].transform, target)
-          if slots[i].sharesWith == nil { slots[i].transform = .identity }
-        } else if noTransform.contains(crtc.id) {
-          warnings.append("\(name): its CRTC does not take transforms; shown unscaled at the place of its target")
-          slots[i].size = (w, h)
-        } else {
-          let fx = FixedScale.fixed(Double(target.width) / Double(w))
-          let fy = FixedScale.fixed(Double(target.height) / Double(h))
-          slots[i].transform = FixedScale.transform(fx, fy, slots[i].entry.scaleFilter)
-          slots[i].size = (FixedScale.length(w, fx), FixedScale.length(h, fy))
+        sizeClone(&slots[i], size, slots[t], transforms: !noTransform.contains(crtc.id), &warnings)
+      } else {
+        var f = FixedScale.fixed(slots[i].entry.scale)
+        if f != FixedScale.one && noTransform.contains(crtc.id) {
+          warnings.append(
+            "\(slots[i].output.name): its CRTC does not take transforms; scale 1 instead of \(slots[i].entry.scale)")
+          f = FixedScale.one
         }
-        continue
+        slots[i].transform = FixedScale.transform(f, f, slots[i].entry.scaleFilter)
+        slots[i].size = (FixedScale.length(size.0, f), FixedScale.length(size.1, f))
       }
-      var f = FixedScale.fixed(slots[i].entry.scale)
-      if f != FixedScale.one && noTransform.contains(crtc.id) {
-        warnings.append("\(name): its CRTC does not take transforms; scale 1 instead of \(slots[i].entry.scale)")
-        f = FixedScale.one
-      }
-      slots[i].transform = FixedScale.transform(f, f, slots[i].entry.scaleFilter)
-      slots[i].size = (FixedScale.length(w, f), FixedScale.length(h, f))
+    }
+  }
+
+  /// A clone shows its target's area: on the target's CRTC, at its own mode where the sizes
+  /// agree, else scaled to it by a transform (unscaled, with a warning, where the CRTC
+  /// takes none).
+  func sizeClone(_ slot: inout Slot, _ own: (Int, Int), _ target: Slot, transforms: Bool, _ warnings: inout [String]) {
+    if slot.sharesWith != nil {
+      (slot.transform, slot.size) = (target.transform, target.size)
+    } else if own == target.size {
+      (slot.transform, slot.size) = (.identity, target.size)
+    } else if !transforms {
+      warnings.append(
+        "\(slot.output.name): its CRTC does not take transforms; shown unscaled at the place of its target")
+      slot.size = own
+    } else {
+      let fx = FixedScale.fixed(Double(target.size.width) / Double(own.0))
+      let fy = FixedScale.fixed(Double(target.size.height) / Double(own.1))
+      slot.transform = FixedScale.transform(fx, fy, slot.entry.scaleFilter)
+      slot.size = (FixedScale.length(own.0, fx), FixedScale.length(own.1, fy))
     }
   }
 

@@ -84,10 +84,17 @@ public struct ProfilePlanner {
     _ profile: Profile, _ assignment: ProfileAssignment, _ warnings: inout [String]
   ) throws(ProfilePlanError) -> [Slot] {
     guard assignment.outputs.count == profile.outputs.count else { throw .assignment(profile: profile.name) }
-    var slots: [Slot] = []
-    for (entry, id) in zip(profile.outputs, assignment.outputs) {
+    var outputs: [Output] = []
+    for id in assignment.outputs {
       guard let output = topology.output(id) else { throw .assignment(profile: profile.name) }
-      let closedPanel = lid == .closed && config.lidClosed == .disable && isPanel(output)
+      outputs.append(output)
+    }
+    // `lid_closed: "disable"` also turns off a panel whose entry does not say `enabled`,
+    // while another entry is on.
+    let othersOn = zip(profile.outputs, outputs).contains { $0.enabled != false && !isPanel($1) }
+    var slots: [Slot] = []
+    for (entry, output) in zip(profile.outputs, outputs) {
+      let closedPanel = lid == .closed && config.lidClosed == .disable && isPanel(output) && othersOn
       var slot = Slot(entry: entry, output: output, on: entry.enabled ?? !closedPanel)
       if slot.on {
         let (modes, warning) = ModePolicy.candidates(entry.mode, for: output, in: topology)
