@@ -34,8 +34,15 @@ extension Daemon {
       ("since", .string(startedAt)),
       ("config", JSON.optional(configPath) { .string($0) }),
       ("config_error", JSON.optional(configError) { .string($0) }),
-      ("main", JSON.optional(config.mainOutput(in: topology)) { .string($0.name) }),
+      ("main", JSON.optional(mainOutput) { .string($0.name) }),
       ("lid", .string(lid.rawValue)),
+      (
+        "profile",
+        .object([
+          ("name", JSON.optional(activeProfile.name) { .string($0) }),
+          ("reason", .string(activeProfile.reason.rawValue)),
+        ])
+      ),
       ("monitors", .array(list)),
       (
         "counters",

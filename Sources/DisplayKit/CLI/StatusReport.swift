@@ -14,6 +14,10 @@ public enum StatusReport {
         + (status["config_error"].flatMap {
           if case .string(let e) = $0 { return " (error: \(e); previous config in force)" } else { return nil }
         } ?? ""))
+    if let p = status["profile"] {
+      let name = p["name"].flatMap { if case .string(let s) = $0 { return s } else { return nil } }
+      lines.append("profile: " + (name.map { "\($0) (\(str(p["reason"])))" } ?? "none"))
+    }
     if case .array(let monitors)? = status["monitors"] {
       if monitors.isEmpty { lines.append("no external monitors") }
       for m in monitors {
