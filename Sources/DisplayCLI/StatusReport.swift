@@ -8,6 +8,7 @@ public enum StatusReport {
     lines.append(
       "config: \(status.config ?? "-")"
         + (status.configError.map { " (error: \($0); previous config in force)" } ?? ""))
+    lines.append("profile: " + (status.profile.name.map { "\($0) (\(status.profile.reason))" } ?? "none"))
     if status.monitors.isEmpty { lines.append("no external monitors") }
     for m in status.monitors {
       let who = m.identity.map { " [\($0.manufacturer) \($0.productName ?? "-")]" } ?? ""

@@ -14,6 +14,8 @@ public enum ControlProtocol {
     case request(String)
     /// `{"request": "identify", "seconds": N}` (N optional), checked by whoever answers.
     case identify(seconds: Int)
+    /// `{"request": "profile-switch", "name": NAME}` (nil when the name is missing).
+    case profileSwitch(name: String?)
     case malformed
   }
 
@@ -55,12 +57,14 @@ public enum ControlProtocol {
   private struct RequestLine: Decodable {
     var request: String
     var seconds: Int?
+    var name: String?
   }
 
   /// One line's request, or `.malformed`.
   public static func decode(_ line: ArraySlice<UInt8>) -> Item {
     guard let request = try? JSONDecoder().decode(RequestLine.self, from: Data(line)) else { return .malformed }
     if request.request == "identify" { return .identify(seconds: request.seconds ?? IdentifyDuration.defaultSeconds) }
+    if request.request == "profile-switch" { return .profileSwitch(name: request.name) }
     return .request(request.request)
   }
 

@@ -40,6 +40,8 @@ public final class DaemonService {
     self.control = control
     control?.handler = { [unowned self] request in self.answer(request) }
     control?.onIdentify = { [unowned self] seconds in self.identify(seconds: seconds) }
+    control?.onProfileSwitch = { [unowned self] name in self.switchProfile(name) }
+    daemon.onProfileApplied = { [unowned self] profile in self.profileApplied(profile) }
     if let interval = notifier.watchdogInterval {
       watchdog = try DeadlineTimer()
       watchdog?.arm(every: interval)
@@ -154,10 +156,11 @@ public final class DaemonService {
       return .object([("ok", .bool(error == nil)), ("error", JSON.optional(error) { .string($0) })])
     case "subscribe":
       return .object([("ok", .bool(true)), ("subscribed", .bool(true))])
+    case "profile-list": return profileList()
+    case "config-path": return .object([("ok", .bool(true)), ("config", JSON.optional(configPath) { .string($0) })])
     default:
-      return .object([
-        ("ok", .bool(false)), ("error", .string("unknown request '\(request)' (status, reload, subscribe)")),
-      ])
+      let known = "status, reload, subscribe, identify, profile-list, profile-switch, config-path"
+      return .object([("ok", .bool(false)), ("error", .string("unknown request '\(request)' (\(known))"))])
     }
   }
 
@@ -190,7 +193,7 @@ public final class DaemonService {
     let env: [String: String] = [
       "DISPLAYD_EVENT": event.kind.rawValue, "DISPLAYD_OUTPUT": output.name,
       "DISPLAYD_MANUFACTURER": edid?.manufacturer ?? "", "DISPLAYD_PRODUCT_NAME": edid?.productName?.text ?? "",
-      "DISPLAYD_SERIAL": edid?.serial ?? "",
+      "DISPLAYD_SERIAL": edid?.serial ?? "", "DISPLAYD_PROFILE": daemon.activeProfile.name ?? "",
       "DISPLAYD_MODE": new.output(event.output.id).flatMap { new.currentMode(of: $0) }.map(\.label)
         ?? "",
     ]

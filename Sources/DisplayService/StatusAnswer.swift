@@ -56,8 +56,17 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   public var main: String?
   /// `LidState` as logind last said (open without logind).
   public var lid: String
+  /// The profile in force and why.
+  public var profile: ProfileRecord
   public var monitors: [Monitor]
   public var counters: Counters
+
+  /// The active profile's name (nil when none is) and `ProfileReason` (`matched`,
+  /// `switched`, `none`).
+  public struct ProfileRecord: Codable, Equatable, Sendable {
+    public var name: String?
+    public var reason: String
+  }
 
   enum CodingKeys: String, CodingKey {
     case display
@@ -66,6 +75,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case configError = "config_error"
     case main
     case lid
+    case profile
     case monitors
     case counters
   }
@@ -89,7 +99,9 @@ extension Daemon {
     let c = counters
     return StatusAnswer(
       display: connection.name, since: startedAt, config: configPath, configError: configError,
-      main: config.mainOutput(in: topology)?.name, lid: lid.rawValue, monitors: list,
+      main: mainOutput?.name, lid: lid.rawValue,
+      profile: StatusAnswer.ProfileRecord(name: activeProfile.name, reason: activeProfile.reason.rawValue),
+      monitors: list,
       counters: StatusAnswer.Counters(
         reconciles: c.reconciles, reconcilesChanged: c.reconcilesChanged, windowsCreated: c.windowsCreated,
         windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites))

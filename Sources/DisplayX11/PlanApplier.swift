@@ -21,7 +21,7 @@ extension XConnection {
   /// has them from Xlib (kept current by RRScreenChangeNotify), since RandR cannot read them.
   public func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
     var outcome = ApplyOutcome()
-    guard !plan.isEmpty || plan.primary != nil || plan.screenMillimetres != nil else { return outcome }
+    guard !plan.isEmpty else { return outcome }
     if let refusal = Self.refusal(of: plan, in: topology) {
       outcome.refused = refusal.reason
       outcome.rotationRefused = refusal.rotations

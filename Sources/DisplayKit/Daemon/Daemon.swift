@@ -22,11 +22,11 @@ public final class Daemon {
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
   /// Outputs configured since they connected, with the monitor then: left as they are until
   /// they disconnect or another monitor appears on the connector.
-  private var settled: [OutputID: MonitorKey] = [:]
+  var settled: [OutputID: MonitorKey] = [:]
   /// Outputs whose configuration failed, with the monitor and how many times in a row:
   /// retried when the topology next changes (not on the events of their own rollback), up
   /// to `maxAttempts` times, and again when the monitor or the config changes.
-  private var failures: [OutputID: (monitor: MonitorKey, count: Int)] = [:]
+  var failures: [OutputID: (monitor: MonitorKey, count: Int)] = [:]
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
@@ -44,6 +44,10 @@ public final class Daemon {
   public private(set) var lid = LidState.open
   /// Draws every placeholder with one pango context and layout.
   let painter = PlaceholderPainter()
+  /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
+  var profileRuntime = ProfileRuntime()
+  /// Called after a profile is brought into force, before the windows follow.
+  public var onProfileApplied: ((Profile) -> Void)?
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(
@@ -126,7 +130,9 @@ public final class Daemon {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
-    var events: [TopologyEvent] = []
+    let profiled = try arrangeProfile(n, reason: reason)
+    if profiled.handled { return profiled.events }
+    var events = profiled.events
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     for round in 0..<Self.maxRounds {
       let plan = Planner(topology: topology, config: config).plan(settled: Set(settled.keys).union(excluded))
@@ -161,10 +167,10 @@ public final class Daemon {
       }
       excluded.formUnion(failed)
     }
-    return events
+    return events + (try arrangeLid(n))
   }
 
-  private func settle(_ id: OutputID) {
+  func settle(_ id: OutputID) {
     settled[id] = MonitorKey(topology.output(id))
     failures[id] = nil
   }
@@ -179,13 +185,13 @@ public final class Daemon {
   }
 
   /// Makes `new` the current snapshot; logs and returns what changed since the last one.
-  private func adopt(_ new: Topology) -> [TopologyEvent] {
+  func adopt(_ new: Topology) -> [TopologyEvent] {
     let events = watcher.adopt(new)
     for event in events { log.info(event.summary) }
     return events
   }
 
-  private func report(_ events: [TopologyEvent], _ old: Topology) {
+  func report(_ events: [TopologyEvent], _ old: Topology) {
     if !events.isEmpty { onEvents?(events, old, topology) }
   }
 
@@ -202,10 +208,11 @@ public final class Daemon {
   /// Replaces the configuration and reconciles every monitor against it; windows whose
   /// picture is unchanged are kept as they are. The old config stays when this throws.
   public func reload(_ new: Config) throws(DisplayError) {
-    let previous = (config, settled, failures, placeholderImage)
+    let previous = (config, settled, failures, placeholderImage, profileRuntime)
     config = new
     settled = [:]
     failures = [:]
+    (profileRuntime.switched, profileRuntime.applied, profileRuntime.lidDesk) = (nil, nil, nil)
     // Read again: the file may have changed under the same path. A changed picture redraws.
     placeholderImage = loadImage(new.placeholder)
     if placeholderImage?.fingerprint != previous.3?.fingerprint {
@@ -216,7 +223,7 @@ public final class Daemon {
       report(try arrange(reason: "config reload"), old)
       syncWindows()
     } catch {
-      (config, settled, failures, placeholderImage) = previous
+      (config, settled, failures, placeholderImage, profileRuntime) = previous
       throw error
     }
   }
@@ -241,7 +248,7 @@ public final class Daemon {
     _ = try? connection.sync()
   }
 
-  private func describe(_ outcome: ApplyOutcome) -> String {
+  func describe(_ outcome: ApplyOutcome) -> String {
     var parts = outcome.applied.map { applied -> String in
       guard let mode = applied.mode else { return "\(applied.change.outputName) off" }
       let label = topology.modes[mode]?.label ?? mode.description

@@ -2,7 +2,7 @@ extension Daemon {
   /// Makes the windows match what the topology and config want: creates, moves, redraws or
   /// destroys; draws only when a window's picture inputs changed.
   func syncWindows() {
-    let wanted = Dictionary(config.wantedWindows(in: topology).map { ($0.output.id, $0) }) { a, _ in a }
+    let wanted = Dictionary(windowConfig.wantedWindows(in: topology).map { ($0.output.id, $0) }) { a, _ in a }
     let redraws = counters.redraws
     defer { if counters.redraws != redraws { releaseFreedMemory() } }
     for (id, monitor) in monitors

@@ -40,13 +40,12 @@ public enum ModePolicy {
 
 extension Config {
   /// The main output: `main` from the config when that output is connected and lit, else
-  /// the topology's (RandR primary, built-in panel, first connected).
+  /// the topology's (RandR primary, built-in panel, first connected) when lit, else the
+  /// first lit output (a profile or the lid may have turned main off), else the topology's.
   public func mainOutput(in topology: Topology) -> Output? {
-    if let name = main, let output = topology.output(named: name), output.isConnected,
-      topology.geometry(of: output) != nil
-    {
-      return output
-    }
-    return topology.mainOutput
+    let lit = { (output: Output) in output.isConnected && topology.geometry(of: output) != nil }
+    if let name = main, let output = topology.output(named: name), lit(output) { return output }
+    if let output = topology.mainOutput, lit(output) { return output }
+    return topology.connectedOutputs.first(where: lit) ?? topology.mainOutput
   }
 }

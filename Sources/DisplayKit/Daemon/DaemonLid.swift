@@ -1,0 +1,60 @@
+extension Daemon {
+  /// The config the windows are made from: with a profile in force, a rule per entry first
+  /// (its `content`, `none` when it gives none and for `same-as` monitors; its `level` and
+  /// `mirror`, else the monitor's from the config), and main as `LidPolicy.main` says.
+  var windowConfig: Config {
+    guard let (profile, assignment) = profileRuntime.chosen else { return config }
+    var result = config
+    var rules: [MonitorRule] = []
+    for (entry, id) in zip(profile.outputs, assignment.outputs) {
+      guard let output = topology.output(id) else { continue }
+      let base = config.settings(for: output, identity: output.identity) ?? config.defaults
+      var rule = MonitorRule()
+      rule.match.output = output.name
+      if case .sameAs = entry.position { rule.content = ContentKind.none } else { rule.content = entry.content }
+      rule.level = entry.level ?? base.level
+      rule.mirror = entry.mirror ?? base.mirror
+      rules.append(rule)
+    }
+    result.monitors = rules + config.monitors
+    let main = LidPolicy.main(topology: topology, config: config, profile: profile, assignment: assignment)
+    result.main = main?.name ?? config.main
+    return result
+  }
+
+  /// `defaults.lid_closed` when no profile matches: once per desk (monitors, lid, config),
+  /// while the lid is closed, the built-in panel goes off if another output is lit; when it
+  /// opens again, the panel comes back where it was. Outputs it turns off or on are settled.
+  func arrangeLid(_ n: Int) throws(DisplayError) -> [TopologyEvent] {
+    let now = desk
+    guard config.lidClosed == .disable, now != profileRuntime.lidDesk,
+      lid == .closed || profileRuntime.lidDesk?.lid == .closed
+    else { return [] }
+    profileRuntime.lidDesk = now
+    var events: [TopologyEvent] = []
+    for _ in 0..<Self.maxRounds {
+      let panel = LidPolicy.panel(in: topology, config: config)
+      let plan = LidPolicy.plan(topology: topology, config: config, lid: lid, previous: profileRuntime.panelRect)
+      for warning in plan.warnings { log.warning(warning) }
+      guard !plan.isEmpty else { break }
+      let before = panel.flatMap { topology.geometry(of: $0) }
+      let outcome = try connection.apply(plan, in: topology)
+      events += adopt(try connection.snapshot())
+      if outcome.stale { continue }
+      let problems =
+        outcome.failed.map { "could not configure \($0.change.outputName): \($0.reason)" } + outcome.problems
+        + [outcome.refused].compactMap { $0 } + outcome.notRestored.map { "not restored: " + $0 }
+      guard problems.isEmpty else {
+        for problem in problems { log.error("lid \(lid.rawValue): \(problem)") }
+        break
+      }
+      if lid == .closed, let before { profileRuntime.panelRect = before }
+      for id in plan.configures { settle(id) }
+      counters.reconcilesChanged += 1
+      let name = panel?.name ?? "the panel"
+      log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(lid == .closed ? "off" : "on"): " + describe(outcome))
+      break
+    }
+    return events
+  }
+}

@@ -1,0 +1,227 @@
+/// Why the profile in force is in force.
+public enum ProfileReason: String, Sendable {
+  /// The first profile whose outputs match the monitors present.
+  case matched
+  /// Chosen by hand (`profile switch`); it stays until the monitors, the lid or the config change.
+  case switched
+  /// No profile matches: the per-monitor rules (and `defaults.lid_closed`) apply.
+  case none
+}
+
+/// The profile in force, and why; `name` is nil when none is.
+public struct ActiveProfile: Equatable, Sendable {
+  public var name: String?
+  public var reason: ProfileReason
+}
+
+/// One profile as `profile list` shows it.
+public struct ProfileListing: Sendable {
+  public var name: String
+  /// Why it does not match the monitors present; nil when it matches.
+  public var mismatch: ProfileMismatch?
+  public var active: Bool
+}
+
+/// What a profile's choice depends on: the connected monitors (connector and EDID), the lid
+/// and the config. While it stays the same, a profile once applied is not applied again, so
+/// the daemon's own RandR events and a user's later `xrandr` change nothing.
+struct DeskKey: Equatable {
+  var monitors: [String: [UInt8]]
+  var lid: LidState
+  var config: Config
+
+  init(_ topology: Topology, lid: LidState, config: Config) {
+    var monitors: [String: [UInt8]] = [:]
+    for output in topology.connectedOutputs { monitors[output.name] = output.edid ?? [] }
+    self.monitors = monitors
+    self.lid = lid
+    self.config = config
+  }
+}
+
+/// The daemon's memory of profiles and the lid.
+struct ProfileRuntime {
+  var active = ActiveProfile(name: nil, reason: .none)
+  /// The active profile and the outputs its entries took, for the windows.
+  var chosen: (profile: Profile, assignment: ProfileAssignment)?
+  /// The profile chosen by hand, and the desk it was chosen on.
+  var switched: (name: String, desk: DeskKey)?
+  /// The profile last brought into force (or that failed), and the desk then.
+  var applied: (name: String, desk: DeskKey)?
+  /// CRTCs that refused a transform: planned without `scale` from then on.
+  var noTransform: Set<CrtcID> = []
+  /// The desk the lid policy last ran for, and where the panel was before it went off.
+  var lidDesk: DeskKey?
+  var panelRect: Rect?
+}
+
+extension Daemon {
+  /// The profile in force and why.
+  public var activeProfile: ActiveProfile { profileRuntime.active }
+
+  /// Every profile of the config: whether it matches the monitors present now, and which is active.
+  public var profileListings: [ProfileListing] {
+    config.profiles.map { profile in
+      var mismatch: ProfileMismatch?
+      if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) { mismatch = why }
+      return ProfileListing(name: profile.name, mismatch: mismatch, active: profile.name == activeProfile.name)
+    }
+  }
+
+  /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
+  public var mainOutput: Output? { windowConfig.mainOutput(in: topology) }
+
+  /// Puts the desk in the named profile, by hand: refused, with the reason, when there is no
+  /// such profile or it does not match the monitors present. It stays in force until the
+  /// monitors, the lid or the config change.
+  public func switchProfile(_ name: String) throws(DisplayError) -> ProfileSwitchRefusal? {
+    guard let profile = config.profiles.first(where: { $0.name == name }) else {
+      return .unknown(name: name, known: config.profiles.map(\.name))
+    }
+    if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) {
+      return .mismatch(name: name, why)
+    }
+    profileRuntime.switched = (name, desk)
+    profileRuntime.applied = nil
+    let old = topology
+    report(try reconcile(reason: "profile switch"), old)
+    return nil
+  }
+
+  var desk: DeskKey { DeskKey(topology, lid: lid, config: config) }
+
+  /// The profile to apply: the one switched to by hand while the desk is the same and it
+  /// still matches, else the first that matches.
+  func chooseProfile() -> (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason)? {
+    if let switched = profileRuntime.switched, switched.desk == desk,
+      let profile = config.profiles.first(where: { $0.name == switched.name }),
+      case .success(let assignment) = ProfileMatcher.match(profile, topology: topology, lid: lid)
+    {
+      return (profile, assignment, .switched)
+    }
+    profileRuntime.switched = nil
+    return ProfileMatcher.choose(config.profiles, topology: topology, lid: lid).map {
+      ($0.profile, $0.assignment, .matched)
+    }
+  }
+
+  /// Chooses a profile and, unless it is in force on this desk already, applies it. Returns
+  /// whether a profile was chosen (else the per-monitor rules apply) and the events seen.
+  func arrangeProfile(_ n: Int, reason: String) throws(DisplayError) -> (handled: Bool, events: [TopologyEvent]) {
+    var events: [TopologyEvent] = []
+    var noRotation: Set<OutputID> = []
+    var logged: Set<String> = []
+    for _ in 0..<Self.maxRounds {
+      guard let choice = chooseProfile() else {
+        if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
+        profileRuntime.active = ActiveProfile(name: nil, reason: .none)
+        (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+        return (false, events)
+      }
+      let active = ActiveProfile(name: choice.profile.name, reason: choice.reason)
+      if active != profileRuntime.active { log.info("profile '\(choice.profile.name)' \(choice.reason.rawValue)") }
+      profileRuntime.active = active
+      profileRuntime.chosen = (choice.profile, choice.assignment)
+      if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk {
+        log.debug("reconcile \(n) (\(reason)): profile '\(choice.profile.name)' in force; nothing to change")
+        return (true, events)
+      }
+      switch try applyProfileRound(choice.profile, choice.assignment, n, reason, &noRotation, &logged, &events) {
+      case .again: continue
+      case .done(let applied):
+        profileRuntime.applied = (choice.profile.name, desk)
+        // Leaving the profile later, every monitor gets the per-monitor rules afresh.
+        (settled, failures) = ([:], [:])
+        if applied { onProfileApplied?(choice.profile) }
+        return (true, events)
+      }
+    }
+    log.error("reconcile \(n) (\(reason)): the profile could not be applied in \(Self.maxRounds) rounds")
+    return (true, events)
+  }
+
+  enum RoundResult {
+    /// Plan again (a stale snapshot, or capabilities learnt).
+    case again
+    /// Finished: whether the profile is in force.
+    case done(Bool)
+  }
+
+  /// Plans the profile, applies the plan, and says what to do next.
+  func applyProfileRound(
+    _ profile: Profile, _ assignment: ProfileAssignment, _ n: Int, _ reason: String, _ noRotation: inout Set<OutputID>,
+    _ logged: inout Set<String>, _ events: inout [TopologyEvent]
+  ) throws(DisplayError) -> RoundResult {
+    let name = profile.name
+    var planned = profile
+    for (i, id) in assignment.outputs.enumerated() where noRotation.contains(id) {
+      (planned.outputs[i].rotate, planned.outputs[i].reflect) = (.normal, .none)
+    }
+    let planner = ProfilePlanner(
+      topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
+    let plan: Plan
+    do { plan = try planner.plan(planned, assignment: assignment) } catch {
+      log.error("reconcile \(n) (\(reason)): \(error)")
+      return .done(false)
+    }
+    for warning in plan.warnings where logged.insert(warning).inserted { log.warning(warning) }
+    if plan.isEmpty {
+      log.debug("reconcile \(n) (\(reason)): profile '\(name)' in force; nothing to change")
+      return .done(true)
+    }
+    let outcome = try connection.apply(plan, in: topology)
+    events += adopt(try connection.snapshot())
+    if outcome.stale {
+      log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
+      return .again
+    }
+    let crtcOutputs = { (crtcs: Set<CrtcID>) in plan.changes.filter { crtcs.contains($0.crtc) } }
+    if !outcome.transformRefused.isEmpty {
+      for change in crtcOutputs(outcome.transformRefused) {
+        log.warning("\(change.outputName): its CRTC refused a transform (RRSetCrtcTransform); no scale for it")
+      }
+      profileRuntime.noTransform.formUnion(outcome.transformRefused)
+      return .again
+    }
+    if !outcome.rotationRefused.isEmpty {
+      log.warning("profile '\(name)': \(outcome.refused ?? "rotation refused"); no rotation for those outputs")
+      for change in crtcOutputs(outcome.rotationRefused) { noRotation.formUnion(change.outputs) }
+      return .again
+    }
+    return .done(report(outcome, plan, name, n, reason))
+  }
+
+  /// Logs what an apply did; whether it put the profile in force.
+  private func report(_ outcome: ApplyOutcome, _ plan: Plan, _ name: String, _ n: Int, _ reason: String) -> Bool {
+    let problems =
+      outcome.failed.map { "could not configure \($0.change.outputName): \($0.reason)" } + outcome.problems
+      + [outcome.refused].compactMap { $0.map { "plan refused: " + $0 } }
+      + outcome.notRestored.map { "not restored: " + $0 }
+    guard problems.isEmpty else {
+      for problem in problems { log.error(problem) }
+      log.error("reconcile \(n) (\(reason)): profile '\(name)' not applied; the layout before it was restored")
+      return false
+    }
+    counters.reconcilesChanged += 1
+    var parts = [describe(outcome)].filter { !$0.isEmpty }
+    if let p = plan.primary, let output = topology.output(p) { parts.append("primary \(output.name)") }
+    if let mm = plan.screenMillimetres { parts.append("\(mm.width)x\(mm.height) mm") }
+    log.info("reconcile \(n) (\(reason)): profile '\(name)': " + parts.joined(separator: ", "))
+    return true
+  }
+}
+
+/// Why `profile switch` was refused.
+public enum ProfileSwitchRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+  case unknown(name: String, known: [String])
+  case mismatch(name: String, ProfileMismatch)
+
+  public var description: String {
+    switch self {
+    case .unknown(let name, let known):
+      return "no profile named '\(name)'"
+        + (known.isEmpty ? "; the config has none" : " (profiles: \(known.joined(separator: ", ")))")
+    case .mismatch(let name, let why): return "profile '\(name)' does not match the monitors present: \(why)"
+    }
+  }
+}

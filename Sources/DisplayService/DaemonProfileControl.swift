@@ -1,0 +1,41 @@
+import DisplayKit
+
+extension DaemonService {
+  /// Answers `profile-switch`: the desk put in the named profile, or why not.
+  func switchProfile(_ name: String?) -> JSON {
+    guard let name, !name.isEmpty else { return ControlProtocol.error("profile-switch needs a \"name\"") }
+    do {
+      if let refusal = try daemon.switchProfile(name) {
+        log.warning("profile switch refused: \(refusal)")
+        return ControlProtocol.error("\(refusal)")
+      }
+    } catch {
+      return ControlProtocol.error("profile switch: \(error)")
+    }
+    return .object([("ok", .bool(true)), ("profile", profileJSON)])
+  }
+
+  /// Answers `profile-list`: each profile, whether it matches the monitors present (and why
+  /// not), and which is active.
+  func profileList() -> JSON {
+    let list = daemon.profileListings.map { p -> JSON in
+      .object([
+        ("name", .string(p.name)), ("matches", .bool(p.mismatch == nil)),
+        ("reason", JSON.optional(p.mismatch) { .string("\($0)") }), ("active", .bool(p.active)),
+      ])
+    }
+    return .object([("ok", .bool(true)), ("profiles", .array(list)), ("active", profileJSON)])
+  }
+
+  /// `{"name": NAME or null, "reason": "matched" | "switched" | "none"}`.
+  var profileJSON: JSON {
+    let active = daemon.activeProfile
+    return .object([("name", JSON.optional(active.name) { .string($0) }), ("reason", .string(active.reason.rawValue))])
+  }
+
+  /// Runs the profile's `hooks.applied`, with `DISPLAYD_EVENT=applied` and `DISPLAYD_PROFILE`.
+  func profileApplied(_ profile: Profile) {
+    let env = ["DISPLAYD_EVENT": "applied", "DISPLAYD_PROFILE": profile.name, "DISPLAYD_OUTPUT": ""]
+    for argv in profile.appliedHooks { hooks.start(argv, environment: env) }
+  }
+}
