@@ -3,7 +3,7 @@ _displayd() {
   local cur prev commands
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  commands="run status reload check-config outputs modes watch edid screenshot identify"
+  commands="run status reload check-config outputs modes watch edid screenshot identify profile"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -28,6 +28,17 @@ _displayd() {
     edid) COMPREPLY=($(compgen -W "--json --output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
     screenshot) COMPREPLY=($(compgen -W "--output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
     identify) COMPREPLY=($(compgen -W "--seconds --display --help" -- "$cur")) ;;
+    profile)
+      if [ "$COMP_CWORD" -eq 2 ]; then
+        COMPREPLY=($(compgen -W "list switch save --help" -- "$cur"))
+        return
+      fi
+      case "${COMP_WORDS[2]}" in
+        list) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
+        switch)
+          COMPREPLY=($(compgen -W "--display --help $(displayd profile list 2>/dev/null | sed -n 's/^[* ] \([^ ]*\) .*/\1/p')" -- "$cur")) ;;
+        save) COMPREPLY=($(compgen -W "--write --display --help" -- "$cur")) ;;
+      esac ;;
   esac
 }
 complete -F _displayd displayd

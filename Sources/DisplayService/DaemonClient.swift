@@ -5,7 +5,8 @@ import FoundationEssentials
   import Glibc
 #endif
 
-/// A client of the daemon's control socket, for `status`, `reload` and `watch`.
+/// A client of the daemon's control socket, for `status`, `reload`, `watch`, `identify` and
+/// `profile`.
 public final class DaemonClient {
   /// The daemon could not be reached or answered oddly; the message says which.
   public struct Failure: Error, CustomStringConvertible {
@@ -48,6 +49,9 @@ public final class DaemonClient {
 
   public var fileDescriptor: FileDescriptor { fd }
 
+  /// Requests whose `"ok": false` answer is returned rather than thrown.
+  static let answersRefusals: Set<String> = ["reload", "profile-switch"]
+
   /// Sends a request and returns the answer's members.
   public func request(_ name: String) throws(Failure) -> [String: JSON] {
     try request(name).members
@@ -70,7 +74,8 @@ public final class DaemonClient {
       throw Failure(message: "the daemon's answer is not a JSON object")
     }
     let dict = Dictionary(members, uniquingKeysWith: { a, _ in a })
-    if case .bool(false)? = dict["ok"], case .string(let error)? = dict["error"], name != "reload" {
+    // A failed reload or a refused switch is an answer for the command to report.
+    if case .bool(false)? = dict["ok"], case .string(let error)? = dict["error"], !Self.answersRefusals.contains(name) {
       throw Failure(message: "the daemon refused: \(error)")
     }
     return (String(decoding: raw, as: UTF8.self), dict)

@@ -18,13 +18,10 @@ extension DaemonService {
   /// Answers `profile-list`: each profile, whether it matches the monitors present (and why
   /// not), and which is active.
   func profileList() -> JSON {
-    let list = daemon.profileListings.map { p -> JSON in
-      .object([
-        ("name", .string(p.name)), ("matches", .bool(p.mismatch == nil)),
-        ("reason", JSON.optional(p.mismatch) { .string("\($0)") }), ("active", .bool(p.active)),
-      ])
+    guard case .object(let members) = JSON.record(daemon.profileListAnswer) else {
+      return ControlProtocol.error("profile-list")
     }
-    return .object([("ok", .bool(true)), ("profiles", .array(list)), ("active", profileJSON)])
+    return .object([("ok", .bool(true))] + members)
   }
 
   /// `{"name": NAME or null, "reason": "matched" | "switched" | "none"}`.

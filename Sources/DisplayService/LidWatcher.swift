@@ -131,3 +131,9 @@ struct LidReadError: Error, CustomStringConvertible {
   var message: String
   var description: String { message }
 }
+
+/// The lid now, for commands that run without the daemon (`check-config`, `profile list`):
+/// libsystemd is loaded only when this is called; open without logind.
+public func currentLidState() -> LidState {
+  LidWatcher.start(log: Logger(level: .error))?.state ?? .open
+}

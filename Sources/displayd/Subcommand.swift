@@ -9,31 +9,41 @@ import DisplayX11
 
 let version = "0.1.0"
 
-let toolUsage =
-  "usage: displayd <run|status|reload|check-config|outputs|modes|watch|edid|screenshot|identify> [options]  (displayd COMMAND --help)"
+/// One command of the tool as `--help` lists it.
+struct CommandEntry {
+  var name: String
+  var summary: String
+  var command: Subcommand
+  init(_ name: String, _ summary: String, _ command: Subcommand) {
+    self.name = name
+    self.summary = summary
+    self.command = command
+  }
+}
 
-let toolHelp = """
-  displayd: a multi-display manager for X11.
+/// `usage: displayd <run|status|...> [options]`.
+func toolUsage(_ commands: [CommandEntry]) -> String {
+  "usage: displayd <" + commands.map(\.name).joined(separator: "|") + "> [options]  (displayd COMMAND --help)"
+}
 
-  Commands:
-    run           the display manager: a mode, a place and a window for every monitor
-    status        what the running daemon manages (through its control socket)
-    reload        make the running daemon read its config again
-    check-config  validate the config and show what each monitor would get
-    outputs       list every RandR output with its state
-    modes         list the modes of connected (or named) outputs
-    watch         print one line per hot-plug event until interrupted
-    edid          decode EDID files, or the EDID of a connected output
-    screenshot    save what the screen (or one output) shows as a PNG
-    identify      show each lit output's name, monitor and mode on it for a few seconds
+/// The tool's `--help` after the usage line: the commands in one aligned column.
+func toolHelp(_ commands: [CommandEntry]) -> String {
+  let width = (commands.map(\.name.count).max() ?? 0) + 2
+  let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.summary }
+  return """
+    displayd: a multi-display manager for X11.
 
-  Options:
-    --help      show this help (also after a command)
-    --version   print the version
+    Commands:
+    \(list.joined(separator: "\n"))
 
-  Exit status: 0 success, 1 failure, 64 usage error, 69 X server unavailable,
-  78 bad config.
-  """
+    Options:
+      --help      show this help (also after a command)
+      --version   print the version
+
+    Exit status: 0 success, 1 failure, 64 usage error, 69 X server unavailable,
+    78 bad config.
+    """
+}
 
 /// `--display D`: the X display, for every command that talks to one (declared here once).
 let displayOption = "--display"
@@ -50,19 +60,20 @@ protocol Subcommand {
 }
 
 /// Runs the subcommand named by `argv[0]` and maps every error to an exit status.
-func dispatch(_ argv: [String], commands: [String: Subcommand]) -> Int32 {
-  guard let first = argv.first else { return usageFailure("missing command", toolUsage) }
+func dispatch(_ argv: [String], commands: [CommandEntry]) -> Int32 {
+  let usage = toolUsage(commands)
+  guard let first = argv.first else { return usageFailure("missing command", usage) }
   switch first {
   case "--help", "-h", "help":
-    write(toolUsage + "\n\n" + toolHelp + "\n")
+    write(usage + "\n\n" + toolHelp(commands) + "\n")
     return ExitStatus.success.rawValue
   case "--version":
     write("displayd \(version)\n")
     return ExitStatus.success.rawValue
   default: break
   }
-  guard let command = commands[first] else {
-    return usageFailure("unknown command '\(first)'", toolUsage)
+  guard let command = commands.first(where: { $0.name == first })?.command else {
+    return usageFailure("unknown command '\(first)'", usage)
   }
   do {
     let args = try Arguments(Array(argv.dropFirst()), spec: command.spec)

@@ -21,7 +21,7 @@ import XRig
   @Test func helpAndVersion() throws {
     let help = try displayd(["--help"])
     #expect(help.status == 0 && help.out.contains("watch"))
-    for command in ["outputs", "modes", "watch", "edid"] {
+    for command in ["outputs", "modes", "watch", "edid", "profile"] {
       let r = try displayd([command, "--help"])
       #expect(r.status == 0 && r.out.hasPrefix("usage: displayd \(command)"), "\(command) --help")
     }
@@ -80,7 +80,7 @@ extension XServerTests {
     let help = try displayd(["--help"]).out
     let lines = help.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "Commands:" }.dropFirst()
       .prefix { !$0.isEmpty }
-    #expect(lines.count == 10, "\(lines)")
+    #expect(lines.count == 11, "\(lines)")
     let columns = Set(
       lines.map { line -> Int in
         let start = line.firstIndex { $0 != " " } ?? line.startIndex
