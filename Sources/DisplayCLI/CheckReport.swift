@@ -1,7 +1,21 @@
 import DisplayKit
 
-/// What `check-config` prints: each connected monitor and what the config gives it.
+/// What `check-config` prints: the profile that would be chosen (when the config has
+/// profiles), and each connected monitor and what the config gives it.
 public enum CheckReport {
+  public static func text(config: Config, topology: Topology, lid: LidState) -> String {
+    guard !config.profiles.isEmpty else {
+      var text = text(config: config, topology: topology)
+      if config.lidClosed == .disable, let panel = LidPolicy.panel(in: topology, config: config) {
+        text +=
+          "lid \(lid.rawValue): lid_closed disable turns \(panel.name) off while the lid is closed and another output is lit\n"
+      }
+      return text
+    }
+    return ProfileExplain.lines(config: config, topology: topology, lid: lid).map { $0 + "\n" }.joined()
+  }
+
+  /// Without profiles: each connected monitor and what the `monitors` rules give it.
   public static func text(config: Config, topology: Topology) -> String {
     let plan = Planner(topology: topology, config: config).plan(settled: [])
     let main = config.mainOutput(in: topology)

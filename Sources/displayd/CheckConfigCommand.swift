@@ -8,7 +8,8 @@ struct CheckConfigCommand: Subcommand {
     name: "check-config", usage: "usage: displayd check-config [FILE] [--display D]",
     help: """
       Validates a config file (default: the one `displayd run` reads) and, when an X server
-      is reachable, prints what each connected monitor would get. Exit status 78 when the
+      is reachable, prints the profile that would be chosen now (and why the others are
+      not) and what each connected monitor would get. Exit status 78 when the
       config is wrong, with the file, the line or key, and what was expected.
 
         --display D  the X display (default: $DISPLAY)
@@ -20,12 +21,14 @@ struct CheckConfigCommand: Subcommand {
     let config = try source.load(log: nil)
     write("\(source.path ?? "built-in defaults"): OK\n")
     guard let connection = try? connect(args) else {
-      write("(no X display reachable: monitors not shown)\n")
+      write("(no X display reachable: monitors and the profile that would be chosen not shown)\n")
       return .success
     }
     // Probe as the daemon does at start-up, so both see the same monitors.
     let topology = try connection.readTopology(ReadOptions(probe: true))
-    write(CheckReport.text(config: config, topology: topology))
+    // logind is asked only when the answer matters.
+    let lid = config.profiles.isEmpty && config.lidClosed == .ignore ? LidState.open : currentLidState()
+    write(CheckReport.text(config: config, topology: topology, lid: lid))
     return .success
   }
 }
