@@ -1,0 +1,33 @@
+import DisplayKit
+import Foundation
+import Testing
+import XRig
+
+/// The README's complete example config (between its `example-config` markers) is a config
+/// the loader takes, and says what the README says it does.
+@Suite struct ReadmeExampleTests {
+  static func example() throws -> String {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
+    let begin = try #require(readme.range(of: "<!-- example-config:begin -->\n```json5\n"))
+    let end = try #require(readme.range(of: "```\n<!-- example-config:end -->"))
+    return String(readme[begin.upperBound..<end.lowerBound])
+  }
+
+  @Test func theLaptopAndTwoMonitorsExampleLoads() throws {
+    let path = try makeTempDirectory("displayd-readme") + "/config.json5"
+    try Self.example().write(toFile: path, atomically: true, encoding: .utf8)
+    let config = try Config.load(path: path)
+    #expect(config.lidClosed == .disable)
+    #expect(config.profiles.map(\.name) == ["office-docked", "office-open", "sofa", "projector"])
+    let docked = try #require(config.profiles.first)
+    #expect(docked.lid == .closed && docked.dpi == .fixed(192) && docked.appliedHooks.count == 1)
+    #expect(docked.outputs.map(\.enabled) == [false, nil, nil])
+    #expect(docked.outputs.map(\.primary) == [false, true, false])
+    #expect(docked.outputs[2].rotate == .left && docked.outputs[2].scale == 2)
+    #expect(docked.outputs[2].position == ProfilePosition("right-of big"))
+    #expect(config.profiles[2].dpi == .auto)
+    #expect(config.profiles[3].outputs[1].position == .sameAs("laptop"))
+  }
+}
