@@ -3,6 +3,8 @@ import Foundation
 import Testing
 import XRig
 
+@testable import DisplayModel
+
 /// Profiles in the running daemon on Xvnc: monitors plugged through the VNC client and told
 /// apart by EDIDs set on the `EDID` output property, which Xvnc takes.
 extension XServerTests {
@@ -91,6 +93,11 @@ extension XServerTests {
     @Test func theSetOfMonitorsChoosesTheProfileAndNoneMeansPerMonitorRules() throws {
       let rig = try Rig(Self.twoProfiles)
       #expect(rig.profile() == "- none")
+      let status = try runCommand(
+        [displaydPath, "status", "--json", "--display", rig.server.display],
+        environment: ["XDG_RUNTIME_DIR": rig.runtime, "PATH": "/usr/bin:/bin"]
+      ).out
+      #expect(status.contains(#""profile":{"name":null,"reason":"none"}"#), "\(status)")
       // A monitor without an EDID matches neither profile: today's rule, right of main, a window.
       try rig.plug([(1280, 1024)])
       let x = try XInspector(rig.server.display)
@@ -106,6 +113,12 @@ extension XServerTests {
       #expect(try rig.geometry("VNC-0") == "1920x1080+1280+0")
       #expect(eventually(within: 2) { x.displaydWindows().isEmpty }, "a profile entry without content has no window")
       #expect(eventually(within: 2) { rig.hookLines().contains("applied aus") }, "\(rig.hookLines())")
+      let env = ["XDG_RUNTIME_DIR": rig.runtime, "PATH": "/usr/bin:/bin"]
+      let text = try runCommand([displaydPath, "status", "--display", rig.server.display], environment: env).out
+      #expect(text.contains("\nprofile: aus (matched)\n"), "\(text)")
+      let json = try runCommand([displaydPath, "status", "--json", "--display", rig.server.display], environment: env)
+        .out
+      #expect(json.contains(#""lid":"open","profile":{"name":"aus","reason":"matched"}"#), "\(json)")
 
       // An Acer EDID on the same connector: the other profile.
       try rig.setEDID("acer_acr001a_34cdf6327a45.bin", on: "VNC-1")
@@ -204,5 +217,18 @@ extension XServerTests {
       let path = try rig.request(#"{"request": "config-path"}"#)
       #expect(path["config"] as? String == rig.daemon.configPath)
     }
+  }
+}
+
+/// What makes a plan empty: a plan changing only the primary or the physical size is not.
+@Suite struct PlanEmptinessTests {
+  @Test func primaryAndMillimetresCount() {
+    var plan = Plan()
+    #expect(plan.isEmpty)
+    plan.primary = OutputID(rawValue: 7)
+    #expect(!plan.isEmpty, "a primary to set is something to apply")
+    plan.primary = nil
+    plan.screenMillimetres = (500, 300)
+    #expect(!plan.isEmpty, "a physical size to set is something to apply")
   }
 }
