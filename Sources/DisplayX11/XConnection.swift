@@ -1,5 +1,6 @@
 import CXrandr
 import DisplayModel
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -8,7 +9,11 @@ import DisplayModel
 // Xlib's handlers are process-wide C function pointers with no context argument, so what
 // they learn goes into process-wide state; displayd drives Xlib from one thread only.
 nonisolated(unsafe) private var pendingErrors: [XErrorRecord] = []
-nonisolated(unsafe) private var lostDisplays: Set<UnsafeMutableRawPointer> = []
+// Lost connections by their Display address, locked: tests open connections on many threads,
+// and an address freed by XCloseDisplay is reused by the next XOpenDisplay.
+private let lostDisplays = Mutex<Set<UInt>>([])
+
+private func address(_ display: OpaquePointer) -> UInt { UInt(bitPattern: UnsafeMutableRawPointer(display)) }
 
 private let recordError: XErrorHandler = { display, event in
   guard let display, let event else { return 0 }
@@ -28,7 +33,7 @@ private let noteIOError: XIOErrorHandler = { _ in 0 }
 
 // Replaces Xlib's exit(1): marks the display lost and returns, so the caller sees a typed error.
 private let markLost: XIOErrorExitHandler = { display, _ in
-  if let display { lostDisplays.insert(UnsafeMutableRawPointer(display)) }
+  if let display { _ = lostDisplays.withLock { $0.insert(address(display)) } }
 }
 
 /// An open connection to an X server with RandR 1.2 or later; closes it on deinit.
@@ -62,6 +67,7 @@ public final class XConnection {
     let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
     guard let display = XOpenDisplay(name) else { throw .cannotOpen(display: shown) }
     XSetIOErrorExitHandler(display, markLost, nil)
+    _ = lostDisplays.withLock { $0.remove(address(display)) }
     // XCB asks for RandR's opcode for the snapshots itself: in the same round trip as Xlib.
     if let c = XGetXCBConnection(display) { cx_prefetch_randr(c) }
     self.display = display
@@ -83,15 +89,16 @@ public final class XConnection {
   }
 
   deinit {
-    lostDisplays.remove(UnsafeMutableRawPointer(display))
     XCloseDisplay(display)
+    // After closing: closing a broken connection may mark it lost once more.
+    _ = lostDisplays.withLock { $0.remove(address(display)) }
   }
 
   /// The connection's file descriptor, for `poll()`.
   public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: cx_connection_number(display)) }
 
   /// Whether Xlib has found the connection broken.
-  public var isLost: Bool { lostDisplays.contains(UnsafeMutableRawPointer(display)) }
+  public var isLost: Bool { lostDisplays.withLock { $0.contains(address(display)) } }
 
   /// Throws `connectionLost` when the connection broke.
   func checkAlive() throws(DisplayError) {
