@@ -6,11 +6,12 @@ RELEASE_FLAGS = -c release --static-swift-stdlib
 
 # Debian packages: build headers, the X servers the tests start, and the X tools they use.
 BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \
-  libxfixes-dev libxext-dev libxres-dev libxi-dev libcairo2-dev libpango1.0-dev \
-  fonts-dejavu-core fonts-noto-cjk
+  libxfixes-dev libxext-dev libxres-dev libxi-dev libx11-xcb-dev libxcb-randr0-dev libcairo2-dev \
+  libpango1.0-dev fonts-dejavu-core fonts-noto-cjk libsystemd-dev
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
-  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps
-BENCH_PACKAGES = hyperfine ffmpeg
+  x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
+  dbus python3-dbusmock imagemagick xserver-xephyr
+BENCH_PACKAGES = hyperfine ffmpeg gcc
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
 
@@ -56,7 +57,9 @@ soak: test-deps
 bench: release bench-deps
 	Benchmarks/cli-query.sh
 	Benchmarks/edid-decode.sh
-	.build/release/displayd-bench plug 30
+	.build/release/displayd-bench plug 50
+	.build/release/displayd-bench cpu 100
+	.build/release/displayd-bench rss 1000 4
 	.build/release/displayd-bench mirror 5
 
 format:
@@ -84,16 +87,16 @@ fuzz: deps
 	cp Fuzz/seeds/control/* $(FUZZ_DIR)/control-corpus/
 	rm -rf $(FUZZ_DIR)/src && mkdir -p $(FUZZ_DIR)/src
 	# One module for the fuzzers: the library's sources, without the imports between its modules.
-	for f in $$(find Sources/DisplayModel Sources/DisplayRender Sources/DisplayX11 Sources/DisplayKit Sources/DisplayService \
+	for f in $$(find Sources/DisplayModel Sources/DisplayRender Sources/DisplayX11 Sources/DisplayKit Sources/DisplayService Sources/DisplayCLI \
 	    -name '*.swift' ! -name Exports.swift); do \
-	  sed '/^import Display\(Model\|Render\|X11\|Kit\|Service\)$$/d; s/DisplayModel\.\(Rotation\|Connection\)/\1/g' $$f \
+	  sed '/^import Display\(Model\|Render\|X11\|Kit\|Service\|CLI\)$$/d; s/DisplayModel\.\(Rotation\|Connection\)/\1/g' $$f \
 	    > $(FUZZ_DIR)/src/$$(echo $$f | tr / _); done
+	cc -O1 -c Sources/CRender/CRender.c -I Sources/CRender/include -o $(FUZZ_DIR)/crender.o
 	for t in $(FUZZ_TARGETS); do \
 	  name=$$(echo $$t | sed 's/edid/EDID/; s/config/Config/; s/control/Control/'); \
 	  $(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
-	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CCairo \
-	    $$(pkg-config --cflags pangocairo | sed 's/-I/-Xcc -I/g; s/-pthread//') $$(pkg-config --libs pangocairo) \
-	    -lX11 -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXi \
+	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CRender/include $(FUZZ_DIR)/crender.o \
+	    -lX11 -lX11-xcb -lxcb -lxcb-randr -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXi \
 	    $(FUZZ_DIR)/src/*.swift Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
 	done
 	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_edid_MAX_LEN) -print_final_stats=1 \

@@ -15,15 +15,13 @@ let package = Package(
       providers: [
         .apt([
           "libx11-dev", "libxrandr-dev", "libxrender-dev", "libxdamage-dev",
-          "libxfixes-dev", "libxext-dev", "libxi-dev",
+          "libxfixes-dev", "libxext-dev", "libxi-dev", "libx11-xcb-dev", "libxcb-randr0-dev",
         ])
       ]
     ),
-    .systemLibrary(
-      name: "CCairo",
-      pkgConfig: "pangocairo",
-      providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
-    ),
+    // cairo and pango, loaded with dlopen when the first picture is drawn, not linked: the
+    // query commands never map them.
+    .target(name: "CRender"),
     .systemLibrary(name: "CLinux"),
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
@@ -31,20 +29,25 @@ let package = Package(
     // planner, mirror geometry. No X, no cairo.
     .target(name: "DisplayModel"),
     // The placeholder's drawing: the only module that uses cairo and pango.
-    .target(name: "DisplayRender", dependencies: ["DisplayModel", "CCairo"]),
+    .target(name: "DisplayRender", dependencies: ["DisplayModel", "CRender"]),
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor. The
     // only module that imports Xlib.
     .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayRender", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
-    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
+    // It knows the display server only as the `DisplayServer` protocol, never X.
+    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "CLinux"]),
     // The service around it: the poll() loop's descriptors, control socket, hooks, sd_notify.
-    .target(name: "DisplayService", dependencies: ["DisplayKit", "CLinux"]),
-    .executableTarget(name: "displayd", dependencies: ["DisplayKit", "DisplayService"]),
+    // It makes the X connection the daemon's server (the conformance lives here).
+    .target(name: "DisplayService", dependencies: ["DisplayKit", "DisplayX11", "CLinux"]),
+    // The command line: argument parsing, exit statuses, the text and JSON reports. A library
+    // only so the tests can reach it; only the executable and the tests use it.
+    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayService"]),
+    .executableTarget(name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11"]),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
-      dependencies: ["DisplayKit", "DisplayService", "CXrandr", "XRig"],
+      dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11", "CXrandr", "XRig"],
       exclude: ["Fixtures"]
     ),
     .executableTarget(

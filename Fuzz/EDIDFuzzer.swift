@@ -6,7 +6,7 @@
 public func fuzzEDID(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   guard let edid = try? EDID(bytes: bytes) else { return 0 }
-  let json = EDIDReport.identityJSON(edid).serialized()
+  let json = JSON.record(EDIDRecord(edid)).serialized()
   let text = EDIDReport.text(edid)
   // Every string reaching the user must be valid UTF-8 with no raw control bytes.
   precondition(json.utf8.allSatisfy { $0 >= 0x20 }, "control byte in JSON")

@@ -3,7 +3,7 @@ _displayd() {
   local cur prev commands
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  commands="run status reload check-config outputs modes watch edid screenshot"
+  commands="run status reload check-config outputs modes watch edid screenshot identify"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -11,6 +11,7 @@ _displayd() {
   case "$prev" in
     --config|edid|check-config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --log-level) COMPREPLY=($(compgen -W "error warning info debug" -- "$cur")); return ;;
+    --seconds) COMPREPLY=($(compgen -W "3 5 10" -- "$cur")); return ;;
     --display) COMPREPLY=($(compgen -W "${DISPLAY:-:0}" -- "$cur")); return ;;
     --output)
       COMPREPLY=($(compgen -W "$(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")); return ;;
@@ -26,6 +27,7 @@ _displayd() {
     watch) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
     edid) COMPREPLY=($(compgen -W "--json --output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
     screenshot) COMPREPLY=($(compgen -W "--output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
+    identify) COMPREPLY=($(compgen -W "--seconds --display --help" -- "$cur")) ;;
   esac
 }
 complete -F _displayd displayd

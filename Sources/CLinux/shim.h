@@ -5,6 +5,7 @@
 #include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <fcntl.h>
+#include <malloc.h>
 
 /* pipe2 is a GNU extension glibc declares only with _GNU_SOURCE: both ends close-on-exec
    atomically, so no child spawned meanwhile by another thread inherits them. */

@@ -8,6 +8,12 @@
 #include <X11/extensions/Xdamage.h>
 #include <X11/extensions/Xfixes.h>
 #include <X11/extensions/XInput2.h>
+#include <X11/Xlib-xcb.h>
+#include <xcb/randr.h>
+
+/* Asks for RandR's opcode without waiting (the extension's id is a C global of an incomplete
+   type, which Swift cannot take the address of). */
+static inline void cx_prefetch_randr(xcb_connection_t *c) { xcb_prefetch_extension_data(c, &xcb_randr_id); }
 
 /* Xlib's event and mode flag macros are not imported by Swift; give them names. */
 static inline int cx_connection_number(Display *d) { return ConnectionNumber(d); }

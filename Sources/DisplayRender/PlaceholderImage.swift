@@ -1,4 +1,4 @@
-import CCairo
+import CRender
 import DisplayModel
 
 #if canImport(Glibc)
@@ -42,6 +42,7 @@ public final class PlaceholderImage {
     guard w > 0, h > 0, w <= maxSide, h <= maxSide, w * h <= maxPixels else {
       return .failure(.tooLarge(path, width: w, height: h))
     }
+    guard cr_load() != 0 else { return .failure(.unreadable(path, PlaceholderRenderer.unavailable)) }
     var reader = ByteReader(bytes: bytes)
     let surface = withUnsafeMutablePointer(to: &reader) { pointer in
       cairo_image_surface_create_from_png_stream(

@@ -1,8 +1,9 @@
-import CCairo
+import CRender
 import DisplayModel
 
-/// Draws the placeholder with cairo and pango: the background colour, the optional PNG scaled
-/// to fit, the text centred and scaled to the monitor, and the details line near the bottom.
+/// The placeholder's geometry and what its drawing shares: the background colour, the
+/// optional PNG scaled to fit, the text centred and scaled to the monitor, and the details
+/// line near the bottom (drawn by `PlaceholderPainter`).
 public enum PlaceholderRenderer {
   /// Fonts tried in order; Noto CJK draws Chinese, Japanese and Korean text.
   static let fontFamilies = "DejaVu Sans, Noto Sans CJK SC, sans-serif"
@@ -22,32 +23,22 @@ public enum PlaceholderRenderer {
     return (max(1, Int(Double(w) * k)), max(1, Int(Double(h) * k)))
   }
 
-  /// Draws the picture for `content`, with `image` (the style's PNG, decoded once) behind
-  /// the text; at most `maxPixels` large.
+  /// Draws the whole picture for `content`, with `image` (the style's PNG, decoded once)
+  /// behind the text; at most `maxPixels` large. A daemon keeps a `PlaceholderPainter`
+  /// instead of making one for every picture, as this does.
   public static func render(_ content: PlaceholderContent, image picture: PlaceholderImage? = nil) -> RenderedImage? {
-    let size = drawnSize(width: content.width, height: content.height)
-    guard let image = RenderedImage(width: size.width, height: size.height),
-      let cr = cairo_create(image.surface)
-    else { return nil }
-    defer { cairo_destroy(cr) }
-    let style = content.style
-    setColour(cr, style.background)
-    cairo_paint(cr)
-    if let picture { drawImage(cr, picture, width: size.width, height: size.height) }
-    setColour(cr, style.foreground)
-    let w = Double(size.width)
-    let h = Double(size.height)
-    drawText(cr, style.text, size: h / 9, maxWidth: w * 0.9, centreY: h / 2)
-    if let details = content.details {
-      drawText(cr, details, size: max(10, h / 36), maxWidth: w * 0.95, centreY: h - h / 18)
-    }
-    return image
+    PlaceholderPainter()?.render(content, image: picture)
+  }
+
+  /// Why drawing is impossible (cairo or pango could not be loaded), or nil when it is not.
+  public static var unavailable: String {
+    cr_load() != 0 ? "" : cr_load_error().map { String(cString: $0) } ?? "cannot load the renderer"
   }
 
   /// How many glyphs of `text` the placeholder's fonts lack (drawn as boxes): 0 when every
   /// character, CJK included, has a font.
   public static func unknownGlyphs(in text: String) -> Int {
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1) else { return -1 }
+    guard cr_load() != 0, let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1) else { return -1 }
     defer { cairo_surface_destroy(surface) }
     guard let cr = cairo_create(surface) else { return -1 }
     defer { cairo_destroy(cr) }
@@ -62,28 +53,6 @@ public enum PlaceholderRenderer {
 
   static func setColour(_ cr: OpaquePointer, _ c: RGBColor) {
     cairo_set_source_rgb(cr, Double(c.red) / 255, Double(c.green) / 255, Double(c.blue) / 255)
-  }
-
-  /// Draws one line centred at `centreY`, shrinking the font until it fits `maxWidth`.
-  static func drawText(_ cr: OpaquePointer, _ text: String, size: Double, maxWidth: Double, centreY: Double) {
-    guard !text.isEmpty, let layout = pango_cairo_create_layout(cr) else { return }
-    defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-    guard let font = pango_font_description_from_string(fontFamilies) else { return }
-    defer { pango_font_description_free(font) }
-    pango_layout_set_text(layout, text, -1)
-    var px = size
-    var width: Int32 = 0
-    var height: Int32 = 0
-    for _ in 0..<4 {
-      pango_font_description_set_absolute_size(font, px * Double(PANGO_SCALE))
-      pango_layout_set_font_description(layout, font)
-      pango_layout_get_pixel_size(layout, &width, &height)
-      guard Double(width) > maxWidth, width > 0 else { break }
-      px *= maxWidth / Double(width)
-    }
-    let x = (Double(cairo_image_surface_get_width(cairo_get_target(cr))) - Double(width)) / 2
-    cairo_move_to(cr, x, centreY - Double(height) / 2)
-    pango_cairo_show_layout(cr, layout)
   }
 
   /// Paints the image scaled to fit the monitor, keeping its aspect ratio.

@@ -1,15 +1,16 @@
-import CCairo
+import CRender
 import DisplayModel
 
 /// Pixels drawn by cairo in the X server's 24-bit layout (xRGB, 32 bits a pixel), owned here
 /// until the image is freed.
-public final class RenderedImage {
+public final class RenderedImage: PixelImage {
   let surface: OpaquePointer
   public let width: Int
   public let height: Int
 
   init?(width: Int, height: Int) {
-    guard width > 0, height > 0, let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
+    guard width > 0, height > 0, cr_load() != 0,
+      let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
       cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
     else { return nil }
     surface = s
@@ -24,11 +25,6 @@ public final class RenderedImage {
     cairo_surface_flush(surface)
     let stride = Int(cairo_image_surface_get_stride(surface))
     return body(UnsafeRawPointer(cairo_image_surface_get_data(surface)), stride)
-  }
-
-  /// The colour at a point, for tests: `0xRRGGBB`.
-  public func pixel(x: Int, y: Int) -> UInt32 {
-    withPixels { data, stride in data.load(fromByteOffset: y * stride + x * 4, as: UInt32.self) & 0xFFFFFF }
   }
 }
 

@@ -12,6 +12,8 @@ public enum ControlProtocol {
   /// One line: a request name, or a line that is not a request object.
   public enum Item: Equatable, Sendable {
     case request(String)
+    /// `{"request": "identify", "seconds": N}` (N optional), checked by whoever answers.
+    case identify(seconds: Int)
     case malformed
   }
 
@@ -50,11 +52,15 @@ public enum ControlProtocol {
     return Batch(items: items, consumed: start, failure: failure)
   }
 
-  private struct RequestLine: Decodable { var request: String }
+  private struct RequestLine: Decodable {
+    var request: String
+    var seconds: Int?
+  }
 
   /// One line's request, or `.malformed`.
   public static func decode(_ line: ArraySlice<UInt8>) -> Item {
     guard let request = try? JSONDecoder().decode(RequestLine.self, from: Data(line)) else { return .malformed }
+    if request.request == "identify" { return .identify(seconds: request.seconds ?? IdentifyDuration.defaultSeconds) }
     return .request(request.request)
   }
 

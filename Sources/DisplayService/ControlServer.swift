@@ -18,15 +18,16 @@ public enum ControlError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The daemon's control socket: JSON lines over a Unix socket that only the daemon's own
-/// user may use. Requests: `{"request": "status" | "reload" | "subscribe"}`. Clients are
-/// non-blocking; a silent one costs nothing, a garbage line gets an error, a line over 64 KiB
-/// or a subscriber that stops reading is dropped, so no client can block the daemon.
+/// user may use. Requests: `{"request": "status" | "reload" | "subscribe" | "identify"}`
+/// (identify with `"seconds"`). Clients are non-blocking; a silent one costs nothing, a
+/// garbage line gets an error, a line over 64 KiB or a subscriber that stops reading is
+/// dropped, so no client can block the daemon.
 public final class ControlServer {
   public let path: String
-  private let listener: Int32
-  private var clients: [Int32: Client] = [:]
+  private let listener: FileDescriptor
+  private var clients: [FileDescriptor: Client] = [:]
   /// A spare descriptor, given up to accept-and-close a client when the table is full.
-  private var reserve: Int32
+  private var reserve: FileDescriptor?
   /// Set when a full descriptor table leaves no way to take a pending client off the
   /// listener: it is not polled until a client goes.
   private var listenerPaused = false
@@ -34,6 +35,8 @@ public final class ControlServer {
   private let lock: InstanceLock?
   /// Answers a request name with the response object.
   public var handler: (String) -> JSON = { _ in .object([("ok", .bool(false)), ("error", .string("starting"))]) }
+  /// Answers `identify` with the seconds asked for.
+  public var onIdentify: (Int) -> JSON = { _ in ControlProtocol.error("starting") }
   static let maxLine = ControlProtocol.maxLine
   static let maxPending = 1 << 20
   static let maxClients = 64
@@ -62,29 +65,29 @@ public final class ControlServer {
       unlink(path)
     }
     do { listener = try UnixSocket.listen(path) } catch { throw .setup(error.description) }
-    reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    reserve = Self.openSpare()
   }
 
   deinit {
-    for fd in clients.keys { close(fd) }
-    close(listener)
-    if reserve >= 0 { close(reserve) }
+    for fd in clients.keys { fd.close() }
+    listener.close()
+    reserve?.close()
     unlink(path)
   }
 
   /// Descriptors to poll, with the events wanted.
-  public var descriptors: [(fd: Int32, events: Int16)] {
+  public var descriptors: [(fd: FileDescriptor, events: Int16)] {
     // A client being dropped is only flushed: nothing more it sends is read or answered.
     (listenerPaused ? [] : [(listener, pollIn)])
       + clients.map { ($0.key, $0.value.closing ? pollOut : $0.value.output.isEmpty ? pollIn : pollIn | pollOut) }
   }
 
   /// Whether `fd` is the listener or one of the clients.
-  public func owns(_ fd: Int32) -> Bool { fd == listener || clients[fd] != nil }
+  public func owns(_ fd: FileDescriptor) -> Bool { fd == listener || clients[fd] != nil }
 
   /// Handles readiness of `fd` if it is one of ours; returns whether it was.
   @discardableResult
-  public func handle(fd: Int32, events: Int16) -> Bool {
+  public func handle(fd: FileDescriptor, events: Int16) -> Bool {
     if fd == listener {
       accept()
       return true
@@ -106,28 +109,28 @@ public final class ControlServer {
 
   private func accept() {
     while true {
-      let fd = Glibc.accept(listener, nil, nil)
-      guard fd >= 0 else {
-        switch errno {
-        case EINTR, ECONNABORTED: continue
+      let fd: FileDescriptor
+      do throws(SystemError) {
+        fd = FileDescriptor(rawValue: try systemCall("accept") { Glibc.accept(listener.rawValue, nil, nil) })
+      } catch {
+        switch error.code {
+        case ECONNABORTED: continue
         case EMFILE, ENFILE: return shed()
         default: return
         }
       }
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      UnixSocket.setCloseOnExec(fd)
       UnixSocket.setNonBlocking(fd)
       guard let uid = UnixSocket.peerUID(fd), uid == geteuid() else {
         let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "unknown peer"
         let refusal = ControlProtocol.error("refused: \(who) is not the daemon's user")
         // The peer may be gone already: MSG_NOSIGNAL, or its hang-up would kill the daemon.
-        _ = Array((refusal.serialized() + "\n").utf8).withUnsafeBytes {
-          Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        close(fd)
+        _ = Self.send(fd, Array((refusal.serialized() + "\n").utf8))
+        fd.close()
         continue
       }
       guard clients.count < Self.maxClients else {
-        close(fd)
+        fd.close()
         continue
       }
       clients[fd] = Client()
@@ -138,27 +141,42 @@ public final class ControlServer {
   /// spinning. Give up the spare descriptor to accept it and close it at once; without a
   /// spare, stop polling the listener until a client goes.
   private func shed() {
-    if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
-    guard reserve >= 0 else {
+    if reserve == nil { reserve = Self.openSpare() }
+    guard let spare = reserve else {
       listenerPaused = true
       return
     }
-    close(reserve)
-    let fd = Glibc.accept(listener, nil, nil)
-    let failure = errno
-    if fd >= 0 { close(fd) }
-    reserve = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    spare.close()
+    let accepted = Result { () throws(SystemError) in
+      try systemCall("accept") { Glibc.accept(listener.rawValue, nil, nil) }
+    }
+    if case .success(let fd) = accepted { FileDescriptor(rawValue: fd).close() }
+    reserve = Self.openSpare()
     // Paused only when the table is truly full; nothing pending (EAGAIN) is no reason.
-    if fd < 0 && (failure == EMFILE || failure == ENFILE) { listenerPaused = true }
+    if case .failure(let error) = accepted, error.code == EMFILE || error.code == ENFILE { listenerPaused = true }
   }
 
-  private func read(_ fd: Int32) {
+  private static func openSpare() -> FileDescriptor? {
+    (try? systemCall("open /dev/null") { open("/dev/null", O_RDONLY | O_CLOEXEC) }).map(FileDescriptor.init)
+  }
+
+  /// Sends what it can without blocking or SIGPIPE; the count sent, or the error.
+  private static func send(_ fd: FileDescriptor, _ bytes: [UInt8]) -> Result<Int, SystemError> {
+    bytes.withUnsafeBytes { b in
+      Result { () throws(SystemError) in
+        try systemCall("send") { Glibc.send(fd.rawValue, b.baseAddress, b.count, Int32(MSG_NOSIGNAL)) }
+      }
+    }
+  }
+
+  private func read(_ fd: FileDescriptor) {
     // Polled for output only: input readiness here is a hang-up or an error.
     guard clients[fd]?.closing == false else { return drop(fd) }
     var chunk = [UInt8](repeating: 0, count: 65536)
-    let n = Glibc.read(fd, &chunk, chunk.count)
-    if n < 0 && (errno == EAGAIN || errno == EINTR) { return }
-    guard n > 0 else { return drop(fd) }
+    let result = chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try fd.read(into: buffer) }
+    }
+    if case .failure(let error) = result, error.code == EAGAIN { return }
+    guard case .success(let n) = result, n > 0 else { return drop(fd) }
     clients[fd]?.input += chunk[0..<n]
     guard let input = clients[fd]?.input else { return }
     let batch = ControlProtocol.requests(in: input)
@@ -173,6 +191,7 @@ public final class ControlServer {
         let answer = reloaded ?? handler("reload")
         reloaded = answer
         reply(fd, answer)
+      case .identify(let seconds): reply(fd, onIdentify(seconds))
       case .request(let name):
         if name == "subscribe" { clients[fd]?.subscribed = true }
         reply(fd, handler(name))
@@ -186,21 +205,22 @@ public final class ControlServer {
     }
   }
 
-  private func reply(_ fd: Int32, _ value: JSON) { send(fd, Array((value.serialized() + "\n").utf8)) }
+  private func reply(_ fd: FileDescriptor, _ value: JSON) { send(fd, Array((value.serialized() + "\n").utf8)) }
 
-  private func send(_ fd: Int32, _ bytes: [UInt8]) {
+  private func send(_ fd: FileDescriptor, _ bytes: [UInt8]) {
     guard clients[fd] != nil else { return }
     clients[fd]?.output += bytes
     flush(fd)
     if let pending = clients[fd]?.output.count, pending > Self.maxPending { drop(fd) }
   }
 
-  private func flush(_ fd: Int32) {
+  private func flush(_ fd: FileDescriptor) {
     guard let client = clients[fd] else { return }
     if !client.output.isEmpty {
-      let n = client.output.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if n < 0 && errno != EAGAIN && errno != EINTR { return drop(fd) }
-      if n > 0 { clients[fd]?.output.removeFirst(n) }
+      switch Self.send(fd, client.output) {
+      case .success(let n): if n > 0 { clients[fd]?.output.removeFirst(n) }
+      case .failure(let error): if error.code != EAGAIN { return drop(fd) }
+      }
     }
     if let c = clients[fd], c.closing, c.output.isEmpty { drop(fd) }
   }
@@ -211,14 +231,14 @@ public final class ControlServer {
   public func resumeListening() {
     guard listenerPaused else { return }
     listenerPaused = false
-    if reserve < 0 { reserve = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+    if reserve == nil { reserve = Self.openSpare() }
   }
 
   /// Forgets and closes a client; does nothing for one already dropped, so a descriptor
   /// number is never closed twice (it may by then belong to something else).
-  private func drop(_ fd: Int32) {
+  private func drop(_ fd: FileDescriptor) {
     guard clients.removeValue(forKey: fd) != nil else { return }
-    close(fd)
+    fd.close()
     listenerPaused = false
   }
 }

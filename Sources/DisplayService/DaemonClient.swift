@@ -14,7 +14,7 @@ public final class DaemonClient {
     public var description: String { message }
   }
 
-  let fd: Int32
+  let fd: FileDescriptor
   private var buffer: [UInt8] = []
 
   /// Connects to the daemon of `display` (nil: `$DISPLAY`).
@@ -37,26 +37,32 @@ public final class DaemonClient {
     }
     guard let uid = UnixSocket.peerUID(fd), uid == geteuid() else {
       let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "an unknown peer"
-      close(fd)
+      fd.close()
       throw Failure(message: "refused: uid \(geteuid()) does not own the daemon at \(path) (it is served by \(who))")
     }
     return DaemonClient(fd: fd)
   }
 
-  init(fd: Int32) { self.fd = fd }
-  deinit { close(fd) }
+  init(fd: FileDescriptor) { self.fd = fd }
+  deinit { fd.close() }
 
-  public var fileDescriptor: Int32 { fd }
+  public var fileDescriptor: FileDescriptor { fd }
 
   /// Sends a request and returns the answer's members.
   public func request(_ name: String) throws(Failure) -> [String: JSON] {
     try request(name).members
   }
 
-  /// Sends a request and returns the answer as received and its members.
-  public func request(_ name: String) throws(Failure) -> (line: String, members: [String: JSON]) {
-    let line = Array("{\"request\":\"\(name)\"}\n".utf8)
-    guard line.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == line.count else {
+  /// Sends a request (with `arguments` beside its name) and returns the answer as received
+  /// and its members.
+  public func request(_ name: String, arguments: [(String, JSON)] = []) throws(Failure) -> (
+    line: String, members: [String: JSON]
+  ) {
+    let line = Array((JSON.object([("request", .string(name))] + arguments).serialized() + "\n").utf8)
+    let sent = try? line.withUnsafeBytes { bytes throws(SystemError) in
+      try systemCall("send") { send(fd.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+    guard sent == line.count else {
       throw Failure(message: "could not send to the daemon")
     }
     guard let raw = nextRawLine() else { throw Failure(message: "the daemon closed the connection") }
@@ -68,6 +74,15 @@ public final class DaemonClient {
       throw Failure(message: "the daemon refused: \(error)")
     }
     return (String(decoding: raw, as: UTF8.self), dict)
+  }
+
+  /// Asks for the daemon's status: the answer as received, and read.
+  public func status() throws(Failure) -> (line: String, answer: StatusAnswer) {
+    let (line, _) = try request("status") as (String, [String: JSON])
+    guard let answer = try? StatusAnswer.decode(Array(line.utf8)) else {
+      throw Failure(message: "the daemon's answer is not a status")
+    }
+    return (line, answer)
   }
 
   /// The next line from the daemon as JSON, nil at end of stream. Blocks.
@@ -84,8 +99,7 @@ public final class DaemonClient {
         defer { buffer.removeSubrange(...nl) }
         return Array(buffer[..<nl])
       }
-      let n = read(fd, &chunk, chunk.count)
-      if n < 0 && errno == EINTR { continue }
+      let n = (try? chunk.withUnsafeMutableBytes { buffer throws(SystemError) in try fd.read(into: buffer) }) ?? -1
       guard n > 0 else { return nil }
       buffer += chunk[0..<n]
     }

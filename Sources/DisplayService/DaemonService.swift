@@ -15,10 +15,14 @@ public final class DaemonService {
   let hooks: HookRunner
   var control: ControlServer?
   var watchdog: DeadlineTimer?
+  var lid: LidWatcher?
+  var identify: IdentifyOverlays?
   let loadConfig: () throws -> Config
   let configPath: String?
   var configError: String?
   var stopping = false
+  /// The last STATUS= sent, so an unchanged one is not sent again.
+  private var shownStatus: String?
 
   /// `loadConfig` reads the config again on reload; `control` is the control socket, made
   /// before the daemon so a second daemon stops before touching the display.
@@ -35,6 +39,7 @@ public final class DaemonService {
     hooks = HookRunner(log: log, timeoutSeconds: daemon.config.hooks.timeoutSeconds)
     self.control = control
     control?.handler = { [unowned self] request in self.answer(request) }
+    control?.onIdentify = { [unowned self] seconds in self.identify(seconds: seconds) }
     if let interval = notifier.watchdogInterval {
       watchdog = try DeadlineTimer()
       watchdog?.arm(every: interval)
@@ -44,8 +49,11 @@ public final class DaemonService {
 
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
   public func run() throws {
+    lid = LidWatcher.start(log: log)
+    if let lid { try daemon.setLid(lid.state, reconcile: false) }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
+    shownStatus = daemon.summary
     notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(daemon.summary))")
     while !stopping {
       daemon.connection.flush()
@@ -53,22 +61,28 @@ public final class DaemonService {
       // looks, so a storm of them cannot starve signals, clients, hooks or the watchdog.
       let busy = daemon.connection.queuedEvents > 0
       for (fd, events) in try pollDescriptors(descriptors(), timeoutMs: busy ? 0 : -1) { try dispatch(fd, events) }
-      if !stopping { try daemon.handleXEvents() }
+      if !stopping {
+        try daemon.handleXEvents()
+        // After the windows: hooks start before them, and the status names them.
+        showStatus()
+      }
     }
   }
 
-  private func descriptors() -> [(fd: Int32, events: Int16)] {
-    var list: [(fd: Int32, events: Int16)] = [
+  private func descriptors() -> [(fd: FileDescriptor, events: Int16)] {
+    var list: [(fd: FileDescriptor, events: Int16)] = [
       (daemon.connection.fileDescriptor, pollIn), (signals.fileDescriptor, pollIn),
     ]
     list += control?.descriptors ?? []
     list += hooks.descriptors.map { ($0, pollIn) }
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
+    if let bus = lid?.descriptor { list.append(bus) }
+    if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
   }
 
-  private func dispatch(_ fd: Int32, _ events: Int16) throws {
+  private func dispatch(_ fd: FileDescriptor, _ events: Int16) throws {
     if !(control?.owns(fd) ?? false) { control?.resumeListening() }
     if fd == daemon.connection.fileDescriptor {
       _ = try daemon.connection.readAvailable()
@@ -76,6 +90,11 @@ public final class DaemonService {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
     } else if fd == daemon.frameTimerDescriptor {
       daemon.frameTimerFired()
+    } else if let identify, fd == identify.timer.fileDescriptor {
+      identify.timer.acknowledge()
+      identify.remove()
+    } else if let lid, lid.owns(fd) {
+      if let state = lid.handle() { try daemon.setLid(state) }
     } else if let watchdog, fd == watchdog.fileDescriptor {
       watchdog.acknowledge()
       notifier.notify("WATCHDOG=1")
@@ -101,7 +120,10 @@ public final class DaemonService {
   @discardableResult
   func reload() -> String? {
     notifier.notify("RELOADING=1\nMONOTONIC_USEC=\(monotonicNanoseconds() / 1000)")
-    defer { notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(status))") }
+    defer {
+      shownStatus = status
+      notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(status))")
+    }
     do {
       let config = try loadConfig()
       try daemon.reload(config)
@@ -139,10 +161,16 @@ public final class DaemonService {
     }
   }
 
+  private func showStatus() {
+    let text = status
+    guard text != shownStatus else { return }
+    shownStatus = text
+    notifier.notify("STATUS=\(SystemdNotifier.fieldValue(text))")
+  }
+
   private func eventsHappened(_ events: [TopologyEvent], _ old: Topology, _ new: Topology) {
-    notifier.notify("STATUS=\(SystemdNotifier.fieldValue(status))")
     for event in events {
-      if control?.subscriberCount ?? 0 > 0 { control?.broadcast(EventReport.json(event, in: new)) }
+      if control?.subscriberCount ?? 0 > 0 { control?.broadcast(JSON.record(EventRecord(event, in: new))) }
       runHooks(for: event, old: old, new: new)
     }
   }

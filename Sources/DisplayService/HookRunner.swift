@@ -12,8 +12,8 @@ import DisplayKit
 public final class HookRunner {
   private struct Running {
     var name: String
-    /// The output pipe; -1 once the hook closed its end (it stays here until reaped).
-    var pipe: Int32
+    /// The output pipe; nil once the hook closed its end (it stays here until reaped).
+    var pipe: FileDescriptor?
     var deadline: UInt64
     var output: [UInt8] = []
   }
@@ -37,15 +37,15 @@ public final class HookRunner {
     for (pid, hook) in running {
       kill(-pid, SIGKILL)
       kill(pid, SIGKILL)
-      if hook.pipe >= 0 { close(hook.pipe) }
+      hook.pipe?.close()
     }
   }
 
   public var runningCount: Int { running.count }
 
   /// Descriptors to poll: the output pipes, and the timer while any hook runs.
-  public var descriptors: [Int32] {
-    running.values.map(\.pipe).filter { $0 >= 0 } + (running.isEmpty ? [] : timer.map { [$0.fileDescriptor] } ?? [])
+  public var descriptors: [FileDescriptor] {
+    running.values.compactMap(\.pipe) + (running.isEmpty ? [] : timer.map { [$0.fileDescriptor] } ?? [])
   }
 
   /// Starts `argv` with the current environment plus `environment`.
@@ -55,19 +55,22 @@ public final class HookRunner {
       return log.warning("hook \(program) skipped: \(Self.maxRunning) hooks already run")
     }
     var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return log.error("hook \(program): pipe: \(String(cString: strerror(errno)))") }
-    _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-    UnixSocket.setNonBlocking(fds[0])
-    defer { close(fds[1]) }
+    do throws(SystemError) {
+      try systemCall("pipe2") { pipe2(&fds, O_CLOEXEC) }
+    } catch {
+      return log.error("hook \(program): \(error)")
+    }
+    let (output, input) = (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
+    UnixSocket.setNonBlocking(output)
+    defer { input.close() }
     var pid: pid_t = 0
-    let rc = spawn(argv, environment: environment, output: fds[1], pid: &pid)
+    let rc = spawn(argv, environment: environment, output: input.rawValue, pid: &pid)
     guard rc == 0 else {
-      close(fds[0])
+      output.close()
       return log.error("hook \(program) could not start: \(String(cString: strerror(rc)))")
     }
     let deadline = monotonicNanoseconds().addingSaturating(Self.nanoseconds(timeoutSeconds))
-    running[pid] = Running(name: program, pipe: fds[0], deadline: deadline)
+    running[pid] = Running(name: program, pipe: output, deadline: deadline)
     log.info(
       "hook \(program) started (pid \(pid)) for \(environment["DISPLAYD_EVENT"] ?? "?") \(environment["DISPLAYD_OUTPUT"] ?? "")"
     )
@@ -76,7 +79,7 @@ public final class HookRunner {
 
   /// Handles readiness of `fd` if it is a hook's pipe or the timer; returns whether it was.
   @discardableResult
-  public func handle(fd: Int32) -> Bool {
+  public func handle(fd: FileDescriptor) -> Bool {
     if let timer, fd == timer.fileDescriptor {
       timer.acknowledge()
       killOverdue()
@@ -84,17 +87,18 @@ public final class HookRunner {
     }
     guard let pid = running.first(where: { $0.value.pipe == fd })?.key else { return false }
     var chunk = [UInt8](repeating: 0, count: 4096)
-    let n = read(fd, &chunk, chunk.count)
-    if n > 0 {
+    switch Self.read(fd, into: &chunk) {
+    case .success(let n) where n > 0:
       if var hook = running[pid] {
         hook.output += chunk[0..<min(n, max(0, Self.maxOutput - hook.output.count))]
         running[pid] = hook
       }
-    } else if n == 0 || (errno != EAGAIN && errno != EINTR) {
+    case .failure(let error) where error.code == EAGAIN: break
+    default:
       // End of output (or a hung-up pipe): a pipe left in the poll set would be ready
       // forever and spin the loop. The hook stays in `running` until it is reaped.
-      close(fd)
-      running[pid]?.pipe = -1
+      fd.close()
+      running[pid]?.pipe = nil
     }
     return true
   }
@@ -110,20 +114,25 @@ public final class HookRunner {
   public func reap() {
     while true {
       var status: Int32 = 0
-      let pid = waitpid(-1, &status, WNOHANG)
-      guard pid > 0 else { return }
+      // 0: none exited; ECHILD: none left.
+      guard let pid = try? systemCall("waitpid", { waitpid(-1, &status, WNOHANG) }), pid > 0 else { return }
       guard var hook = running.removeValue(forKey: pid) else { continue }
       var chunk = [UInt8](repeating: 0, count: 4096)
-      while hook.pipe >= 0, case let n = read(hook.pipe, &chunk, chunk.count), n > 0, hook.output.count < Self.maxOutput
+      while let pipe = hook.pipe, case .success(let n) = Self.read(pipe, into: &chunk), n > 0,
+        hook.output.count < Self.maxOutput
       {
         hook.output += chunk[0..<min(n, Self.maxOutput - hook.output.count)]
       }
-      if hook.pipe >= 0 { close(hook.pipe) }
+      hook.pipe?.close()
       let how = status & 0x7f == 0 ? "exited with status \((status >> 8) & 0xff)" : "killed by signal \(status & 0x7f)"
       let text = String(decoding: hook.output, as: UTF8.self).split(separator: "\n").joined(separator: " | ")
       let line = "hook \(hook.name) (pid \(pid)) \(how)" + (text.isEmpty ? "" : "; output: \(text)")
       if status == 0 { log.info(line) } else { log.warning(line) }
     }
+  }
+
+  private static func read(_ fd: FileDescriptor, into chunk: inout [UInt8]) -> Result<Int, SystemError> {
+    chunk.withUnsafeMutableBytes { buffer in Result { () throws(SystemError) in try fd.read(into: buffer) } }
   }
 
   private func killOverdue() {

@@ -56,33 +56,40 @@ public func canonicalDisplayName(_ display: String) -> String {
 /// ends, however it ends.
 public final class InstanceLock {
   public let path: String
-  private let fd: Int32
+  private let fd: FileDescriptor
 
   /// Prepares the folders of `location` and takes its lock; `.alreadyRunning` when another
   /// process holds it.
   public init(_ location: ControlLocation) throws(ControlError) {
     if let runtime = location.runtimeDir { try RuntimeFolder.checkRuntimeDir(runtime) }
     try RuntimeFolder.prepare(location.folder)
-    path = location.lock
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
-    guard fd >= 0 else { throw .setup("cannot open the lock \(path): \(String(cString: strerror(errno)))") }
+    let path = location.lock
+    self.path = path
+    let fd: FileDescriptor
+    do throws(SystemError) {
+      fd = FileDescriptor(
+        rawValue: try systemCall("open") { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600) })
+    } catch {
+      throw .setup("cannot open the lock \(path): \(String(cString: strerror(error.code)))")
+    }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid() else {
-      close(fd)
+    guard (try? systemCall("fstat") { fstat(fd.rawValue, &info) }) != nil, info.st_mode & S_IFMT == S_IFREG,
+      info.st_uid == geteuid()
+    else {
+      fd.close()
       throw .setup("\(path) is not a regular file of this user; refusing to use it as the lock")
     }
-    var rc: Int32
-    repeat { rc = flock(fd, LOCK_EX | LOCK_NB) } while rc != 0 && errno == EINTR
-    guard rc == 0 else {
-      let e = errno
-      close(fd)
-      if e == EWOULDBLOCK { throw .alreadyRunning(path: path) }
-      throw .setup("cannot lock \(path): \(String(cString: strerror(e)))")
+    do throws(SystemError) {
+      try systemCall("flock") { flock(fd.rawValue, LOCK_EX | LOCK_NB) }
+    } catch {
+      fd.close()
+      if error.code == EWOULDBLOCK { throw .alreadyRunning(path: path) }
+      throw .setup("cannot lock \(path): \(String(cString: strerror(error.code)))")
     }
     self.fd = fd
   }
 
-  deinit { close(fd) }
+  deinit { fd.close() }
 }
 
 /// Checks on the folders the socket and lock live in.
@@ -91,21 +98,31 @@ enum RuntimeFolder {
   /// by this user; a mode other than 0700 (a umask, a setgid parent, an earlier chmod) is set
   /// back to 0700 through the opened folder, never through a path that could be swapped.
   static func prepare(_ folder: String) throws(ControlError) {
-    if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-      throw .setup("cannot create \(folder): \(String(cString: strerror(errno)))")
-    }
+    do throws(SystemError) {
+      try systemCall("mkdir") { mkdir(folder, 0o700) }
+    } catch  where error.code != EEXIST {
+      throw .setup("cannot create \(folder): \(String(cString: strerror(error.code)))")
+    } catch {}
     _ = try status(folder)
-    let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-    guard fd >= 0 else { throw .setup("cannot open \(folder): \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
+    let fd: FileDescriptor
+    do throws(SystemError) {
+      fd = FileDescriptor(
+        rawValue: try systemCall("open") { open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) })
+    } catch {
+      throw .setup("cannot open \(folder): \(String(cString: strerror(error.code)))")
+    }
+    defer { fd.close() }
     var info = stat()
-    guard fstat(fd, &info) == 0, info.st_uid == geteuid() else {
+    guard (try? systemCall("fstat") { fstat(fd.rawValue, &info) }) != nil, info.st_uid == geteuid() else {
       throw .setup("\(folder) changed while it was checked; refusing to use it")
     }
-    if info.st_mode & 0o7777 != 0o700 && fchmod(fd, 0o700) != 0 {
+    guard info.st_mode & 0o7777 != 0o700 else { return }
+    do throws(SystemError) {
+      try systemCall("fchmod") { fchmod(fd.rawValue, 0o700) }
+    } catch {
       throw .setup(
         "\(folder) has mode \(octal(info.st_mode & 0o7777)), not 0700, and cannot be changed: "
-          + "\(String(cString: strerror(errno))); run: chmod 700 \(folder)")
+          + "\(String(cString: strerror(error.code))); run: chmod 700 \(folder)")
     }
   }
 
@@ -119,7 +136,11 @@ enum RuntimeFolder {
 
   private static func status(_ folder: String) throws(ControlError) -> stat {
     var info = stat()
-    guard lstat(folder, &info) == 0 else { throw .setup("cannot check \(folder): \(String(cString: strerror(errno)))") }
+    do throws(SystemError) {
+      try systemCall("lstat") { lstat(folder, &info) }
+    } catch {
+      throw .setup("cannot check \(folder): \(String(cString: strerror(error.code)))")
+    }
     if info.st_mode & S_IFMT == S_IFLNK { throw .setup("\(folder) is a symbolic link; refusing to use it") }
     guard info.st_mode & S_IFMT == S_IFDIR else { throw .setup("\(folder) is not a directory; refusing to use it") }
     guard info.st_uid == geteuid() else {

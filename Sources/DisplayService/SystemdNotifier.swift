@@ -8,7 +8,7 @@ import DisplayKit
 /// sd_notify without libsystemd: one datagram to `$NOTIFY_SOCKET` (a path, or an abstract
 /// socket when it starts with `@`). Does nothing when the variable is unset.
 public final class SystemdNotifier {
-  private let fd: Int32
+  private let fd: FileDescriptor?
   private var address = sockaddr_un()
   private var length: socklen_t = 0
   /// Half of `$WATCHDOG_USEC` in nanoseconds, when systemd asks for pings (and
@@ -26,10 +26,11 @@ public final class SystemdNotifier {
       return overflow ? UInt64.max : max(half, 1_000_000)
     }
     guard let path = environment("NOTIFY_SOCKET"), !path.isEmpty, path.utf8.count < 108 else {
-      fd = -1
+      fd = nil
       return
     }
-    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    fd = (try? systemCall("socket") { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+      .map(FileDescriptor.init)
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -39,9 +40,9 @@ public final class SystemdNotifier {
     length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (bytes.first == UInt8(ascii: "@") ? 0 : 1))
   }
 
-  deinit { if fd >= 0 { close(fd) } }
+  deinit { fd?.close() }
 
-  public var isActive: Bool { fd >= 0 }
+  public var isActive: Bool { fd != nil }
 
   /// `text` made safe as one field's value (`STATUS=`): control characters, newlines
   /// above all, are escaped so the text cannot end the field and add others.
@@ -50,11 +51,11 @@ public final class SystemdNotifier {
   /// Sends `KEY=value` lines, e.g. `READY=1\nSTATUS=...`; values from outside go through
   /// `fieldValue`.
   public func notify(_ state: String) {
-    guard fd >= 0 else { return }
+    guard let fd else { return }
     var bytes = Array(state.utf8)
     _ = withUnsafePointer(to: &address) { addr in
       addr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
-        sendto(fd, &bytes, bytes.count, Int32(MSG_NOSIGNAL), sa, length)
+        try? systemCall("sendto") { sendto(fd.rawValue, &bytes, bytes.count, Int32(MSG_NOSIGNAL), sa, length) }
       }
     }
   }

@@ -17,46 +17,62 @@ enum UnixSocket {
   }
 
   /// A connected, blocking client socket, or nil when nothing listens at `path`.
-  static func connect(_ path: String) -> Int32? {
-    guard var (addr, len) = address(path) else { return nil }
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    let rc = withUnsafePointer(to: &addr) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, len) }
+  static func connect(_ path: String) -> FileDescriptor? {
+    guard var (addr, len) = address(path),
+      let fd = try? FileDescriptor(rawValue: systemCall("socket") { socket(AF_UNIX, streamFlags, 0) })
+    else { return nil }
+    let connected = try? withUnsafePointer(to: &addr) { p throws(SystemError) in
+      try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa throws(SystemError) in
+        try systemCall("connect") { Glibc.connect(fd.rawValue, sa, len) }
+      }
     }
-    if rc != 0 {
-      close(fd)
+    guard connected != nil else {
+      fd.close()
       return nil
     }
     return fd
   }
 
+  private static let streamFlags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+
   /// A non-blocking listening socket at `path`, mode 0600.
-  static func listen(_ path: String) throws(SystemError) -> Int32 {
+  static func listen(_ path: String) throws(SystemError) -> FileDescriptor {
     guard var (addr, len) = address(path) else { throw .call("socket path too long: \(path)", ENAMETOOLONG) }
-    let fd = socket(
-      AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw .call("socket", errno) }
+    let fd = FileDescriptor(
+      rawValue: try systemCall("socket") { socket(AF_UNIX, streamFlags | Int32(SOCK_NONBLOCK.rawValue), 0) })
     let old = umask(0o177)
     defer { umask(old) }
-    let rc = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-    guard rc == 0, Glibc.listen(fd, 16) == 0 else {
-      let e = errno
-      close(fd)
-      throw .call("bind \(path)", e)
+    do throws(SystemError) {
+      try withUnsafePointer(to: &addr) { p throws(SystemError) in
+        try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa throws(SystemError) in
+          try systemCall("bind \(path)") { bind(fd.rawValue, sa, len) }
+        }
+      }
+      try systemCall("bind \(path)") { Glibc.listen(fd.rawValue, 16) }
+    } catch {
+      fd.close()
+      throw error
     }
     return fd
   }
 
   /// The uid of the process at the other end.
-  static func peerUID(_ fd: Int32) -> uid_t? {
+  static func peerUID(_ fd: FileDescriptor) -> uid_t? {
     // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (glibc hides it without _GNU_SOURCE)
     var cred: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
     var len = socklen_t(MemoryLayout.size(ofValue: cred))
-    return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 ? cred.uid : nil
+    let got = try? systemCall("getsockopt") { getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERCRED, &cred, &len) }
+    return got == nil ? nil : cred.uid
   }
 
-  static func setNonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+  static func setNonBlocking(_ fd: FileDescriptor) {
+    guard let flags = try? systemCall("fcntl", { fcntl(fd.rawValue, F_GETFL) }) else { return }
+    _ = try? systemCall("fcntl") { fcntl(fd.rawValue, F_SETFL, flags | O_NONBLOCK) }
+  }
+
+  static func setCloseOnExec(_ fd: FileDescriptor) {
+    _ = try? systemCall("fcntl") { fcntl(fd.rawValue, F_SETFD, FD_CLOEXEC) }
+  }
 }
 
 /// Where the control socket of the daemon on `display` lives:

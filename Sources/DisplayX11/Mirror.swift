@@ -1,23 +1,6 @@
 import CXrandr
 import DisplayModel
 
-/// The XRender pictures behind one mirror window: the root (with IncludeInferiors, so every
-/// window on the source shows) transformed onto the window.
-public struct MirrorPictures: Hashable, Sendable {
-  public var source: UInt
-  public var destination: UInt
-  public init(source: UInt, destination: UInt) {
-    self.source = source
-    self.destination = destination
-  }
-}
-
-/// A DAMAGE object on the root window.
-public struct DamageID: RawRepresentable, Hashable, Sendable {
-  public var rawValue: UInt
-  public init(rawValue: UInt) { self.rawValue = rawValue }
-}
-
 extension XConnection {
   /// Whether RENDER, DAMAGE and XFixes 2 are there (and notes DAMAGE's event number).
   public var canMirror: Bool {
@@ -49,28 +32,19 @@ extension XConnection {
     return pictures
   }
 
-  /// Sets the source picture's transform and filter for `geometry`.
+  /// Sets the source picture's transform and filter for `geometry`, and the levels between
+  /// it and the window when the filter halves first (freed with the mirror or when their
+  /// sizes change).
   public func setMirror(_ p: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter) {
-    let m = geometry.transform.map { XFixed(MirrorGeometry.fixed($0)) }
-    var xform = XTransform(matrix: ((m[0], m[1], m[2]), (m[3], m[4], m[5]), (m[6], m[7], m[8])))
-    XRenderSetPictureTransform(display, Picture(p.source), &xform)
-    let (name, kernel) = geometry.filter(filter)
-    if name == "convolution" {
-      // A box: kernel×kernel equal weights, as [width, height, weights...] in fixed point.
-      let side = XFixed(MirrorGeometry.fixed(Double(kernel)))
-      var params = [side, side]
-      params += [XFixed](repeating: XFixed(65536 / (kernel * kernel)), count: kernel * kernel)
-      XRenderSetPictureFilter(display, Picture(p.source), name, &params, Int32(params.count))
-    } else {
-      XRenderSetPictureFilter(display, Picture(p.source), name, nil, 0)
-    }
+    setPasses(p, geometry.passes(filter))
   }
 
   /// Composites the source into the window at these window rectangles.
   public func composite(_ p: MirrorPictures, _ rects: [Rect]) {
     for r in rects {
+      let source = updateLevels(p, for: r)
       XRenderComposite(
-        display, PictOpSrc, Picture(p.source), 0, Picture(p.destination), Int32(clamping: r.x), Int32(clamping: r.y),
+        display, PictOpSrc, source, 0, Picture(p.destination), Int32(clamping: r.x), Int32(clamping: r.y),
         0, 0, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: r.width), UInt32(clamping: r.height))
     }
   }
@@ -78,6 +52,7 @@ extension XConnection {
   /// Frees a mirror's pictures; the window's own picture only when `destination` (the
   /// server frees it with the window, so not after another client destroyed the window).
   public func freeMirror(_ p: MirrorPictures, destination: Bool = true) {
+    freeLevels(p)
     XRenderFreePicture(display, Picture(p.source))
     if destination { XRenderFreePicture(display, Picture(p.destination)) }
   }

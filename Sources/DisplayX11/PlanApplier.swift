@@ -1,32 +1,32 @@
 import CXrandr
 import DisplayModel
 
-/// What applying a plan did.
-public struct ApplyOutcome: Sendable {
-  /// Changes the server accepted, with the mode it took (nil: turned off).
-  public var applied: [(change: CrtcChange, mode: ModeID?)] = []
-  /// Changes that failed with every candidate mode, with the reason. When there are any,
-  /// everything applied before was rolled back to the snapshot's layout.
-  public var failed: [(change: CrtcChange, reason: String)] = []
-  /// The screen size set, if it was changed.
-  public var screen: (width: Int, height: Int)?
-  /// The server's configuration changed since the snapshot the plan was made from: nothing
-  /// was applied; read again and plan again.
-  public var stale = false
-  public init() {}
-}
-
 extension XConnection {
-  /// Applies a plan in one server grab, all or nothing: CRTCs that would not fit the new
-  /// screen go off first, the screen grows, CRTCs are set (the next candidate mode when the
-  /// server refuses one), then the screen shrinks to the bounding box. A change that fails
-  /// with every mode rolls back what was done, back to `topology`, the snapshot the plan was
-  /// made from (CRTC rectangles and mode sizes come from it, not from the server again).
-  /// When the server's timestamps no longer match that snapshot nothing is done: a plan made
-  /// on stale data is never applied.
+  /// Applies a plan in one server grab, all or nothing, in this order: transforms offered
+  /// (pending until their CRTC is set), CRTCs turned off (those the plan turns off, and those
+  /// whose outputs move), the screen grown to the union of the old and new sizes, every CRTC
+  /// set (mode, position, rotation and reflection; the next candidate mode when the server
+  /// refuses one), the screen shrunk to the plan's size with its millimetres, the primary
+  /// output. Then everything set is read back and compared with the plan.
+  ///
+  /// Changes already in force send nothing. On any failure (a refused request, a read-back that
+  /// differs) everything is put back as `topology`, the snapshot the plan was made from, had it
+  /// (CRTCs, transforms, screen size and millimetres, primary), and the rollback is read back
+  /// too (`notRestored`). Nothing at all is sent for a plan made on a snapshot the server's
+  /// timestamps no longer match (`stale`), that would leave no connected output lit, or that
+  /// asks for rotations the CRTCs cannot do (`refused`).
+  ///
+  /// The millimetres: the plan's `screenMillimetres`; else, when the size changes, the old
+  /// vertical DPI kept, as xrandr does; else unchanged. They are taken from the snapshot, which
+  /// has them from Xlib (kept current by RRScreenChangeNotify), since RandR cannot read them.
   public func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
     var outcome = ApplyOutcome()
-    guard !plan.isEmpty else { return outcome }
+    guard !plan.isEmpty || plan.primary != nil || plan.screenMillimetres != nil else { return outcome }
+    if let refusal = Self.refusal(of: plan, in: topology) {
+      outcome.refused = refusal.reason
+      outcome.rotationRefused = refusal.rotations
+      return outcome
+    }
     XGrabServer(display)
     defer {
       XUngrabServer(display)
@@ -40,140 +40,43 @@ extension XConnection {
       outcome.stale = true
       return outcome
     }
-    let original = (width: topology.screen.width, height: topology.screen.height)
-    var current = (width: Int(XDisplayWidth(display, screenNumber)), height: Int(XDisplayHeight(display, screenNumber)))
-    let target = plan.screen ?? current
-    var touched: [CrtcID] = []
-    for change in plan.changes {
-      let info = topology.crtc(change.crtc).flatMap { $0.isActive ? $0.rect : nil }
-      if change.mode == nil
-        || (info.map { $0.x + $0.width > target.width || $0.y + $0.height > target.height } ?? false)
-      {
-        _ = setCrtc(change.crtc, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], resources)
-        touched.append(change.crtc)
-      }
-    }
-    let grown = (width: max(current.width, target.width), height: max(current.height, target.height))
-    if grown != current {
-      setScreenSize(grown)
-      current = grown
-    }
-    for change in plan.changes {
-      guard change.mode != nil else {
-        outcome.applied.append((change, nil))
-        continue
-      }
-      touched.append(change.crtc)
-      switch setWithFallbacks(change, modes: topology.modes, resources, screen: &current) {
-      case .success(let mode): outcome.applied.append((change, mode))
-      case .failure(let reason):
-        outcome.failed.append((change, reason.text))
-        rollBack(touched, to: topology, screen: original, from: current, resources)
-        try checkAlive()
-        return outcome
-      }
-    }
-    if let wanted = plan.screen, wanted != current {
-      setScreenSize(wanted)
-      current = wanted
-    }
+    outcome = PlanRun(self, plan: plan, topology: topology, resources: resources).run()
     try checkAlive()
-    if plan.screen != nil { outcome.screen = current }
     return outcome
   }
 
-  /// Puts the CRTCs in `touched` back as `topology` had them, and the screen size.
-  private func rollBack(
-    _ touched: [CrtcID], to topology: Topology, screen: (width: Int, height: Int),
-    from current: (width: Int, height: Int),
-    _ resources: ScreenResources
-  ) {
-    let crtcs = Set(touched)
-    for id in crtcs { _ = setCrtc(id, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], resources) }
-    let room = (width: max(current.width, screen.width), height: max(current.height, screen.height))
-    if room != current { setScreenSize(room) }
-    for id in crtcs {
-      guard let old = topology.crtc(id), old.isActive else { continue }
-      if setCrtc(id, mode: old.mode, x: old.x, y: old.y, rotation: old.rotation, outputs: old.outputs, resources)
-        == .stale
-      {
-        resources.refresh()
-        _ = setCrtc(id, mode: old.mode, x: old.x, y: old.y, rotation: old.rotation, outputs: old.outputs, resources)
-      }
-    }
-    if room != screen { setScreenSize(screen) }
-  }
-
-  private struct ApplyFailure: Error { var text: String }
-
-  private func setWithFallbacks(
-    _ change: CrtcChange, modes: [ModeID: Mode], _ resources: ScreenResources,
-    screen: inout (width: Int, height: Int)
-  ) -> Result<ModeID, ApplyFailure> {
+  /// Why `plan` must not be sent at all, checked before any request: it leaves no connected
+  /// output lit where one is connected, or asks a CRTC for a rotation it cannot do.
+  static func refusal(of plan: Plan, in topology: Topology) -> (reason: String, rotations: Set<CrtcID>)? {
+    var lit: [CrtcID: [OutputID]] = [:]
+    for crtc in topology.crtcs where crtc.isActive { lit[crtc.id] = crtc.outputs }
+    var rotations: Set<CrtcID> = []
     var reasons: [String] = []
-    for mode in [change.mode].compactMap({ $0 }) + change.fallbacks {
-      if let size = modes[mode].map({ (width: $0.width, height: $0.height) }) {
-        let need = (width: max(screen.width, change.x + size.width), height: max(screen.height, change.y + size.height))
-        if need != screen {
-          setScreenSize(need)
-          screen = need
-        }
-      }
-      let set = {
-        self.setCrtc(
-          change.crtc, mode: mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs,
-          resources)
-      }
-      var status = set()
-      if status == .stale {
-        resources.refresh()
-        status = set()
-      }
-      if case .failed(let why) = status {
-        reasons.append("mode \(mode): \(why)")
-        continue
-      }
-      if status == .ok { return .success(mode) }
-      reasons.append("mode \(mode): config timestamp stale twice")
+    for change in plan.changes {
+      lit[change.crtc] = change.mode == nil ? nil : change.outputs
+      guard change.mode != nil, let crtc = topology.crtc(change.crtc), !crtc.rotations.contains(change.rotation)
+      else { continue }
+      rotations.insert(change.crtc)
+      reasons.append(
+        "\(change.outputName): its CRTC cannot do \(words(change.rotation)), only \(words(crtc.rotations))")
     }
-    return .failure(ApplyFailure(text: reasons.joined(separator: "; ")))
-  }
-
-  private enum CrtcStatus: Equatable {
-    case ok, stale
-    case failed(String)
-  }
-
-  /// One `XRRSetCrtcConfig`, quoting the config timestamp of `resources`.
-  private func setCrtc(
-    _ crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: DisplayModel.Rotation, outputs: [OutputID],
-    _ resources: ScreenResources
-  ) -> CrtcStatus {
-    guard let res = resources.pointer else { return .failed("no screen resources") }
-    var ids = outputs.map { RROutput($0.rawValue) }
-    let first = nextRequest
-    // CurrentTime is safe here: the plan was checked against the snapshot's timestamps under
-    // this grab, so no other client changed the configuration since.
-    let status = ids.withUnsafeMutableBufferPointer { buf in
-      XRRSetCrtcConfig(
-        display, res, RRCrtc(crtc.rawValue), Time(CurrentTime), Int32(clamping: x), Int32(clamping: y),
-        RRMode(mode?.rawValue ?? 0), rotation.rawValue, buf.baseAddress, Int32(clamping: buf.count))
+    let connected = topology.connectedOutputs.filter { !$0.nonDesktop }.map(\.id)
+    let litAfter = Set(lit.values.joined()).intersection(connected)
+    if !connected.isEmpty && litAfter.isEmpty {
+      reasons.insert("it would leave no connected output lit", at: 0)
     }
-    if let error = takeErrors().first(where: { $0.serial >= first }) { return .failed(error.text) }
-    switch Int32(status) {
-    case RRSetConfigSuccess: return .ok
-    case RRSetConfigInvalidConfigTime, RRSetConfigInvalidTime: return .stale
-    default: return .failed("server refused (status \(status))")
-    }
+    return reasons.isEmpty ? nil : (reasons.joined(separator: "; "), rotations)
   }
+}
 
-  private func setScreenSize(_ size: (width: Int, height: Int)) {
-    // Keep 96 dpi: the physical size only feeds DPI guesses of clients.
-    let mm = { (px: Int) in Int32(clamping: max(1, px * 254 / 960)) }
-    XRRSetScreenSize(
-      display, root, Int32(clamping: size.width), Int32(clamping: size.height), mm(size.width), mm(size.height))
-  }
-
+/// A rotation set in xrandr's words: "left, reflect x".
+private func words(_ rotation: DisplayModel.Rotation) -> String {
+  let names: [(DisplayModel.Rotation, String)] = [
+    (.normal, "normal"), (.left, "left"), (.inverted, "inverted"), (.right, "right"), (.reflectX, "reflect x"),
+    (.reflectY, "reflect y"),
+  ]
+  let listed = names.filter { rotation.contains($0.0) }.map(\.1)
+  return listed.isEmpty ? "nothing" : listed.joined(separator: ", ")
 }
 
 /// The screen resources (for their config timestamp) during one apply: read once, read again

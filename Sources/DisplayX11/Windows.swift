@@ -2,60 +2,6 @@ import CXrandr
 import DisplayModel
 import DisplayRender
 
-/// An X window id.
-public struct WindowID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-  public var rawValue: UInt
-  public init(rawValue: UInt) { self.rawValue = rawValue }
-  public var description: String { "0x" + String(rawValue, radix: 16) }
-}
-
-/// An X pixmap id.
-public struct PixmapID: RawRepresentable, Hashable, Sendable {
-  public var rawValue: UInt
-  public init(rawValue: UInt) { self.rawValue = rawValue }
-}
-
-/// A picture shown as a window's background: the pixmap, and the child window holding it
-/// when the picture is smaller than the window.
-public struct ShownImage: Hashable, Sendable {
-  public var pixmap: PixmapID
-  public var inner: WindowID?
-  public init(pixmap: PixmapID, inner: WindowID?) {
-    self.pixmap = pixmap
-    self.inner = inner
-  }
-}
-
-/// What a monitor's window is: where, how it stacks, its colour before content arrives.
-public struct WindowSpec: Hashable, Sendable {
-  public var output: String
-  public var rect: Rect
-  public var level: WindowLevel
-  public var background: RGBColor
-  public init(output: String, rect: Rect, level: WindowLevel, background: RGBColor) {
-    self.output = output
-    self.rect = rect
-    self.level = level
-    self.background = background
-  }
-}
-
-/// Something that happened to one of our windows.
-public enum WindowEvent: Hashable, Sendable {
-  /// Destroyed by someone else (e.g. `xkill`).
-  case destroyed(WindowID)
-  /// A window manager asked it to close (`WM_DELETE_WINDOW`): ignored, as a kiosk must.
-  case closeRequested(WindowID)
-  /// Part of a window needs repainting (only selected for mirror windows).
-  case exposed(WindowID, Rect)
-  /// The root window was drawn on (DAMAGE).
-  case damaged
-  /// The pointer moved (XInput 2 raw motion).
-  case pointerMoved
-  /// The cursor's image changed (XFixes).
-  case cursorChanged
-}
-
 extension XConnection {
   /// Whether an EWMH window manager runs (`_NET_SUPPORTING_WM_CHECK` on the root).
   public var windowManagerRunning: Bool {
@@ -66,8 +12,7 @@ extension XConnection {
   /// An error from any request making it destroys the half-made window and is thrown; errors
   /// of earlier requests are not blamed on it.
   public func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
-    // Asked first: the query is a round trip, which would flush a half-made window.
-    let wm = spec.level != .overlay && windowManagerRunning
+    internAtoms(Self.windowAtoms)
     let first = nextRequest
     var attributes = XSetWindowAttributes()
     attributes.background_pixel = UInt(spec.background.pixel)
@@ -80,7 +25,9 @@ extension XConnection {
       UInt32(clamping: max(1, r.height)), 0, Int32(CopyFromParent), UInt32(InputOutput), nil, mask, &attributes)
     setIdentity(window, output: spec.output)
     setSizeHints(window, rect: r)
-    if wm {
+    // Set whether or not a window manager runs (no round trip to ask): without one it is an
+    // inert property, and one started later reads it when it manages the window.
+    if spec.level != .overlay {
       let state = spec.level == .above ? "_NET_WM_STATE_ABOVE" : "_NET_WM_STATE_FULLSCREEN"
       setAtoms(window, "_NET_WM_STATE", [atom(state)])
     }
@@ -106,66 +53,12 @@ extension XConnection {
     XDestroyWindow(display, Window(window.rawValue))
   }
 
-  /// Puts `image` into a new pixmap and makes it the background of `window` (of `size`), so
-  /// the server repaints exposed areas itself. An image smaller than the window (a picture
-  /// capped for a huge monitor) goes into a child window centred in it, over the window's
-  /// own background colour. Throws, freeing what it made, when the server cannot (BadAlloc).
+  /// Puts `image` into a new pixmap and makes it the background of `window` (of `size`), as
+  /// `showPicture` does with a picture that is all one image.
   public func showImage(
-    _ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor
+    _ image: any PixelImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor
   ) throws(DisplayError) -> ShownImage {
-    let depth = XDefaultDepth(display, screenNumber)
-    guard depth == 24 || depth == 32, let visual = XDefaultVisual(display, screenNumber) else {
-      throw .request(unknownFailure("a 24-bit TrueColor visual for the placeholder"))
-    }
-    let first = nextRequest
-    let parent = Window(window.rawValue)
-    var target = parent
-    var inner: WindowID?
-    if image.width < size.width || image.height < size.height {
-      // The bars around the picture: the background colour, not an earlier picture.
-      XSetWindowBackground(display, parent, UInt(background.pixel))
-      XClearWindow(display, parent)
-      var attributes = XSetWindowAttributes()
-      target = XCreateWindow(
-        display, target, Int32(clamping: (size.width - image.width) / 2),
-        Int32(clamping: (size.height - image.height) / 2),
-        UInt32(clamping: image.width), UInt32(clamping: image.height), 0, Int32(CopyFromParent), UInt32(InputOutput),
-        nil, 0, &attributes)
-      inner = WindowID(rawValue: UInt(target))
-    }
-    let pixmap = XCreatePixmap(
-      display, target, UInt32(clamping: image.width), UInt32(clamping: image.height), UInt32(depth))
-    upload(image, to: pixmap, visual: visual, depth: depth)
-    XSetWindowBackgroundPixmap(display, target, pixmap)
-    if inner != nil { XMapWindow(display, target) }
-    XClearWindow(display, target)
-    if let error = try syncErrors(since: first).first {
-      XSetWindowBackground(display, parent, UInt(background.pixel))
-      XClearWindow(display, parent)
-      XFreePixmap(display, pixmap)
-      if let inner { XDestroyWindow(display, Window(inner.rawValue)) }
-      XFlush(display)
-      throw .request(error)
-    }
-    return ShownImage(pixmap: PixmapID(rawValue: UInt(pixmap)), inner: inner)
-  }
-
-  private func upload(_ image: RenderedImage, to pixmap: Pixmap, visual: UnsafeMutablePointer<Visual>, depth: Int32) {
-    let gc = XCreateGC(display, pixmap, 0, nil)
-    defer { XFreeGC(display, gc) }
-    image.withPixels { pixels, stride in
-      guard
-        let ximage = XCreateImage(
-          display, visual, UInt32(depth), ZPixmap, 0,
-          UnsafeMutablePointer(mutating: pixels.assumingMemoryBound(to: CChar.self)),
-          UInt32(clamping: image.width), UInt32(clamping: image.height), 32, Int32(clamping: stride))
-      else { return }
-      XPutImage(
-        display, pixmap, gc, ximage, 0, 0, 0, 0, UInt32(clamping: image.width), UInt32(clamping: image.height))
-      // The pixels belong to the renderer: free only the XImage structure.
-      ximage.pointee.data = nil
-      XFree(ximage)
-    }
+    try showPicture(PlaceholderPicture(image: image, background: background), in: window, size: size)
   }
 
   public func freePixmap(_ pixmap: PixmapID) { XFreePixmap(display, Pixmap(pixmap.rawValue)) }

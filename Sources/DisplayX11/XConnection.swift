@@ -52,6 +52,8 @@ public final class XConnection {
   var fixesEventBase = -1
   /// The XFixes region damage is taken into, once created.
   var damageRegion: UInt = 0
+  /// The intermediate levels of mirrors that halve first, by their source picture.
+  var mirrorLevels: [UInt: MirrorLevels] = [:]
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {
@@ -60,6 +62,8 @@ public final class XConnection {
     let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
     guard let display = XOpenDisplay(name) else { throw .cannotOpen(display: shown) }
     XSetIOErrorExitHandler(display, markLost, nil)
+    // XCB asks for RandR's opcode for the snapshots itself: in the same round trip as Xlib.
+    if let c = XGetXCBConnection(display) { cx_prefetch_randr(c) }
     self.display = display
     self.name = String(cString: XDisplayString(display))
     root = cx_default_root(display)
@@ -84,7 +88,7 @@ public final class XConnection {
   }
 
   /// The connection's file descriptor, for `poll()`.
-  public var fileDescriptor: Int32 { cx_connection_number(display) }
+  public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: cx_connection_number(display)) }
 
   /// Whether Xlib has found the connection broken.
   public var isLost: Bool { lostDisplays.contains(UnsafeMutableRawPointer(display)) }

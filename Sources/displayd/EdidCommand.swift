@@ -1,5 +1,7 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
+import DisplayX11
 
 struct EdidCommand: Subcommand {
   let spec = CommandSpec(
@@ -45,7 +47,7 @@ struct EdidCommand: Subcommand {
     do {
       let edid = try EDID(bytes: bytes)
       if json {
-        write(JSON.object([("file", .string(label))] + EDIDReport.fieldsJSON(edid)).serialized() + "\n")
+        write(JSON.object([("file", .string(label))] + JSON.record(EDIDRecord(edid)).members).serialized() + "\n")
       } else {
         write("\(label):\n" + EDIDReport.text(edid))
       }

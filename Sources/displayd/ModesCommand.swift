@@ -1,5 +1,7 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
+import DisplayX11
 
 struct ModesCommand: Subcommand {
   let spec = CommandSpec(

@@ -1,5 +1,7 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
+import DisplayX11
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
 
@@ -15,12 +16,8 @@ struct StatusCommand: Subcommand {
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let client = try DaemonClient.connect(display: args.display)
-    let (line, members) = try client.request("status") as (String, [String: JSON])
-    if args.has("--json") {
-      write(line + "\n")
-    } else {
-      write(StatusReport.text(.object(members.map { ($0.key, $0.value) })))
-    }
+    let (line, answer) = try client.status()
+    write(args.has("--json") ? line + "\n" : StatusReport.text(answer))
     return .success
   }
 }

@@ -1,5 +1,7 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
+import DisplayX11
 
 #if canImport(Glibc)
   import Glibc
@@ -8,7 +10,7 @@ import DisplayService
 let version = "0.1.0"
 
 let toolUsage =
-  "usage: displayd <run|status|reload|check-config|outputs|modes|watch|edid|screenshot> [options]  (displayd COMMAND --help)"
+  "usage: displayd <run|status|reload|check-config|outputs|modes|watch|edid|screenshot|identify> [options]  (displayd COMMAND --help)"
 
 let toolHelp = """
   displayd: a multi-display manager for X11.
@@ -23,6 +25,7 @@ let toolHelp = """
     watch         print one line per hot-plug event until interrupted
     edid          decode EDID files, or the EDID of a connected output
     screenshot    save what the screen (or one output) shows as a PNG
+    identify      show each lit output's name, monitor and mode on it for a few seconds
 
   Options:
     --help      show this help (also after a command)

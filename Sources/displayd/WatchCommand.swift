@@ -1,5 +1,7 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
+import DisplayX11
 
 #if canImport(Glibc)
   import Glibc
@@ -30,7 +32,7 @@ struct WatchCommand: Subcommand {
     _ = try watcher.run(stop: stop) { events, topology in
       var text = ""
       for event in events {
-        text += json ? EventReport.json(event, in: topology).serialized() : EventReport.text(event)
+        text += json ? JSON.record(EventRecord(event, in: topology)).serialized() : EventReport.text(event)
         text += "\n"
       }
       write(text)
@@ -53,8 +55,8 @@ struct WatchCommand: Subcommand {
       }
       if json {
         write(String(decoding: line, as: UTF8.self) + "\n")
-      } else if let event = try? JSON.parse(line) {
-        write(EventReport.text(fromJSON: event) + "\n")
+      } else if let event = try? EventRecord.decode(line) {
+        write(EventReport.text(event) + "\n")
       }
     }
   }

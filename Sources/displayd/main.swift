@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
 
@@ -9,6 +10,7 @@ let commands: [String: Subcommand] = [
   "outputs": OutputsCommand(), "modes": ModesCommand(), "watch": WatchCommand(),
   "edid": EdidCommand(), "run": RunCommand(), "check-config": CheckConfigCommand(),
   "screenshot": ScreenshotCommand(), "status": StatusCommand(), "reload": ReloadCommand(),
+  "identify": IdentifyCommand(),
 ]
 
 let argv = Array(CommandLine.arguments.dropFirst())

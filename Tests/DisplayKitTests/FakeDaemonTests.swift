@@ -161,6 +161,52 @@ import Testing
     #expect(server.badFrees == 0)
   }
 
+  @Test func mirrorFramesArePacedToTheMonitorsFrameIntervalByTheDaemonsClock() throws {
+    let server = desk()
+    let clock = ManualClock()
+    var config = Config()
+    config.defaults.content = .mirror
+    let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
+    try daemon.start()
+    plug(server, 1)
+    try daemon.handleXEvents()
+    let frame: UInt64 = 16_666_666  // 1920x1080 at 60 Hz
+    var composites = server.composites
+    #expect(composites == 1 && daemon.frameTimerDescriptor == nil, "the whole mirror, once")
+    // Damage 1 ms after that composite waits for the frame: the timer is armed, nothing drawn.
+    clock.advance(1_000_000)
+    server.draw(Rect(x: 10, y: 10, width: 100, height: 100))
+    try daemon.handleXEvents()
+    #expect(server.composites == composites && daemon.frameTimerDescriptor != nil)
+    // More damage within the frame joins it.
+    clock.advance(5_000_000)
+    server.draw(Rect(x: 300, y: 10, width: 100, height: 100))
+    try daemon.handleXEvents()
+    #expect(server.composites == composites)
+    // The frame is due: one composite of both areas.
+    clock.advance(frame - 6_000_000)
+    daemon.frameTimerFired()
+    #expect(server.composites == composites + 1 && daemon.frameTimerDescriptor == nil)
+    composites = server.composites
+    // Damage a whole frame after the last composite is drawn at once.
+    clock.advance(frame)
+    server.draw(Rect(x: 10, y: 10, width: 5, height: 5))
+    try daemon.handleXEvents()
+    #expect(server.composites == composites + 1 && daemon.frameTimerDescriptor == nil)
+    #expect(daemon.counters.composites == 3, "the set-up composite and two frames")
+  }
+
+  @Test func theWatchLoopOverAnyServerTurnsEventsIntoOneSnapshotAndItsDiff() throws {
+    let server = desk()
+    let watcher = try TopologyWatcher(connection: server)
+    plug(server, 1)
+    server.pendingRandR += 2
+    #expect(try watcher.drain() == 3)
+    #expect(try watcher.refresh().map(\.kind) == [.connected], "three events, one snapshot, one change")
+    #expect(watcher.snapshots == 1 && watcher.topology == server.topology)
+    #expect(try watcher.drain() == 0 && watcher.refresh().isEmpty)
+  }
+
   @Test func aReloadThatCannotBeAppliedLeavesThePreviousConfigInForce() throws {
     let server = desk()
     let daemon = try Daemon(connection: server, config: Config(), log: quiet)

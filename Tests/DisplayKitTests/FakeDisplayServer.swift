@@ -23,6 +23,10 @@ final class FakeDisplayServer: DisplayServer {
   var lost = false
   /// Applies of a change to these outputs fail with every mode, as a server refusing them.
   var refusing: Set<OutputID> = []
+  /// Root areas drawn on since the daemon last took the damage.
+  var damagedAreas: [Rect] = []
+  /// Composites into mirror windows (areas and cursors).
+  private(set) var composites = 0
   private(set) var applies = 0
   private(set) var changesApplied = 0
   private var nextID: UInt = 0x40_0000
@@ -50,6 +54,12 @@ final class FakeDisplayServer: DisplayServer {
     if set.remove(item) == nil { badFrees += 1 }
   }
 
+  /// Something drew on the root: DAMAGE reports it.
+  func draw(_ area: Rect) {
+    damagedAreas.append(area)
+    pendingWindowEvents.append(.damaged)
+  }
+
   /// The topology changed (a monitor plugged, an EDID set): one RandR event.
   func change(_ body: (inout Topology) -> Void) {
     body(&topology)
@@ -61,7 +71,7 @@ final class FakeDisplayServer: DisplayServer {
 
   // DisplayServer.
 
-  let fileDescriptor: Int32 = -1
+  let fileDescriptor = FileDescriptor(rawValue: -1)
   var queuedEvents: Int { pendingRandR + pendingWindowEvents.count }
   func readAvailable() throws(DisplayError) -> Int { queuedEvents }
   func flush() {}
@@ -122,7 +132,15 @@ final class FakeDisplayServer: DisplayServer {
     if windows.removeValue(forKey: window) == nil { badFrees += 1 }
   }
 
-  func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
+  func showImage(_ image: any PixelImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
+    throws(DisplayError) -> ShownImage
+  {
+    let pixmap = PixmapID(rawValue: newID())
+    pixmaps.insert(pixmap)
+    return ShownImage(pixmap: pixmap, inner: nil)
+  }
+
+  func showPicture(_ picture: PlaceholderPicture, in window: WindowID, size: (width: Int, height: Int))
     throws(DisplayError) -> ShownImage
   {
     let pixmap = PixmapID(rawValue: newID())
@@ -144,7 +162,7 @@ final class FakeDisplayServer: DisplayServer {
   }
 
   func setMirror(_ pictures: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter) {}
-  func composite(_ pictures: MirrorPictures, _ rects: [Rect]) {}
+  func composite(_ pictures: MirrorPictures, _ rects: [Rect]) { composites += 1 }
 
   func freeMirror(_ p: MirrorPictures, destination: Bool) {
     free(p.source, from: &pictures)
@@ -160,7 +178,10 @@ final class FakeDisplayServer: DisplayServer {
     return d
   }
 
-  func takeDamage(_ damage: DamageID) -> [Rect] { [] }
+  func takeDamage(_ damage: DamageID) -> [Rect] {
+    defer { damagedAreas = [] }
+    return damagedAreas
+  }
   func freeDamage(_ damage: DamageID) { free(damage, from: &damages) }
 
   func selectPointerTracking() -> Bool { false }
@@ -170,4 +191,10 @@ final class FakeDisplayServer: DisplayServer {
   func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture? { nil }
   func freeCursorPicture(_ cursor: CursorPicture) {}
   func compositeCursor(_ cursor: CursorPicture, into pictures: MirrorPictures, at rect: Rect) {}
+}
+
+/// A clock that moves only when the test says.
+final class ManualClock: MonotonicClock {
+  private(set) var nanoseconds: UInt64 = 1_000_000_000
+  func advance(_ by: UInt64) { nanoseconds += by }
 }

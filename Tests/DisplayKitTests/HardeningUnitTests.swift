@@ -22,11 +22,11 @@ import Testing
 
   @Test func aTinyMirrorOfALargeSourceGetsABoundedBoxKernel() {
     let g = MirrorGeometry(source: Rect(x: 0, y: 0, width: 32767, height: 32767), width: 1, height: 1, scale: .fit)
-    let (name, kernel) = g.filter(.auto)
+    let (name, kernel) = g.filter(.box)
     #expect(name == "convolution")
     #expect(kernel == MirrorGeometry.maxKernel, "at most \(MirrorGeometry.maxKernel)² weights, not 32767²")
     let half = MirrorGeometry(source: Rect(x: 0, y: 0, width: 1920, height: 1080), width: 960, height: 540, scale: .fit)
-    #expect(half.filter(.auto).kernel == 2, "ordinary scales keep their box")
+    #expect(half.filter(.box).kernel == 2, "ordinary scales keep their box")
   }
 
   @Test func fixedPointSaturatesInsteadOfTrapping() {

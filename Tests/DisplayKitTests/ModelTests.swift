@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import DisplayService
 import Testing

@@ -161,7 +161,7 @@ import XRig
     let g = MirrorGeometry(source: source, width: 1280, height: 1024, scale: .fit)
     #expect(g.content == Rect(x: 0, y: 152, width: 1280, height: 720))
     #expect(g.bars == [Rect(x: 0, y: 0, width: 1280, height: 152), Rect(x: 0, y: 872, width: 1280, height: 152)])
-    #expect(g.filter(.auto) == ("convolution", 2), "2/3 is below 0.75: a 2x2 box")
+    #expect(g.filter(.box) == ("convolution", 2), "2/3 is below 0.75: a 2x2 box")
     #expect(g.filter(.nearest).name == "nearest")
     let t = g.transform
     #expect(abs(t[0] - 1.5) < 1e-9 && abs(t[5] - (-228)) < 1e-9, "window y 152 maps to root y 0")

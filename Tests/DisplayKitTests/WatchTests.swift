@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayService
+import DisplayX11
 import Foundation
 import Testing
 import XRig
@@ -88,7 +89,7 @@ extension XServerTests {
 
       let truth = try XConnection(name: server.display).readTopology()
       let caughtUp = try eventually(within: 2) {
-        if !pollFDs([observer.fileDescriptor], timeoutMs: 20).isEmpty || observer.queuedEvents > 0 {
+        if !pollFDs([observer.fileDescriptor.rawValue], timeoutMs: 20).isEmpty || observer.queuedEvents > 0 {
           _ = try observer.readAvailable()
           if try observer.drainEvents() > 0 { try watcher.refresh() }
         }

@@ -4,11 +4,11 @@ import Foundation
   import Glibc
 #endif
 
-/// A private X server for one test: Xvnc (the hot-plug rig) or Xorg with the dummy driver
-/// (16 outputs). It picks its own display number (`-displayfd`), and is stopped on deinit;
+/// A private X server for one test: Xvnc (the hot-plug rig), Xorg with the dummy driver
+/// (16 outputs), or Xephyr nested in a private Xvnc (rotation and reflection). It picks its own display number (`-displayfd`), and is stopped on deinit;
 /// a guard shell kills it if the test process dies without stopping it.
 public final class TestXServer {
-  public enum Kind { case vnc, dummy }
+  public enum Kind { case vnc, dummy, xephyr }
 
   public let kind: Kind
   /// `:N`.
@@ -19,6 +19,8 @@ public final class TestXServer {
   public var vncSocket: String { directory + "/vnc.sock" }
   private let process: GuardedProcess
   private let displayPipe: (read: Int32, write: Int32)
+  /// The Xvnc a nested Xephyr draws into; stopped after it.
+  private let parent: TestXServer?
 
   /// Starts Xvnc with one screen of the given size.
   public static func vnc(width: Int = 1920, height: Int = 1080) throws -> TestXServer {
@@ -44,13 +46,31 @@ public final class TestXServer {
     }
   }
 
-  private init(kind: Kind, command: (String) throws -> [String]) throws {
+  /// Starts Xephyr with one output, `default`, at `width` x `height`, inside a private Xvnc.
+  /// Its CRTC offers every rotation and reflection, no transform; its screen is at most
+  /// 1600x1200, and it has no RRSetScreenSize of its own (RandR 1.0 underneath): a mode or
+  /// rotation set resizes the screen, an XRRSetScreenSize alone changes nothing.
+  /// `-noreset` is needed: Xephyr 21.1.7 started without it segfaults (DamageDestroy) on its
+  /// first rotation or reflection.
+  public static func xephyr(width: Int = 1024, height: Int = 768) throws -> TestXServer {
+    let host = try vnc(width: 1920, height: 1200)
+    return try TestXServer(kind: .xephyr, parent: host, environment: ["DISPLAY": host.display]) { _ in
+      ["Xephyr", "-displayfd", "5", "-screen", "\(width)x\(height)", "-nolisten", "tcp", "-no-host-grab", "-noreset"]
+    }
+  }
+
+  private init(
+    kind: Kind, parent: TestXServer? = nil, environment: [String: String] = [:],
+    command: (String) throws -> [String]
+  ) throws {
     self.kind = kind
+    self.parent = parent
     directory = try makeTempDirectory("displayd-x")
     let argv = try command(directory)
     displayPipe = try makePipe()
+    let env = environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     do {
-      process = try GuardedProcess(argv, keep: [5: displayPipe.write])
+      process = try GuardedProcess(argv, keep: [5: displayPipe.write], environment: env)
     } catch {
       [displayPipe.read, displayPipe.write].forEach { close($0) }
       throw error
@@ -75,6 +95,7 @@ public final class TestXServer {
     process.stop()
     close(displayPipe.read)
     try? FileManager.default.removeItem(atPath: directory)
+    parent?.stop()
   }
 
   /// Kills the server at once (SIGKILL), as a crash would; the guard then ends.

@@ -14,7 +14,10 @@ public final class Daemon {
   public let connection: any DisplayServer
   public private(set) var config: Config
   public let log: Logger
-  public private(set) var topology: Topology
+  /// The watch loop's steps: the events, the snapshots, and what changed between them.
+  let watcher: TopologyWatcher
+  /// The latest snapshot.
+  public var topology: Topology { watcher.topology }
   public internal(set) var counters = DaemonCounters()
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
   /// Outputs configured since they connected, with the monitor then: left as they are until
@@ -29,25 +32,31 @@ public final class Daemon {
   static let maxRounds = 8
   /// Called with each batch of topology events and the snapshots before and after.
   public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
+  /// The time mirror frames are paced by.
+  public let clock: any MonotonicClock
   /// Wall-clock time the daemon started.
   public let startedAt = timestampNow()
   /// Damage tracking and frame pacing for mirror windows.
   var mirrors = MirrorRuntime()
   /// The placeholder's PNG, decoded once per config.
   var placeholderImage: PlaceholderImage?
+  /// The laptop lid as the service last heard it (open without logind).
+  public private(set) var lid = LidState.open
+  /// Draws every placeholder with one pango context and layout.
+  let painter = PlaceholderPainter()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
-  public init(connection: any DisplayServer, config: Config, log: Logger) throws(DisplayError) {
+  public init(
+    connection: any DisplayServer, config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
+  ) throws(DisplayError) {
     self.connection = connection
+    self.clock = clock
     self.config = config
     self.log = log
-    try connection.selectRandREvents()
-    topology = try connection.snapshot(ReadOptions(probe: true))
-    _ = try connection.drainEvents { _ in }
+    watcher = try TopologyWatcher(connection: connection, probe: true)
     placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
-    _ = PlaceholderRenderer.render(
-      PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
+    _ = painter?.picture(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
   }
 
   /// The first full reconcile: after it, every monitor present has its mode and window.
@@ -55,8 +64,9 @@ public final class Daemon {
     let main = config.mainOutput(in: topology)?.name ?? "none"
     log.info("display \(connection.name): \(topology.connectedOutputs.count) connected, main \(main)")
     let old = topology
-    let events = try reconcile(reason: "start-up")
+    let events = try arrange(reason: "start-up")
     report(events, old)
+    syncWindows()
     log.info("ready: \(monitors.count) external monitor(s) managed")
   }
 
@@ -71,7 +81,7 @@ public final class Daemon {
   /// the windows back in line when one of them was destroyed, whatever else happened.
   public func handleXEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
-    let randr = try connection.drainEvents { windowEvents.append($0) }
+    let randr = try watcher.drain { windowEvents.append($0) }
     var resync = false
     for event in windowEvents { resync = handle(event) || resync }
     guard randr > 0 else {
@@ -93,16 +103,26 @@ public final class Daemon {
       return
     }
     var events = adopt(new)
-    events += try reconcile(reason: "RandR events")
+    events += try arrange(reason: "RandR events")
+    // Hooks start as soon as modes and places are final; the windows follow.
     report(events, old)
+    syncWindows()
   }
 
   /// Plans, applies what differs, re-reads the result and brings the windows in line;
+  /// returns the events seen in the snapshots it adopted.
+  @discardableResult
+  public func reconcile(reason: String) throws(DisplayError) -> [TopologyEvent] {
+    let events = try arrange(reason: reason)
+    syncWindows()
+    return events
+  }
+
+  /// Plans and applies what differs and re-reads the result, leaving the windows as they are;
   /// returns the events seen in the snapshots it adopted. A plan made from a snapshot that
   /// went stale, or that the server refused in part, is rolled back by `apply` and made again
   /// without the outputs that failed: a few rounds at most, never a half-applied layout.
-  @discardableResult
-  public func reconcile(reason: String) throws(DisplayError) -> [TopologyEvent] {
+  func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
@@ -125,9 +145,11 @@ public final class Daemon {
       counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
       log.info("reconcile \(n) (\(reason)): " + describe(outcome))
       for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }
+      let problems = outcome.problems + [outcome.refused].compactMap { $0.map { "plan refused: " + $0 } }
+      for problem in problems + outcome.notRestored.map({ "not restored: " + $0 }) { log.error(problem) }
       var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
-      // A monitor that was only to move failed: every new one the move made room for is to blame.
-      if failed.isEmpty && !outcome.failed.isEmpty { failed = plan.configures }
+      // A monitor that was only to move failed, or the screen: every new one is to blame.
+      if failed.isEmpty && !(outcome.failed.isEmpty && problems.isEmpty) { failed = plan.configures }
       guard !failed.isEmpty else {
         for id in plan.configures { settle(id) }
         break
@@ -139,7 +161,6 @@ public final class Daemon {
       }
       excluded.formUnion(failed)
     }
-    syncWindows()
     return events
   }
 
@@ -159,14 +180,23 @@ public final class Daemon {
 
   /// Makes `new` the current snapshot; logs and returns what changed since the last one.
   private func adopt(_ new: Topology) -> [TopologyEvent] {
-    let events = TopologyDiff.events(from: topology, to: new)
-    for event in events { log.info(EventReport.describe(event)) }
-    topology = new
+    let events = watcher.adopt(new)
+    for event in events { log.info(event.summary) }
     return events
   }
 
   private func report(_ events: [TopologyEvent], _ old: Topology) {
     if !events.isEmpty { onEvents?(events, old, topology) }
+  }
+
+  /// Records the lid's state; a change reconciles, unless `reconcile` is false (the state
+  /// before `start`).
+  public func setLid(_ new: LidState, reconcile: Bool = true) throws(DisplayError) {
+    guard new != lid else { return }
+    lid = new
+    guard reconcile else { return }
+    let old = topology
+    report(try self.reconcile(reason: "lid \(new.rawValue)"), old)
   }
 
   /// Replaces the configuration and reconciles every monitor against it; windows whose
@@ -183,7 +213,8 @@ public final class Daemon {
     }
     do {
       let old = topology
-      report(try reconcile(reason: "config reload"), old)
+      report(try arrange(reason: "config reload"), old)
+      syncWindows()
     } catch {
       (config, settled, failures, placeholderImage) = previous
       throw error

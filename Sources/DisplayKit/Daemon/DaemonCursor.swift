@@ -51,7 +51,7 @@ extension Daemon {
     }
     if let new { connection.compositeCursor(cursor, into: pictures, at: new) }
     monitor.cursorRect = new
-    mirrors.lastComposite = monotonicNanoseconds()
+    mirrors.lastComposite = clock.nanoseconds
   }
 
   /// Where the cursor shows in a mirror window, nil when the pointer is off the source.

@@ -22,7 +22,7 @@ struct MirrorRuntime {
 
 extension Daemon {
   /// The frame timer's descriptor while it is armed, for the event loop.
-  public var frameTimerDescriptor: Int32? { mirrors.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
+  public var frameTimerDescriptor: FileDescriptor? { mirrors.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
 
   /// The frame timer fired: composite what was damaged meanwhile.
   public func frameTimerFired() {
@@ -32,7 +32,7 @@ extension Daemon {
 
   /// Does the pending work now, or at the next frame if one was just drawn.
   func scheduleFrame() {
-    let now = monotonicNanoseconds()
+    let now = clock.nanoseconds
     let due = mirrors.lastComposite + mirrors.interval
     if now >= due {
       frame()
@@ -93,7 +93,7 @@ extension Daemon {
     guard let pictures = monitor.mirror, let geometry = monitor.geometry else { return }
     connection.composite(pictures, [geometry.content])
     counters.composites += 1
-    mirrors.lastComposite = monotonicNanoseconds()
+    mirrors.lastComposite = clock.nanoseconds
   }
 
   /// One root DAMAGE object while any mirror exists, none otherwise; pointer tracking only
@@ -139,7 +139,7 @@ extension Daemon {
         coveredCursor.insert(monitor.output)
       }
     }
-    if drew { mirrors.lastComposite = monotonicNanoseconds() }
+    if drew { mirrors.lastComposite = clock.nanoseconds }
     return coveredCursor
   }
 

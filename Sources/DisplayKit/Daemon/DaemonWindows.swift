@@ -3,6 +3,8 @@ extension Daemon {
   /// destroys; draws only when a window's picture inputs changed.
   func syncWindows() {
     let wanted = Dictionary(config.wantedWindows(in: topology).map { ($0.output.id, $0) }) { a, _ in a }
+    let redraws = counters.redraws
+    defer { if counters.redraws != redraws { releaseFreedMemory() } }
     for (id, monitor) in monitors
     where wanted[id].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true {
       release(monitor)
@@ -57,14 +59,13 @@ extension Daemon {
   }
 
   private func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
-    guard let image = PlaceholderRenderer.render(picture, image: placeholderImage) else {
+    guard let image = painter?.picture(picture, image: placeholderImage) else {
       log.error("could not draw the placeholder for \(monitor.name) (\(picture.width)x\(picture.height))")
       return
     }
     let old = (monitor.pixmap, monitor.inner)
     do {
-      let shown = try connection.showImage(
-        image, in: monitor.window, size: (picture.width, picture.height), background: picture.style.background)
+      let shown = try connection.showPicture(image, in: monitor.window, size: (picture.width, picture.height))
       (monitor.pixmap, monitor.inner) = (shown.pixmap, shown.inner)
       if let pixmap = old.0 { connection.freePixmap(pixmap) }
       if let inner = old.1 { connection.destroyWindow(inner) }

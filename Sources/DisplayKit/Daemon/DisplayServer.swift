@@ -8,7 +8,7 @@ public protocol DisplayServer: AnyObject {
 
   // The event loop.
   /// A descriptor that becomes readable when events arrive, for `poll()`.
-  var fileDescriptor: Int32 { get }
+  var fileDescriptor: FileDescriptor { get }
   /// Events read and queued, not yet drained.
   var queuedEvents: Int { get }
   /// Reads what has arrived without blocking; returns how many events are queued.
@@ -33,7 +33,10 @@ public protocol DisplayServer: AnyObject {
   func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID
   func moveWindow(_ window: WindowID, to rect: Rect)
   func destroyWindow(_ window: WindowID)
-  func showImage(_ image: RenderedImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
+  func showImage(_ image: any PixelImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
+    throws(DisplayError) -> ShownImage
+  /// Shows a placeholder picture: the server fills its background, only its patches upload.
+  func showPicture(_ picture: PlaceholderPicture, in window: WindowID, size: (width: Int, height: Int))
     throws(DisplayError) -> ShownImage
   func freePixmap(_ pixmap: PixmapID)
   func selectExposures(_ window: WindowID)
@@ -62,8 +65,4 @@ public protocol DisplayServer: AnyObject {
 extension DisplayServer {
   /// One consistent snapshot, without probing connectors.
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
-}
-
-extension XConnection: DisplayServer {
-  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try readTopology(options) }
 }

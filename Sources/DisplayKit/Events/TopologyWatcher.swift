@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Why a watch loop ended.
 public enum WatchEnd: Equatable, Sendable {
   /// A signal from the stop set arrived (its number).
@@ -10,33 +6,51 @@ public enum WatchEnd: Equatable, Sendable {
   case requested
 }
 
-/// Turns RandR notifications into topology events: on any of them it drains the queue, takes
-/// one fresh snapshot and diffs it against the last one.
+/// The one watch loop over a display server: selects RandR events, takes the queued events,
+/// and on any that may have changed the topology takes one fresh snapshot and diffs it
+/// against the last one. `displayd watch` runs it as it is (`run`); the daemon drives its
+/// steps from the service's poll loop (`drain`, `snapshot`, `adopt`).
 ///
-/// Sleeps in `poll()` on the X connection and a signalfd with no timer, so an idle watcher
+/// Sleeps in `poll()` on the connection and a signalfd with no timer, so an idle watcher
 /// costs no wake-ups.
 public final class TopologyWatcher {
-  public let connection: XConnection
+  public let connection: any DisplayServer
   /// The latest snapshot.
   public private(set) var topology: Topology
-  /// Snapshots taken because of events (not counting the first).
+  /// Snapshots adopted since the first.
   public private(set) var snapshots = 0
 
-  /// Selects RandR events, then reads the first snapshot (probing if asked, before selecting
-  /// so that the probe's own changes are already in it).
-  public init(connection: XConnection, probe: Bool = false) throws(DisplayError) {
+  /// Selects RandR events, then reads the first snapshot (probing if asked) and drops the
+  /// events queued so far, which the snapshot already shows.
+  public init(connection: any DisplayServer, probe: Bool = false) throws(DisplayError) {
     self.connection = connection
     try connection.selectRandREvents()
-    topology = try connection.readTopology(ReadOptions(probe: probe))
-    _ = try connection.drainEvents()
+    topology = try connection.snapshot(ReadOptions(probe: probe))
+    _ = try connection.drainEvents { _ in }
+  }
+
+  /// Takes every queued event; hands those about windows to `onWindow` and returns how many
+  /// may have changed the topology.
+  public func drain(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
+    try connection.drainEvents(onWindow)
+  }
+
+  /// Makes `new` the latest snapshot; returns what changed since the last one.
+  public func adopt(_ new: Topology) -> [TopologyEvent] {
+    snapshots += 1
+    defer { topology = new }
+    return TopologyDiff.events(from: topology, to: new)
+  }
+
+  /// Takes a fresh snapshot and returns what changed since the last one.
+  @discardableResult
+  public func refresh() throws(DisplayError) -> [TopologyEvent] {
+    adopt(try connection.snapshot())
   }
 
   /// Calls `handle` with each non-empty batch of events and the snapshot they lead to, until
   /// a signal of `stop` arrives or `handle` returns false.
-  public func run(
-    stop: SignalWatch,
-    handle: ([TopologyEvent], Topology) throws -> Bool
-  ) throws -> WatchEnd {
+  public func run(stop: SignalWatch, handle: ([TopologyEvent], Topology) throws -> Bool) throws -> WatchEnd {
     let fds = [connection.fileDescriptor, stop.fileDescriptor]
     while true {
       connection.flush()
@@ -45,18 +59,9 @@ public final class TopologyWatcher {
         if ready.contains(1), let signal = stop.next() { return .signal(signal) }
         if ready.contains(0) { _ = try connection.readAvailable() }
       }
-      guard try connection.drainEvents() > 0 else { continue }
+      guard try drain() > 0 else { continue }
       let events = try refresh()
       if !events.isEmpty, try !handle(events, topology) { return .requested }
     }
-  }
-
-  /// Takes a fresh snapshot and returns what changed since the last one.
-  @discardableResult
-  public func refresh() throws(DisplayError) -> [TopologyEvent] {
-    let new = try connection.readTopology()
-    snapshots += 1
-    defer { topology = new }
-    return TopologyDiff.events(from: topology, to: new)
   }
 }

@@ -24,3 +24,15 @@ public func monotonicNanoseconds() -> UInt64 {
   clock_gettime(CLOCK_MONOTONIC, &ts)
   return UInt64(clamping: ts.tv_sec) * 1_000_000_000 + UInt64(clamping: ts.tv_nsec)
 }
+
+/// The monotonic time the daemon paces mirror frames by: the system's, or a test's manual one.
+public protocol MonotonicClock: AnyObject {
+  /// Nanoseconds since an arbitrary start; never goes back.
+  var nanoseconds: UInt64 { get }
+}
+
+/// `CLOCK_MONOTONIC`.
+public final class SystemClock: MonotonicClock {
+  public init() {}
+  public var nanoseconds: UInt64 { monotonicNanoseconds() }
+}

@@ -8,18 +8,17 @@ import CLinux
 /// one place the daemon's timers (mirror frames, hook deadlines, the watchdog) are armed.
 /// Times saturate; none can trap.
 public final class DeadlineTimer {
-  public let fileDescriptor: Int32
+  public let fileDescriptor: FileDescriptor
   /// Whether it will fire: armed and not yet acknowledged (one-shot), or periodic.
   public private(set) var isArmed = false
   private var periodic = false
 
   public init() throws(SystemError) {
-    let fd = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-    guard fd >= 0 else { throw .call("timerfd_create", errno) }
-    fileDescriptor = fd
+    fileDescriptor = FileDescriptor(
+      rawValue: try systemCall("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) })
   }
 
-  deinit { close(fileDescriptor) }
+  deinit { fileDescriptor.close() }
 
   /// Fires once, `nanoseconds` from now (at least 1 ns: 0 would disarm it).
   public func arm(after nanoseconds: UInt64) {
@@ -43,14 +42,15 @@ public final class DeadlineTimer {
   @discardableResult
   public func acknowledge() -> UInt64 {
     var count: UInt64 = 0
-    let n = read(fileDescriptor, &count, 8)
+    let read = fileDescriptor.read(into: &count)
     if !periodic { isArmed = false }
-    return n == 8 ? count : 0
+    return read ? count : 0
   }
 
   private func set(value: Glibc.timespec, interval: Glibc.timespec) {
     var spec = itimerspec(it_interval: interval, it_value: value)
-    isArmed = timerfd_settime(fileDescriptor, 0, &spec, nil) == 0 && (value.tv_sec != 0 || value.tv_nsec != 0)
+    let set = (try? systemCall("timerfd_settime") { timerfd_settime(fileDescriptor.rawValue, 0, &spec, nil) }) != nil
+    isArmed = set && (value.tv_sec != 0 || value.tv_nsec != 0)
   }
 
   private static func timespec(_ nanoseconds: UInt64) -> Glibc.timespec {

@@ -10,10 +10,15 @@ public enum MirrorScale: String, Hashable, Sendable, CaseIterable {
 
 /// How the server samples the source when scaling.
 public enum MirrorFilter: String, Hashable, Sendable, CaseIterable {
-  /// A box (convolution) filter below 0.75, so text stays readable; bilinear above.
+  /// Box quality at bilinear cost, so text stays readable: below 0.5, 2x2 halvings of the
+  /// source (each one bilinear sample at the corner of four pixels) then one bilinear pass;
+  /// from 0.5 to 0.75, one bilinear pass with its samples on pixel corners; bilinear above.
   case auto
   case bilinear
   case nearest
+  /// XRender's convolution filter with a box kernel below 0.75, bilinear above: what `auto`
+  /// was, on pixman's generic (slow) path; kept to compare against.
+  case box
 }
 
 /// Where a mirror's content goes and how root coordinates map into it; pure.
@@ -79,17 +84,23 @@ public struct MirrorGeometry: Hashable, Sendable {
   /// pixel, so a tiny mirror of a large source must not ask for n² of them.
   public static let maxKernel = 8
 
-  /// The filter and, for the box filter, its kernel size.
+  /// The last pass's filter and, for the box filter, its kernel size.
   public func filter(_ choice: MirrorFilter) -> (name: String, kernel: Int) {
     switch choice {
     case .nearest: return ("nearest", 0)
-    case .bilinear: return ("bilinear", 0)
-    case .auto:
-      let s = min(scaleX, scaleY)
-      guard s < 0.75 else { return ("bilinear", 0) }
-      let reach = (1 / s).rounded(.up)
-      return ("convolution", reach.isFinite ? Int(min(reach, Double(Self.maxKernel))) : Self.maxKernel)
+    case .bilinear, .auto: return ("bilinear", 0)
+    case .box:
+      let kernel = boxKernel
+      return kernel == 0 ? ("bilinear", 0) : ("convolution", kernel)
     }
+  }
+
+  /// The box filter's kernel below 0.75 (0 above): the widest any filter reaches.
+  var boxKernel: Int {
+    let s = min(scaleX, scaleY)
+    guard s < 0.75 else { return 0 }
+    let reach = (1 / s).rounded(.up)
+    return reach.isFinite ? Int(min(reach, Double(Self.maxKernel))) : Self.maxKernel
   }
 
   /// `value` in XRender's 16.16 fixed point, saturated to its range (NaN is 0).
@@ -103,7 +114,7 @@ public struct MirrorGeometry: Hashable, Sendable {
   /// a pixel for the filter, clipped to the content; nil when none of it shows.
   public func windowRect(forDamage d: Rect) -> Rect? {
     guard let d = d.intersection(source) else { return nil }
-    let grow = Double(filter(.auto).kernel) + 1
+    let grow = Double(boxKernel) + 1
     let wx0 = Int((originX + Double(d.x - source.x) * scaleX - grow).rounded(.down))
     let wy0 = Int((originY + Double(d.y - source.y) * scaleY - grow).rounded(.down))
     let wx1 = Int((originX + Double(d.x + d.width - source.x) * scaleX + grow).rounded(.up))

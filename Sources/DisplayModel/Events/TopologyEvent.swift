@@ -29,3 +29,14 @@ public struct TopologyEvent: Hashable, Sendable {
     self.mode = mode
   }
 }
+
+extension TopologyEvent {
+  /// `connected VNC-1 1280x1024+1920+0 1280x1024@60.00`: the event, the output, and its
+  /// geometry and mode when it has them; how the daemon logs an event and `watch` prints one.
+  public var summary: String {
+    var words = [kind.rawValue, output.name]
+    if let g = geometry { words.append(g.description) }
+    if let m = mode { words.append(m.label) }
+    return words.joined(separator: " ")
+  }
+}

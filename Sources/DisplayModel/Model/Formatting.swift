@@ -17,3 +17,10 @@ public func fixed(_ value: Double, places: Int) -> String {
   guard places > 0 else { return sign + whole }
   return sign + whole + "." + String(repeating: "0", count: places - frac.count) + frac
 }
+
+/// `value` rounded half away from zero to `places` decimals.
+public func rounded(_ value: Double, places: Int) -> Double {
+  var scale = 1.0
+  for _ in 0..<places { scale *= 10 }
+  return (value * scale).rounded() / scale
+}

@@ -28,23 +28,25 @@ public enum FileLimit {
 /// Reads a whole regular file of at most `limit` bytes; the error names the path and the
 /// reason. Opens without blocking (a FIFO or a device is refused, never waited on or read).
 public func readFile(_ path: String, limit: Int = 16 << 20) -> Result<[UInt8], FileError> {
-  let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-  guard fd >= 0 else { return .failure(.system(.call("open \(path)", errno))) }
-  defer { close(fd) }
-  var info = stat()
-  guard fstat(fd, &info) == 0 else { return .failure(.system(.call("stat \(path)", errno))) }
-  guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(path: path)) }
-  guard info.st_size <= limit else { return .failure(.tooLarge(path: path, limit: limit)) }
-  var bytes: [UInt8] = []
-  bytes.reserveCapacity(Int(clamping: info.st_size))
-  var chunk = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let n = read(fd, &chunk, chunk.count)
-    if n < 0 && errno == EINTR { continue }
-    guard n >= 0 else { return .failure(.system(.call("read \(path)", errno))) }
-    if n == 0 { return .success(bytes) }
-    // The file may grow while it is read: the limit holds for what is read, too.
-    guard bytes.count + n <= limit else { return .failure(.tooLarge(path: path, limit: limit)) }
-    bytes += chunk[0..<n]
+  do throws(SystemError) {
+    let fd = FileDescriptor(
+      rawValue: try systemCall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) })
+    defer { fd.close() }
+    var info = stat()
+    try systemCall("stat \(path)") { fstat(fd.rawValue, &info) }
+    guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(path: path)) }
+    guard info.st_size <= limit else { return .failure(.tooLarge(path: path, limit: limit)) }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(Int(clamping: info.st_size))
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let n = try systemCall("read \(path)") { read(fd.rawValue, &chunk, chunk.count) }
+      if n == 0 { return .success(bytes) }
+      // The file may grow while it is read: the limit holds for what is read, too.
+      guard bytes.count + n <= limit else { return .failure(.tooLarge(path: path, limit: limit)) }
+      bytes += chunk[0..<n]
+    }
+  } catch {
+    return .failure(.system(error))
   }
 }

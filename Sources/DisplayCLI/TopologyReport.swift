@@ -1,41 +1,9 @@
+import DisplayKit
+import DisplayService
+
 /// Text and JSON renderings of a topology for `displayd outputs` and `displayd modes`.
 public enum TopologyReport {
   // MARK: JSON
-
-  public static func modeJSON(_ mode: Mode, current: Bool, preferred: Bool) -> JSON {
-    .object([
-      ("id", .int(Int(mode.id.rawValue))), ("name", .string(mode.name)),
-      ("width", .int(mode.width)), ("height", .int(mode.height)),
-      ("refresh_hz", .double(rounded(mode.refreshHz, places: 3))),
-      ("current", .bool(current)), ("preferred", .bool(preferred)),
-      ("interlaced", .bool(mode.isInterlaced)), ("doublescan", .bool(mode.isDoubleScan)),
-      ("dot_clock_hz", .int(Int(mode.dotClock))),
-    ])
-  }
-
-  public static func rectJSON(_ rect: Rect?) -> JSON {
-    JSON.optional(rect) {
-      .object([("x", .int($0.x)), ("y", .int($0.y)), ("width", .int($0.width)), ("height", .int($0.height))])
-    }
-  }
-
-  /// The state of one output, as `outputs --json` and `watch --json` print it.
-  public static func outputJSON(_ output: Output, in topology: Topology) -> [(String, JSON)] {
-    let current = topology.currentMode(of: output)
-    let identity = output.identity
-    return [
-      ("name", .string(output.name)), ("id", .int(Int(output.id.rawValue))),
-      ("connected", .bool(output.isConnected)), ("connection", .string(output.connection.rawValue)),
-      ("primary", .bool(topology.primary == output.id)),
-      ("main", .bool(topology.mainOutput?.id == output.id)),
-      ("crtc", rectJSON(topology.geometry(of: output))),
-      ("rotation", JSON.optional(topology.activeCrtc(of: output)) { .string($0.rotation.name) }),
-      ("current_mode", JSON.optional(current) { modeJSON($0, current: true, preferred: isPreferred($0, output)) }),
-      ("mm", .object([("width", .int(output.mmWidth)), ("height", .int(output.mmHeight))])),
-      ("non_desktop", .bool(output.nonDesktop)),
-      ("identity", JSON.optional(identity) { EDIDReport.identityJSON($0) }),
-    ]
-  }
 
   public static func outputsJSON(_ topology: Topology) -> JSON {
     let s = topology.screen
@@ -48,7 +16,7 @@ public enum TopologyReport {
           ("max_width", .int(s.maxWidth)), ("max_height", .int(s.maxHeight)),
         ])
       ),
-      ("outputs", .array(topology.outputs.map { .object(outputJSON($0, in: topology)) })),
+      ("outputs", .array(topology.outputs.map { JSON.record(OutputRecord($0, in: topology)) })),
     ])
   }
 
@@ -65,7 +33,7 @@ public enum TopologyReport {
                 "modes",
                 .array(
                   topology.modes(of: output).map {
-                    modeJSON($0, current: $0.id == current, preferred: isPreferred($0, output))
+                    JSON.record(ModeRecord($0, current: $0.id == current, preferred: isPreferred($0, output)))
                   })
               ),
             ])
@@ -93,7 +61,7 @@ public enum TopologyReport {
       words.append(crtc.rect.description)
       if crtc.rotation.name != "normal" { words.append(crtc.rotation.name) }
     }
-    if let mode = topology.currentMode(of: output) { words.append(modeLabel(mode)) }
+    if let mode = topology.currentMode(of: output) { words.append(mode.label) }
     if output.isConnected { words.append("\(output.mmWidth)mm x \(output.mmHeight)mm") }
     if let edid = output.identity {
       words.append("[" + EDIDReport.identityLine(edid) + "]")
@@ -119,18 +87,9 @@ public enum TopologyReport {
     return text
   }
 
-  public static func modeLabel(_ mode: Mode) -> String { mode.label }
-
   static func isPreferred(_ mode: Mode, _ output: Output) -> Bool {
     output.preferredModes.contains(mode.id)
   }
-}
-
-/// `value` rounded half away from zero to `places` decimals.
-public func rounded(_ value: Double, places: Int) -> Double {
-  var scale = 1.0
-  for _ in 0..<places { scale *= 10 }
-  return (value * scale).rounded() / scale
 }
 
 func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }

@@ -1,3 +1,5 @@
+import DisplayKit
+
 /// What `check-config` prints: each connected monitor and what the config gives it.
 public enum CheckReport {
   public static func text(config: Config, topology: Topology) -> String {
@@ -19,7 +21,7 @@ public enum CheckReport {
       let mode = (change?.mode ?? topology.currentMode(of: output)?.id).flatMap { topology.modes[$0] }
       let place = change.map { "\($0.x),\($0.y)" } ?? topology.geometry(of: output).map { "\($0.x),\($0.y)" } ?? "?"
       lines.append(
-        "\(name): mode \(mode.map(TopologyReport.modeLabel) ?? "none") (\(settings.mode)) at \(place) (\(settings.position)), "
+        "\(name): mode \(mode.map(\.label) ?? "none") (\(settings.mode)) at \(place) (\(settings.position)), "
           + "content \(settings.content.rawValue), level \(settings.level.rawValue)")
     }
     for warning in plan.warnings { lines.append("warning: \(warning)") }

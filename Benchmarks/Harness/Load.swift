@@ -1,0 +1,103 @@
+// displayd-bench cpu and rss: the daemon's own CPU time per plug and unplug (from
+// /proc/PID/stat, robust to the noise wall time has on two cores), and its resident memory
+// over many plugs.
+import Foundation
+import XRig
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Daemon CPU per plug + unplug of a 1280x1024 monitor over `plugs` cycles, with the
+/// placeholder and with `content: "none"`.
+func cpuBenchmark(plugs: Int) throws {
+  let server = try TestXServer.vnc()
+  let vnc = try VNCClient(socketPath: server.vncSocket)
+  guard let main = vnc.screens.first?.id else { throw RigError("no main screen") }
+  let placeholder = try cpuPerCycle(
+    server, vnc, main, plugs: plugs,
+    config: "{ placeholder: { background: '#204080', foreground: '#ffcc00', text: 'HELLO' } }")
+  let none = try cpuPerCycle(server, vnc, main, plugs: plugs, config: "{ defaults: { content: 'none' } }")
+  server.stop()
+  print("Daemon CPU (user + system, /proc/PID/stat) per plug + unplug, \(plugs) cycles, 1280x1024 on Xvnc:")
+  print(String(format: "  placeholder content      %6.2f ms", placeholder))
+  print(String(format: "  content none             %6.2f ms   (placeholder / none: %.2fx)", none, placeholder / none))
+  print(String(format: "  goal: placeholder <= 3 ms: %@", placeholder <= 3 ? "met" : "NOT met"))
+}
+
+private func cpuPerCycle(_ server: TestXServer, _ vnc: VNCClient, _ main: UInt32, plugs: Int, config: String) throws
+  -> Double
+{
+  let daemon = try DaemonProcess(display: server.display, config: config, logLevel: "info")
+  let x = try XInspector(server.display)
+  let windows = !config.contains("none")
+  func cycle() throws {
+    try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
+    if windows {
+      guard eventually(within: 2, { x.row(y: 512, from: 1920, to: 3200).contains(foreground) }) else {
+        throw RigError("no placeholder")
+      }
+    }
+    daemon.settle(quiet: 0.03)
+    try vnc.setLayout(VNCClient.row([(main, 1920, 1080)]))
+    if windows { guard eventually(within: 2, { x.displaydWindows().isEmpty }) else { throw RigError("window stayed") } }
+    daemon.settle(quiet: 0.03)
+  }
+  // The first plugs fault in code and fonts: not what each later plug costs.
+  for _ in 0..<3 { try cycle() }
+  guard let before = cpuSeconds(daemon.child.pid) else { throw RigError("no /proc/PID/stat") }
+  for _ in 0..<plugs { try cycle() }
+  guard let after = cpuSeconds(daemon.child.pid) else { throw RigError("no /proc/PID/stat") }
+  daemon.child.signal(SIGTERM)
+  daemon.child.wait()
+  return (after - before) / Double(plugs) * 1000
+}
+
+/// RSS of the daemon with `monitors` 1280x1024 placeholders, after the first plug and after
+/// `plugs` plugs (all monitors plugged and unplugged together: plugs / monitors cycles).
+func rssBenchmark(plugs: Int, monitors: Int) throws {
+  let server = try TestXServer.vnc()
+  let vnc = try VNCClient(socketPath: server.vncSocket)
+  guard let main = vnc.screens.first?.id else { throw RigError("no main screen") }
+  let daemon = try DaemonProcess(
+    display: server.display,
+    config: "{ placeholder: { background: '#204080', foreground: '#ffcc00', text: 'HELLO' } }", logLevel: "info")
+  let x = try XInspector(server.display)
+  let pid = daemon.child.pid
+  let idle = statusKB(pid, "VmRSS") ?? 0
+  let all = VNCClient.row([(main, 1920, 1080)] + (1...monitors).map { (main + UInt32($0), 1280, 1024) })
+  let cycles = max(1, plugs / monitors)
+  var samples: [(plugs: Int, kb: Int)] = []
+  for i in 1...cycles {
+    try vnc.setLayout(all)
+    guard eventually(within: 5, { x.displaydWindows().filter(\.mapped).count == monitors }) else {
+      throw RigError("\(monitors) windows did not appear")
+    }
+    daemon.drain()
+    if i == 1 || i == cycles || i % max(1, cycles / 4) == 0 {
+      daemon.settle(quiet: 0.05)
+      samples.append((i * monitors, statusKB(pid, "VmRSS") ?? 0))
+    }
+    if i == cycles { break }
+    try vnc.setLayout(VNCClient.row([(main, 1920, 1080)]))
+    guard eventually(within: 5, { x.displaydWindows().isEmpty }) else { throw RigError("windows stayed") }
+  }
+  let libraries = mappedLibraries(pid).count
+  let peak = statusKB(pid, "VmHWM") ?? 0
+  daemon.child.signal(SIGTERM)
+  daemon.child.wait()
+  server.stop()
+  print("Daemon RSS (VmRSS), \(monitors) monitors of 1280x1024 with placeholders on Xvnc, plugged together:")
+  print(String(format: "  started, no monitor       %6.1f MB", Double(idle) / 1024))
+  for s in samples {
+    print(String(format: "  after %5d plugs          %6.1f MB", s.plugs, Double(s.kb) / 1024))
+  }
+  let first = samples.first?.kb ?? 0
+  let last = samples.last?.kb ?? 0
+  print(
+    String(
+      format: "  peak (VmHWM) %.1f MB; growth from first to last %+.1f MB; %d shared objects mapped",
+      Double(peak) / 1024, Double(last - first) / 1024, libraries))
+  print(
+    String(format: "  goal: <= 16 MB with %d monitors: %@", monitors, Double(last) / 1024 <= 16 ? "met" : "NOT met"))
+}

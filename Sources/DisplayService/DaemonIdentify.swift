@@ -1,0 +1,39 @@
+import DisplayKit
+import DisplayX11
+
+extension DaemonService {
+  /// Answers `identify`: a card on every lit output for `seconds`, taken away by the timer
+  /// in the event loop; a second request replaces the cards and restarts the time.
+  func identify(seconds: Int) -> JSON {
+    if let refusal = IdentifyDuration.refusal(seconds) { return ControlProtocol.error(refusal) }
+    guard let connection = daemon.connection as? XConnection else {
+      return ControlProtocol.error("identify needs an X server")
+    }
+    do {
+      if identify == nil { identify = try IdentifyOverlays(connection: connection) }
+    } catch { return ControlProtocol.error("identify: \(error)") }
+    guard let identify else { return ControlProtocol.error("identify: no timer") }
+    let (shown, failures) = identify.show(IdentifyCard.cards(in: daemon.topology), seconds: seconds)
+    for failure in failures { log.warning("identify: \(failure)") }
+    log.info("identify: \(shown.count) output(s) for \(seconds) s")
+    return .object([
+      ("ok", .bool(true)), ("seconds", .int(seconds)),
+      ("outputs", .array(shown.map(\.json))),
+      ("errors", .array(failures.map { .string($0) })),
+    ])
+  }
+}
+
+extension IdentifyCard {
+  /// The card as `identify` answers it.
+  public var json: JSON {
+    .object([
+      ("output", .string(output)), ("monitor", JSON.optional(monitor) { .string($0) }), ("mode", .string(mode)),
+      (
+        "geometry",
+        .object([("x", .int(rect.x)), ("y", .int(rect.y)), ("width", .int(rect.width)), ("height", .int(rect.height))])
+      ),
+    ])
+  }
+
+}

@@ -1,0 +1,112 @@
+import DisplayKit
+import DisplayX11
+
+/// What `displayd identify` shows on one lit output, and where: pure, from a snapshot.
+public struct IdentifyCard: Equatable, Sendable {
+  public var output: String
+  /// The monitor's EDID display name (product name), else its manufacturer code; nil
+  /// without an EDID.
+  public var monitor: String?
+  public var mode: String
+  /// The output's area of the screen.
+  public var area: Rect
+  /// The card's window: centred on the output, 4/5 of its width and 3/5 of its height.
+  public var rect: Rect
+
+  /// The lines under the output's name.
+  public var lines: [String] { (monitor.map { [$0] } ?? []) + [mode] }
+  /// The output's name is a fifth of the monitor's height: readable across a room.
+  public var titleHeight: Double { Double(area.height) / 5 }
+
+  /// The card for every lit output (an active CRTC with a mode), left to right.
+  public static func cards(in topology: Topology) -> [IdentifyCard] {
+    topology.outputs.compactMap { output -> IdentifyCard? in
+      guard let area = topology.geometry(of: output), let mode = topology.currentMode(of: output) else { return nil }
+      let edid = output.identity
+      let monitor = edid?.productName?.text ?? edid.map { "\($0.manufacturer) monitor" }
+      return IdentifyCard(output: output.name, monitor: monitor, mode: mode.label, area: area, rect: cardRect(in: area))
+    }.sorted { ($0.area.x, $0.area.y, $0.output) < ($1.area.x, $1.area.y, $1.output) }
+  }
+
+  /// The card's rectangle in `area`; the arithmetic saturates for any size a client sets.
+  public static func cardRect(in area: Rect) -> Rect {
+    let width = max(1, area.width / 5 * 4 + area.width % 5 * 4 / 5)
+    let height = max(1, area.height / 5 * 3 + area.height % 5 * 3 / 5)
+    return Rect(
+      x: area.x.addingReportingOverflow((area.width - width) / 2).partialValue,
+      y: area.y.addingReportingOverflow((area.height - height) / 2).partialValue, width: width, height: height)
+  }
+
+  /// One line for the CLI: output, monitor and mode.
+  public var summary: String { ([output] + lines).joined(separator: "  ") }
+}
+
+/// How long `identify` shows its cards.
+public enum IdentifyDuration {
+  public static let defaultSeconds = 3
+  public static let range = 1...600
+
+  /// The seconds `text` names, nil when it is not a whole number in `range`.
+  public static func parse(_ text: String) -> Int? {
+    guard let n = Int(text), range.contains(n) else { return nil }
+    return n
+  }
+
+  /// Why `seconds` is refused, nil when it is fine.
+  public static func refusal(_ seconds: Int) -> String? {
+    range.contains(seconds)
+      ? nil : "seconds must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(seconds)"
+  }
+}
+
+/// The cards on screen and the timer that takes them away: the daemon polls `timer`; the
+/// standalone command waits on it.
+public final class IdentifyOverlays {
+  let connection: XConnection
+  public let timer: DeadlineTimer
+  private var overlays: [Overlay] = []
+
+  public init(connection: XConnection) throws(SystemError) {
+    self.connection = connection
+    timer = try DeadlineTimer()
+  }
+
+  /// Whether cards are on screen.
+  public var isShowing: Bool { !overlays.isEmpty }
+
+  /// Shows `cards` for `seconds`, replacing any shown; returns those shown, with the reason
+  /// for each that could not be.
+  @discardableResult
+  public func show(_ cards: [IdentifyCard], seconds: Int) -> (shown: [IdentifyCard], failures: [String]) {
+    remove()
+    var shown: [IdentifyCard] = []
+    var failures: [String] = []
+    for card in cards {
+      guard
+        let image = IdentifyRenderer.render(
+          title: card.output, lines: card.lines, width: card.rect.width, height: card.rect.height,
+          titleHeight: card.titleHeight)
+      else {
+        failures.append("\(card.output): the card could not be drawn")
+        continue
+      }
+      do {
+        overlays.append(
+          try connection.createOverlay(
+            output: card.output, rect: card.rect, image: image, background: IdentifyRenderer.background))
+        shown.append(card)
+      } catch { failures.append("\(card.output): \(error)") }
+    }
+    connection.flush()
+    timer.arm(after: UInt64(max(0, seconds)) * 1_000_000_000)
+    return (shown, failures)
+  }
+
+  /// Takes the cards away (on the timer, or at once).
+  public func remove() {
+    timer.disarm()
+    for overlay in overlays { connection.destroyOverlay(overlay) }
+    overlays = []
+    connection.flush()
+  }
+}

@@ -1,0 +1,142 @@
+import DisplayKit
+
+// The records of the display's state, as the control socket sends them (events for
+// subscribers) and the CLI prints them (`outputs --json`, `edid --json`, `watch --json`).
+// Written with `JSON(encoding:)` (keys in the order of each `CodingKeys`, nil as null), read with
+// Foundation's decoder.
+
+/// `{"x", "y", "width", "height"}`.
+public struct RectRecord: Codable, Equatable, Sendable {
+  public var x, y, width, height: Int
+  public init(_ r: Rect) { (x, y, width, height) = (r.x, r.y, r.width, r.height) }
+  /// `1920x1080+0+0`, as `Rect` prints itself.
+  public var text: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+/// A mode of an output.
+public struct ModeRecord: Codable, Equatable, Sendable {
+  public var id: Int
+  public var name: String
+  public var width, height: Int
+  /// Rounded to 3 decimals.
+  public var refreshHz: Double
+  public var current, preferred, interlaced, doublescan: Bool
+  public var dotClockHz: Int
+
+  enum CodingKeys: String, CodingKey {
+    case id
+    case name
+    case width
+    case height
+    case refreshHz = "refresh_hz"
+    case current
+    case preferred
+    case interlaced
+    case doublescan
+    case dotClockHz = "dot_clock_hz"
+  }
+
+  public init(_ mode: Mode, current: Bool, preferred: Bool) {
+    (id, name, width, height) = (Int(mode.id.rawValue), mode.name, mode.width, mode.height)
+    refreshHz = rounded(mode.refreshHz, places: 3)
+    (self.current, self.preferred) = (current, preferred)
+    (interlaced, doublescan, dotClockHz) = (mode.isInterlaced, mode.isDoubleScan, Int(clamping: mode.dotClock))
+  }
+}
+
+/// The state of one output, without its name (which the records around it place).
+public struct OutputState: Codable, Equatable, Sendable {
+  public struct Millimetres: Codable, Equatable, Sendable { public var width, height: Int }
+  public var id: Int
+  public var connected: Bool
+  public var connection: String
+  public var primary, main: Bool
+  /// The active CRTC's rectangle.
+  public var crtc: RectRecord?
+  public var rotation: String?
+  public var currentMode: ModeRecord?
+  public var mm: Millimetres
+  public var nonDesktop: Bool
+  public var identity: EDIDRecord?
+
+  enum CodingKeys: String, CodingKey {
+    case id
+    case connected
+    case connection
+    case primary
+    case main
+    case crtc
+    case rotation
+    case currentMode = "current_mode"
+    case mm
+    case nonDesktop = "non_desktop"
+    case identity
+  }
+
+  public init(_ output: Output, in topology: Topology) {
+    id = Int(output.id.rawValue)
+    (connected, connection) = (output.isConnected, output.connection.rawValue)
+    primary = topology.primary == output.id
+    main = topology.mainOutput?.id == output.id
+    crtc = topology.geometry(of: output).map(RectRecord.init)
+    rotation = topology.activeCrtc(of: output)?.rotation.name
+    currentMode = topology.currentMode(of: output).map {
+      ModeRecord($0, current: true, preferred: output.preferredModes.contains($0.id))
+    }
+    mm = Millimetres(width: output.mmWidth, height: output.mmHeight)
+    nonDesktop = output.nonDesktop
+    identity = output.identity.map(EDIDRecord.init)
+  }
+}
+
+/// One output of `outputs --json`: `{"name", ...its state}`.
+public struct OutputRecord: Codable, Equatable, Sendable {
+  public var name: String
+  public var state: OutputState
+  enum CodingKeys: String, CodingKey { case name }
+
+  public init(_ output: Output, in topology: Topology) {
+    name = output.name
+    state = OutputState(output, in: topology)
+  }
+  public init(from decoder: any Decoder) throws {
+    name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+    state = try OutputState(from: decoder)
+  }
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(name, forKey: .name)
+    try state.encode(to: encoder)
+  }
+}
+
+/// An event record: `{"event", "output", "time", ...the output's new state}`, one line of
+/// `watch --json` and of the control socket's event stream.
+public struct EventRecord: Codable, Equatable, Sendable {
+  public var event: String
+  public var output: String
+  public var time: String
+  public var state: OutputState
+  enum CodingKeys: String, CodingKey { case event, output, time }
+
+  public init(_ event: TopologyEvent, in topology: Topology, time: String = timestampNow()) {
+    self.event = event.kind.rawValue
+    output = event.output.name
+    self.time = time
+    state = OutputState(event.output, in: topology)
+  }
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    event = try c.decode(String.self, forKey: .event)
+    output = try c.decode(String.self, forKey: .output)
+    time = try c.decode(String.self, forKey: .time)
+    state = try OutputState(from: decoder)
+  }
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(event, forKey: .event)
+    try c.encode(output, forKey: .output)
+    try c.encode(time, forKey: .time)
+    try state.encode(to: encoder)
+  }
+}

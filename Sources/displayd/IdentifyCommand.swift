@@ -1,0 +1,69 @@
+import DisplayCLI
+import DisplayKit
+import DisplayService
+
+struct IdentifyCommand: Subcommand {
+  let spec = CommandSpec(
+    name: "identify", usage: "usage: displayd identify [--seconds N] [--display D]",
+    help: """
+      Shows a card on every lit output for N seconds: the output's name, a fifth of the
+      monitor's height, with the monitor's name (from its EDID) and mode below. The cards
+      never take focus or input and go away by themselves. Through the running daemon when
+      there is one, else on its own; either way the command returns when they are gone.
+
+        --seconds N  how long, 1 to 600 (default: 3)
+        --display D  the X display (default: $DISPLAY)
+      """,
+    options: ["--seconds", displayOption])
+
+  func run(_ args: Arguments) throws -> ExitStatus {
+    var seconds = IdentifyDuration.defaultSeconds
+    if let text = args["--seconds"] {
+      guard let n = IdentifyDuration.parse(text) else {
+        throw UsageError("--seconds: '\(text)' is not a whole number from 1 to 600", usage: spec.usage)
+      }
+      seconds = n
+    }
+    let timer = try DeadlineTimer()
+    let lines: [String]
+    var overlays: IdentifyOverlays?
+    if let client = try DaemonClient.open(display: args.display) {
+      lines = try throughDaemon(client, seconds: seconds)
+      timer.arm(after: UInt64(seconds) * 1_000_000_000)
+    } else {
+      let connection = try connect(args)
+      let cards = IdentifyCard.cards(in: try connection.readTopology(ReadOptions()))
+      let shown = try IdentifyOverlays(connection: connection)
+      let (done, failures) = shown.show(cards, seconds: seconds)
+      for failure in failures { printError(failure) }
+      lines = done.map(\.summary)
+      overlays = shown
+    }
+    guard !lines.isEmpty else {
+      printError("no lit output to identify")
+      return .failure
+    }
+    write(lines.joined(separator: "\n") + "\n")
+    let wait = overlays?.timer ?? timer
+    while wait.isArmed, (try? pollDescriptors([(wait.fileDescriptor, pollIn)])) != nil { wait.acknowledge() }
+    overlays?.remove()
+    return .success
+  }
+
+  /// Asks the daemon to show the cards; returns a line per card it shows.
+  private func throughDaemon(_ client: DaemonClient, seconds: Int) throws -> [String] {
+    let answer = try client.request("identify", arguments: [("seconds", .int(seconds))]).members
+    guard case .array(let outputs)? = answer["outputs"] else { return [] }
+    if case .array(let errors)? = answer["errors"] {
+      for case .string(let error) in errors { printError(error) }
+    }
+    return outputs.compactMap { item in
+      guard case .object(let members) = item else { return nil }
+      let fields = Dictionary(members, uniquingKeysWith: { a, _ in a })
+      return ["output", "monitor", "mode"].compactMap { key in
+        if case .string(let s)? = fields[key] { return s }
+        return nil
+      }.joined(separator: "  ")
+    }
+  }
+}

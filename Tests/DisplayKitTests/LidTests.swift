@@ -1,0 +1,128 @@
+import DisplayKit
+import Foundation
+import Testing
+import XRig
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The lid from logind: a mocked logind (python-dbusmock) on a private system bus.
+extension XServerTests {
+  @Suite struct Lid {
+    /// A daemon on a fresh Xvnc with `environment`, and where its control socket is.
+    struct Rig {
+      let server: TestXServer
+      let runtime: String
+      let daemon: DaemonProcess
+
+      init(_ environment: [String: String]) throws {
+        server = try TestXServer.vnc()
+        runtime = try runtimeDirectory()
+        daemon = try DaemonProcess(
+          display: server.display, environment: environment.merging(["XDG_RUNTIME_DIR": runtime]) { a, _ in a })
+      }
+
+      /// `status --json`'s "lid".
+      func lid() throws -> String? {
+        let r = try runCommand(
+          [displaydPath, "status", "--json", "--display", server.display],
+          environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+        guard r.status == 0 else { throw RigError("status: \(r.err)") }
+        return try jsonObject(r.out)["lid"] as? String
+      }
+
+      /// Whether `status --json` says `state` within two seconds.
+      func shows(_ state: String) -> Bool { eventually(within: 2) { (try? lid()) == state } }
+
+      /// The log lines saying the lid counts as open.
+      func openFallbacks() -> [String] {
+        daemon.settle()
+        return daemon.log.filter { $0.contains("the lid counts as open") }
+      }
+    }
+
+    @Test func closingAndOpeningTheLidIsSeenAndReconciles() throws {
+      let logind = try MockLogind()
+      let rig = try Rig(logind.environment)
+      #expect(try rig.lid() == "open")
+      #expect(rig.daemon.log.contains { $0.contains("lid open (logind)") }, "\(rig.daemon.log)")
+
+      try logind.setLid(closed: true)
+      #expect(rig.shows("closed"))
+      #expect(rig.daemon.waitFor("reconcile 2 (lid closed)") != nil, "a change reconciles")
+      try logind.setLid(closed: false)
+      #expect(rig.shows("open"))
+      #expect(rig.daemon.waitFor("reconcile 3 (lid open)") != nil)
+      // The same state again is no change: no reconcile.
+      try logind.setLid(closed: false)
+      rig.daemon.settle()
+      #expect(!rig.daemon.log.contains { $0.contains("reconcile 4") })
+      #expect(rig.openFallbacks().isEmpty)
+    }
+
+    @Test func aLidClosedAtStartIsReadAtStart() throws {
+      let logind = try MockLogind(lidClosed: true)
+      let rig = try Rig(logind.environment)
+      #expect(try rig.lid() == "closed")
+      #expect(rig.daemon.log.contains { $0.contains("lid closed (logind)") })
+      // Known before the first reconcile, so start-up makes none for the lid.
+      #expect(!rig.daemon.log.contains { $0.contains("(lid closed)") })
+    }
+
+    @Test func anInvalidatedLidIsReadAgain() throws {
+      let logind = try MockLogind()
+      let rig = try Rig(logind.environment)
+      try logind.invalidateLid(closed: true)
+      #expect(rig.shows("closed"))
+      try logind.invalidateLid(closed: false)
+      #expect(rig.shows("open"))
+    }
+
+    @Test func hostileSignalsAreIgnored() throws {
+      let logind = try MockLogind()
+      let rig = try Rig(logind.environment)
+      let manager = "org.freedesktop.login1.Manager"
+      // LidClosed of the wrong type, another interface, the wrong shape: all ignored.
+      try logind.emitPropertiesChanged([
+        "sa{sv}as", "3", "s", manager, "a{sv}", "1", "LidClosed", "s", "yes", "as", "0",
+      ])
+      try logind.emitPropertiesChanged(
+        ["sa{sv}as", "3", "s", "org.example.Other", "a{sv}", "1", "LidClosed", "b", "true", "as", "0"])
+      try logind.emitPropertiesChanged(["s", "1", "s", manager])
+      try logind.emitPropertiesChanged(["sa{sv}as", "3", "s", manager, "a{sv}", "0", "as", "1", "NotTheLid"])
+      // Still following: the next real change is seen, and nothing before it moved the lid.
+      try logind.setLid(closed: true)
+      #expect(rig.shows("closed"))
+      rig.daemon.settle()
+      #expect(rig.daemon.log.filter { $0.contains("lid closed (logind)") }.count == 1, "\(rig.daemon.log)")
+      #expect(rig.daemon.isRunning)
+    }
+
+    @Test func aBusThatGoesAwayLeavesTheLidOpenAndTheDaemonRunning() throws {
+      let logind = try MockLogind(lidClosed: true)
+      let rig = try Rig(logind.environment)
+      #expect(try rig.lid() == "closed")
+      logind.bus.signal(SIGKILL)
+      #expect(rig.shows("open"))
+      #expect(rig.daemon.waitFor("no more lid events") != nil)
+      #expect(rig.daemon.isRunning)
+    }
+
+    @Test func withoutASystemBusTheLidIsOpenAndOneLineSaysWhy() throws {
+      let rig = try Rig(["DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket"])
+      #expect(try rig.lid() == "open")
+      let lines = rig.openFallbacks()
+      #expect(lines.count == 1 && lines[0].contains("no system bus"), "\(lines)")
+      #expect(lines.first?.contains("displayd[info]") == true, "an info line: \(lines)")
+    }
+
+    @Test func withABusButNoLogindTheLidIsOpenAndOneLineSaysWhy() throws {
+      let bus = try MockLogind(logind: false)
+      let rig = try Rig(bus.environment)
+      #expect(try rig.lid() == "open")
+      let lines = rig.openFallbacks()
+      #expect(lines.count == 1 && lines[0].contains("org.freedesktop.login1"), "\(lines)")
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import DisplayCLI
+import DisplayKit
+import DisplayService
+import Testing
+
+/// The exact bytes the control socket and the CLI print for one fixed daemon state: the status
+/// answer (`status --json`), its text (`status`), an event record (`watch --json`) and the
+/// lines made from it (`watch`, the daemon's log). Pinned, so a refactoring of how they are
+/// built cannot change a byte.
+@Suite struct WireFormatIsPinned {
+  /// A daemon managing HDMI-1 (an EDID'd monitor) beside the main eDP-1, on the fake server,
+  /// with its status answer and the events of the plug.
+  func plugged() throws -> (daemon: Daemon, events: [TopologyEvent], topology: Topology) {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let daemon = try Daemon(connection: server, config: Config(), log: Logger(level: .error) { _ in })
+    try daemon.start()
+    var seen: [TopologyEvent] = []
+    daemon.onEvents = { events, _, _ in seen += events }
+    let edid = try hostileEDID(name: "PIN\"NAME", serial: "S-1")
+    server.change {
+      $0.outputs[1].connection = .connected
+      $0.outputs[1].edid = edid
+    }
+    try daemon.handleXEvents()
+    return (daemon, seen, daemon.topology)
+  }
+
+  /// The status answer with its two wall-clock times replaced by placeholders.
+  func statusLine(_ daemon: Daemon, error: String?) -> String {
+    var line = daemon.statusJSON(configPath: "/home/u/.config/displayd/config.json5", configError: error)
+      .serialized()
+    // The daemon's time comes first; a monitor's may be the same millisecond.
+    if let start = line.firstRange(of: "\"since\":\"\(daemon.startedAt)\"") {
+      line.replaceSubrange(start, with: "\"since\":\"START\"")
+    }
+    for monitor in daemon.monitors.values {
+      line = line.replacing("\"since\":\"\(monitor.since)\"", with: "\"since\":\"SINCE\"")
+    }
+    return line
+  }
+
+  static let status =
+    #"{"display":":fake","since":"START","config":"/home/u/.config/displayd/config.json5","config_error":null,"main":"eDP-1","lid":"open","monitors":[{"output":"HDMI-1","identity":{"manufacturer":"ACR","product_name":"PIN\"NAME","serial":"S-1","display_id":"ACR-1a-818181fb-1017f53c794686bd"},"mode":"1920x1080@60.00","geometry":{"x":1920,"y":0,"width":1920,"height":1080},"window":4194305,"content":"placeholder","level":"normal","since":"SINCE"}],"counters":{"reconciles":2,"reconciles_changed":1,"windows_created":1,"windows_destroyed":0,"redraws":1,"composites":0}}"#
+
+  static let connected =
+    #"{"event":"connected","output":"HDMI-1","time":"2026-12-01T10:00:00.000Z","id":101,"connected":true,"connection":"connected","primary":false,"main":false,"crtc":null,"rotation":null,"current_mode":null,"mm":{"width":0,"height":0},"non_desktop":false,"identity":{"manufacturer":"ACR","product_code":26,"serial_number":2172748283,"product_name":"PIN\"NAME","serial_string":"S-1","edid_version":"1.3","extension_count":0,"checksum_ok":true,"max_image_size_cm":[41,26],"preferred_mode":{"width":1440,"height":900,"refresh_hz":59.887,"pixel_clock_khz":106500,"interlaced":false},"manufacture_year":2008,"manufacture_week":18,"model_year":null,"input_type":"analog","block_count":1,"extension_block_types":[],"extension_checksums_ok":[],"display_id":"ACR-1a-818181fb-1017f53c794686bd","warnings":[]}}"#
+  static let modeChanged =
+    #"{"event":"mode-changed","output":"HDMI-1","time":"2026-12-01T10:00:00.000Z","id":101,"connected":true,"connection":"connected","primary":false,"main":false,"crtc":{"x":1920,"y":0,"width":1920,"height":1080},"rotation":"normal","current_mode":{"id":1,"name":"1920x1080","width":1920,"height":1080,"refresh_hz":60.0,"current":true,"preferred":true,"interlaced":false,"doublescan":false,"dot_clock_hz":148500000},"mm":{"width":0,"height":0},"non_desktop":false,"identity":{"manufacturer":"ACR","product_code":26,"serial_number":2172748283,"product_name":"PIN\"NAME","serial_string":"S-1","edid_version":"1.3","extension_count":0,"checksum_ok":true,"max_image_size_cm":[41,26],"preferred_mode":{"width":1440,"height":900,"refresh_hz":59.887,"pixel_clock_khz":106500,"interlaced":false},"manufacture_year":2008,"manufacture_week":18,"model_year":null,"input_type":"analog","block_count":1,"extension_block_types":[],"extension_checksums_ok":[],"display_id":"ACR-1a-818181fb-1017f53c794686bd","warnings":[]}}"#
+
+  @Test func theStatusAnswer() throws {
+    let (daemon, _, _) = try plugged()
+    #expect(statusLine(daemon, error: nil) == Self.status)
+  }
+
+  @Test func theStatusText() throws {
+    let (daemon, _, _) = try plugged()
+    let answer = try StatusAnswer.decode(Array(statusLine(daemon, error: "line 3: defaults.level").utf8))
+    #expect(
+      StatusReport.text(answer) == """
+        displayd on :fake since START, main eDP-1
+        config: /home/u/.config/displayd/config.json5 (error: line 3: defaults.level; previous config in force)
+          HDMI-1 [ACR PIN"NAME]: 1920x1080@60.00, window 0x400001, placeholder, level normal, since SINCE
+        reconciles: 2 (1 changed the layout); windows created 1, destroyed 0
+
+        """)
+  }
+
+  @Test func theEventRecordAndItsLines() throws {
+    let (_, events, topology) = try plugged()
+    #expect(events.map(\.kind) == [.connected, .modeChanged])
+    let lines = events.map { JSON.record(EventRecord($0, in: topology, time: "2026-12-01T10:00:00.000Z")).serialized() }
+    #expect(lines == [Self.connected, Self.modeChanged])
+    #expect(
+      try lines.map { EventReport.text(try EventRecord.decode(Array($0.utf8))) } == [
+        // Through the daemon the line is the one `watch` prints itself. (Before the record was
+        // decoded as such, a whole refresh rate such as 60.0 read back as an integer and the
+        // mode was left out of this line.)
+        "2026-12-01T10:00:00.000Z connected HDMI-1",
+        "2026-12-01T10:00:00.000Z mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00",
+      ])
+    #expect(
+      events.map { EventReport.text($0, time: "T") } == [
+        "T connected HDMI-1", "T mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00",
+      ])
+    let records = events.map { EventRecord($0, in: topology, time: "2026-12-01T10:00:00.000Z") }
+    #expect(try lines.map { try EventRecord.decode(Array($0.utf8)) } == records, "read back whole")
+    #expect(
+      events.map(\.summary) == ["connected HDMI-1", "mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00"])
+  }
+}
