@@ -33,12 +33,12 @@ enum ProfileFixtures {
   typealias F = ProfileFixtures
   let office = F.desk(["eDP-1", "DP-1", "HDMI-1"], edid: ["eDP-1": F.panel, "DP-1": F.asus, "HDMI-1": F.acer])
 
-  func names(_ p: Profile, _ t: Topology, lid: Lid = .open) -> [String]? {
+  func names(_ p: Profile, _ t: Topology, lid: LidState = .open) -> [String]? {
     guard case .success(let a) = ProfileMatcher.match(p, topology: t, lid: lid) else { return nil }
     return a.outputs.map { id in t.output(id)?.name ?? "?" }
   }
 
-  func reason(_ p: Profile, _ t: Topology, lid: Lid = .open) -> String? {
+  func reason(_ p: Profile, _ t: Topology, lid: LidState = .open) -> String? {
     guard case .failure(let why) = ProfileMatcher.match(p, topology: t, lid: lid) else { return nil }
     return why.description
   }

@@ -8,7 +8,7 @@ extension Topology {
 
 /// Plans a profile (given as JSON5) on a topology; throws when it does not match.
 func planProfile(
-  _ text: String, on t: Topology, config: String = "", lid: Lid = .open, noTransform: Set<CrtcID> = []
+  _ text: String, on t: Topology, config: String = "", lid: LidState = .open, noTransform: Set<CrtcID> = []
 ) throws -> Plan {
   let c = try Config.parse(Array("{\(config) profiles: [\(text)]}".utf8), file: "test.json5")
   let profile = try #require(c.profiles.first)

@@ -13,7 +13,7 @@ public enum LidPolicy {
   /// open, a dark panel comes back at its preferred mode, at `previous` (where it was) when
   /// that place is free, else left of everything. Otherwise an empty plan: closing with no
   /// other output lit changes nothing. Call it when the lid changes.
-  public static func plan(topology: Topology, config: Config, lid: Lid, previous: Rect? = nil) -> Plan {
+  public static func plan(topology: Topology, config: Config, lid: LidState, previous: Rect? = nil) -> Plan {
     guard config.lidClosed == .disable, let panel = panel(in: topology, config: config) else { return Plan() }
     switch (lid, topology.activeCrtc(of: panel)) {
     case (.closed, let crtc?): return close(panel, crtc, topology, config)

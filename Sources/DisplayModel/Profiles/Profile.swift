@@ -28,16 +28,11 @@ public enum ReflectRequest: String, Hashable, Sendable, CaseIterable {
   }
 }
 
-/// Whether the laptop lid is open, as logind says; without logind it counts as open.
-public enum Lid: String, Hashable, Sendable {
-  case open, closed
-}
-
 /// A profile's `lid` condition.
 public enum LidCondition: String, Hashable, Sendable, CaseIterable {
   case open, closed, any
 
-  public func holds(_ lid: Lid) -> Bool { self == .any || rawValue == lid.rawValue }
+  public func holds(_ lid: LidState) -> Bool { self == .any || rawValue == lid.rawValue }
 }
 
 /// `defaults.lid_closed`: what happens to the built-in panel when no profile matches.

@@ -29,7 +29,9 @@ extension Topology {
 /// `check-config`'s account of profiles: which one would be chosen now and why the others
 /// are not, and what each output would get. Pure.
 public enum ProfileExplain {
-  public static func lines(config: Config, topology t: Topology, lid: Lid, noTransform: Set<CrtcID> = []) -> [String] {
+  public static func lines(config: Config, topology t: Topology, lid: LidState, noTransform: Set<CrtcID> = [])
+    -> [String]
+  {
     var lines = ["lid: \(lid.rawValue)"]
     var chosen: (Profile, ProfileAssignment)?
     for profile in config.profiles {
@@ -87,7 +89,7 @@ public enum ProfileExplain {
   }
 
   /// Without a profile: what each connected output gets from `monitors` and `defaults`.
-  static func rules(_ config: Config, _ t: Topology, _ lid: Lid) -> [String] {
+  static func rules(_ config: Config, _ t: Topology, _ lid: LidState) -> [String] {
     var lines: [String] = []
     for output in t.connectedOutputs {
       guard let s = config.settings(for: output, identity: output.identity) else {

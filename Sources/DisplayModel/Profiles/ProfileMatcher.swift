@@ -7,7 +7,7 @@ public struct ProfileAssignment: Hashable, Sendable {
 /// Why a profile does not match the monitors present.
 public enum ProfileMismatch: Error, Hashable, Sendable, CustomStringConvertible {
   /// The profile's `lid` condition does not hold.
-  case lid(Lid)
+  case lid(LidState)
   /// No connected output matches this entry (numbered from 1).
   case noOutput(entry: Int, match: String)
   /// Connected outputs no entry matches.
@@ -47,7 +47,7 @@ public enum ProfileMatcher {
   }
 
   /// The assignment, or why the profile does not match.
-  public static func match(_ profile: Profile, topology: Topology, lid: Lid) -> Result<
+  public static func match(_ profile: Profile, topology: Topology, lid: LidState) -> Result<
     ProfileAssignment, ProfileMismatch
   > {
     guard profile.lid.holds(lid) else { return .failure(.lid(lid)) }
@@ -108,7 +108,7 @@ public enum ProfileMatcher {
   }
 
   /// The first profile that matches, with its assignment.
-  public static func choose(_ profiles: [Profile], topology: Topology, lid: Lid) -> (
+  public static func choose(_ profiles: [Profile], topology: Topology, lid: LidState) -> (
     profile: Profile, assignment: ProfileAssignment
   )? {
     for profile in profiles {

@@ -47,11 +47,11 @@ struct Slot {
 public struct ProfilePlanner {
   public var topology: Topology
   public var config: Config
-  public var lid: Lid
+  public var lid: LidState
   /// CRTCs known to refuse transforms (`RRSetCrtcTransform` answered BadValue).
   public var noTransform: Set<CrtcID>
 
-  public init(topology: Topology, config: Config, lid: Lid = .open, noTransform: Set<CrtcID> = []) {
+  public init(topology: Topology, config: Config, lid: LidState = .open, noTransform: Set<CrtcID> = []) {
     self.topology = topology
     self.config = config
     self.lid = lid
