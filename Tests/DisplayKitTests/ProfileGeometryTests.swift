@@ -101,6 +101,15 @@ import Testing
       on: pair, noTransform: [pair.crtcs[1].id])
     #expect(try change(fixedCrtc, "DP-1").transform.isIdentity)
     #expect(fixedCrtc.warnings.contains { $0.hasPrefix("DP-1: its CRTC does not take transforms") })
+    var tiny = pair
+    let small = Mode(
+      id: ModeID(rawValue: 7), name: "320x200", width: 320, height: 200, dotClock: 12_000_000, hTotal: 400, vTotal: 500)
+    tiny.modes[small.id] = small
+    tiny.outputs[1].modes = [small.id]
+    let far = try planProfile(
+      "{name: 'p', outputs: [{match: {output: 'eDP-1'}, scale: 2}, {match: {}, position: 'same-as eDP-1'}]}", on: tiny)
+    #expect(try change(far, "DP-1").transform.isIdentity, "3840/320 = 12: beyond the scales a transform may have")
+    #expect(far.warnings.contains { $0.contains("too far from its own size") })
   }
 
   @Test func aPositionAgainstAnEntryThatIsOffIsArrangedWithAWarning() throws {

@@ -161,3 +161,15 @@ import Testing
     #expect(t.after(plan).geometry(of: t.outputs[0]) != nil, "never a dark desk")
   }
 }
+
+@Suite struct PlanEmptinessTests {
+  @Test func aPlanThatOnlySetsThePrimaryOrThePhysicalSizeIsNotEmpty() {
+    var plan = Plan()
+    #expect(plan.isEmpty)
+    plan.primary = OutputID(rawValue: 1)
+    #expect(!plan.isEmpty)
+    plan.primary = nil
+    plan.screenMillimetres = (100, 100)
+    #expect(!plan.isEmpty)
+  }
+}

@@ -49,7 +49,9 @@ public struct Plan: Sendable {
   /// The screen's physical size afterwards in millimetres (for a profile's `dpi`), nil to
   /// leave it.
   public var screenMillimetres: (width: Int, height: Int)?
-  /// Whether applying it would change nothing: no CRTC, screen size, primary or physical size.
+  public init() {}
+
+  /// Nothing to send: no CRTC, screen size, primary or physical size to change.
   public var isEmpty: Bool { changes.isEmpty && screen == nil && primary == nil && screenMillimetres == nil }
 }
 

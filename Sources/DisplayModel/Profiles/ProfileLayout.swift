@@ -56,6 +56,11 @@ extension ProfilePlanner {
       warnings.append(
         "\(slot.output.name): its CRTC does not take transforms; shown unscaled at the place of its target")
       slot.size = own
+    } else if !ProfileOutput.scales.contains(Double(target.size.width) / Double(own.0))
+      || !ProfileOutput.scales.contains(Double(target.size.height) / Double(own.1))
+    {
+      warnings.append("\(slot.output.name): its target's area is too far from its own size to scale; shown unscaled")
+      slot.size = own
     } else {
       let fx = FixedScale.fixed(Double(target.size.width) / Double(own.0))
       let fy = FixedScale.fixed(Double(target.size.height) / Double(own.1))
