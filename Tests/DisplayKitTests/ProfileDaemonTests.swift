@@ -222,7 +222,7 @@ extension XServerTests {
 }
 
 /// What makes a plan empty: a plan changing only the primary or the physical size is not.
-@Suite struct PlanEmptinessTests {
+@Suite struct PlanEmptinessFromTheDaemonSideTests {
   @Test func primaryAndMillimetresCount() {
     var plan = Plan()
     #expect(plan.isEmpty)
