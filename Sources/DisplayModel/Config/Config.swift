@@ -168,6 +168,15 @@ public struct MonitorSettings: Hashable, Sendable {
   public var content: ContentKind = .placeholder
   public var level: WindowLevel = .normal
   public var mirror = MirrorOptions()
+  /// From a rule's `enabled`: false turns the output off.
+  public var enabled = true
+  /// From a rule's `rotate` and `reflect`.
+  public var rotation = Rotation.normal
+  /// From a rule's `scale` and `scale_filter`.
+  public var scale = 1.0
+  public var scaleFilter = ScaleFilter.bilinear
+  /// From a rule's `primary`.
+  public var primary = false
   public init() {}
 }
 
@@ -194,6 +203,12 @@ public struct MonitorRule: Hashable, Sendable {
   public var mirror: MirrorOptions?
   /// The daemon leaves a matching monitor alone entirely.
   public var ignore = false
+  public var enabled: Bool?
+  public var rotate: RotateRequest?
+  public var reflect: ReflectRequest?
+  public var scale: Double?
+  public var scaleFilter: ScaleFilter?
+  public var primary: Bool?
   public init() {}
 }
 
@@ -216,6 +231,12 @@ public struct Config: Hashable, Sendable {
   public var placeholder = PlaceholderStyle()
   public var monitors: [MonitorRule] = []
   public var hooks = HookConfig()
+  /// Layouts for the whole desk, tried in order.
+  public var profiles: [Profile] = []
+  /// The built-in panel, where its connector's name does not tell (`eDP*`, `LVDS*`, `DSI*`).
+  public var panel: String?
+  /// `defaults.lid_closed`, used when no profile matches.
+  public var lidClosed = LidClosedAction.ignore
   public init() {}
 
   /// The settings for a monitor: nil when a rule says to ignore it.
@@ -228,19 +249,30 @@ public struct Config: Hashable, Sendable {
     if let c = rule.content { result.content = c }
     if let l = rule.level { result.level = l }
     if let m = rule.mirror { result.mirror = m }
+    if let e = rule.enabled { result.enabled = e }
+    if rule.rotate != nil || rule.reflect != nil {
+      result.rotation = (rule.rotate ?? .normal).rotation.union((rule.reflect ?? .none).rotation)
+    }
+    if let s = rule.scale { result.scale = s }
+    if let f = rule.scaleFilter { result.scaleFilter = f }
+    if let p = rule.primary { result.primary = p }
     return result
   }
 }
 
 extension MonitorMatch {
-  func matches(_ output: Output, _ edid: EDID?) -> Bool {
+  /// Whether the output (and its EDID) has every field given; string fields are globs.
+  public func matches(_ output: Output, _ edid: EDID?) -> Bool {
     if let glob = self.output, !globMatch(glob, output.name) { return false }
     guard manufacturer != nil || productName != nil || productCode != nil || serial != nil else { return true }
     guard let edid else { return false }
-    if let m = manufacturer, m != edid.manufacturer { return false }
-    if let p = productName, p != edid.productName?.text { return false }
+    if let m = manufacturer, !globMatch(m, edid.manufacturer) { return false }
+    if let p = productName, !(edid.productName.map { globMatch(p, $0.text) } ?? false) { return false }
     if let c = productCode, c != edid.productCode { return false }
-    if let s = serial, s != edid.serialString?.text, s != edid.serialNumber.map({ String($0) }) { return false }
+    if let s = serial {
+      let texts = [edid.serialString?.text, edid.serialNumber.map { String($0) }].compactMap { $0 }
+      if !texts.contains(where: { globMatch(s, $0) }) { return false }
+    }
     return true
   }
 }

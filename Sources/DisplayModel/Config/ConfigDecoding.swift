@@ -73,12 +73,13 @@ extension Config: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["main", "defaults", "placeholder", "monitors", "hooks"])
+    try c.requireOnly(["main", "defaults", "placeholder", "monitors", "hooks", "profiles", "panel"])
     main = try c.optional("main")
     defaults = try c.optional("defaults") ?? MonitorSettings()
     placeholder = try c.optional("placeholder") ?? PlaceholderStyle()
     monitors = try c.optional("monitors") ?? []
     hooks = try c.optional("hooks") ?? HookConfig()
+    try decodeProfiles(c)
   }
 }
 
@@ -113,7 +114,8 @@ extension MonitorSettings: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["mode", "position", "content", "level", "mirror"])
+    // `lid_closed` is a key of `defaults` that `Config` reads.
+    try c.requireOnly(["mode", "position", "content", "level", "mirror", "lid_closed"])
     mode = try c.parsed("mode", expected: modeExpected, ModeRequest.init) ?? mode
     position = try c.parsed("position", expected: positionExpected, PositionRequest.init) ?? position
     content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init) ?? content
@@ -151,7 +153,7 @@ extension MonitorRule: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["match", "mode", "position", "content", "level", "mirror", "ignore"])
+    try c.requireOnly(["match", "mode", "position", "content", "level", "mirror", "ignore"] + Self.layoutKeys)
     guard c.contains(AnyKey("match")) else {
       throw DecodingError.keyNotFound(
         AnyKey("match"), .init(codingPath: decoder.codingPath, debugDescription: "a rule needs a match"))
@@ -163,6 +165,7 @@ extension MonitorRule: Decodable {
     level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init)
     mirror = try c.optional("mirror")
     ignore = try c.optional("ignore") ?? false
+    try decodeLayout(c)
   }
 }
 

@@ -49,7 +49,10 @@ public struct Plan: Sendable {
   /// The screen's physical size afterwards in millimetres (for a profile's `dpi`), nil to
   /// leave it.
   public var screenMillimetres: (width: Int, height: Int)?
-  public var isEmpty: Bool { changes.isEmpty && screen == nil }
+  public init() {}
+
+  /// Nothing to send: no CRTC, screen size, primary or physical size to change.
+  public var isEmpty: Bool { changes.isEmpty && screen == nil && primary == nil && screenMillimetres == nil }
 }
 
 /// Desired state from actual state: which connected external outputs need a CRTC, a mode and

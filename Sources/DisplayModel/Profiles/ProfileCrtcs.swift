@@ -1,0 +1,98 @@
+extension ProfilePlanner {
+  /// Gives every lit slot a CRTC and a rotation the CRTC can do. Entries first keep their
+  /// own CRTC, then take free ones; `same-as` entries share their target's CRTC where RandR
+  /// can clone (the same mode in both outputs' lists, the same rotation, a CRTC that can
+  /// drive both), else get their own.
+  func allocate(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+    let clones = Set(slots.indices.filter { cloneTarget($0, slots, profile) != nil })
+    var reserved = Set<CrtcID>()
+    let plain = slots.indices.filter { !clones.contains($0) && slots[$0].on }
+    for i in plain {
+      if let own = topology.activeCrtc(of: slots[i].output), reserved.insert(own.id).inserted { slots[i].crtc = own }
+    }
+    for i in plain where slots[i].crtc == nil { give(&slots, i, &reserved, &warnings) }
+    for i in plain where slots[i].lit { fitRotation(&slots[i], &warnings) }
+    var done = Set(plain)
+    // Clones in dependency order: a clone of a clone waits for its target.
+    while let i = clones.sorted().first(where: { c in
+      !done.contains(c) && cloneTarget(c, slots, profile).map { done.contains($0) || !clones.contains($0) } == true
+    }) {
+      done.insert(i)
+      guard slots[i].on else { continue }
+      if let t = cloneTarget(i, slots, profile), slots[t].lit, share(&slots[i], slots[t], t) { continue }
+      if let own = topology.activeCrtc(of: slots[i].output), reserved.insert(own.id).inserted {
+        slots[i].crtc = own
+      } else {
+        give(&slots, i, &reserved, &warnings)
+      }
+      if slots[i].lit { fitRotation(&slots[i], &warnings) }
+    }
+  }
+
+  /// The slot a `same-as` entry shows the area of, when it is another entry that is on.
+  func cloneTarget(_ i: Int, _ slots: [Slot], _ profile: Profile) -> Int? {
+    guard case .sameAs(let name) = slots[i].entry.position, let t = target(name, slots, profile), t != i,
+      slots[t].on
+    else { return nil }
+    return t
+  }
+
+  /// A free CRTC for the slot: one that can drive its output and that no lit output keeps
+  /// (idle, or driving only outputs this plan turns off or that are gone).
+  func give(_ slots: inout [Slot], _ i: Int, _ reserved: inout Set<CrtcID>, _ warnings: inout [String]) {
+    let goingOff = Set(slots.filter { !$0.on }.map(\.output.id))
+    let output = slots[i].output
+    let crtc = output.possibleCrtcs.compactMap(topology.crtc).first { c in
+      !reserved.contains(c.id) && (c.possibleOutputs.isEmpty || c.possibleOutputs.contains(output.id))
+        && (!c.isActive || c.outputs.allSatisfy { goingOff.contains($0) || topology.output($0)?.isConnected != true })
+    }
+    if let crtc { reserved.insert(crtc.id) } else { warnings.append("no free CRTC can drive \(output.name); left off") }
+    slots[i].crtc = crtc
+  }
+
+  /// Puts a clone on its target's CRTC when RandR can drive both from it.
+  func share(_ clone: inout Slot, _ target: Slot, _ t: Int) -> Bool {
+    guard let crtc = target.crtc, let mode = target.mode, let own = clone.mode,
+      (own.width, own.height) == (mode.width, mode.height), clone.output.modes.contains(mode.id),
+      clone.output.possibleCrtcs.contains(crtc.id),
+      crtc.possibleOutputs.isEmpty || crtc.possibleOutputs.contains(clone.output.id),
+      fitted(clone.entry.rotation, crtc).rotation == target.rotation
+    else { return false }
+    clone.crtc = crtc
+    clone.sharesWith = t
+    clone.modes = [mode]
+    clone.rotation = target.rotation
+    return true
+  }
+
+  func fitRotation(_ slot: inout Slot, _ warnings: inout [String]) {
+    guard let crtc = slot.crtc else { return }
+    let (rotation, problems) = fitted(slot.entry.rotation, crtc)
+    slot.rotation = rotation
+    warnings += problems.map { "\(slot.output.name): its CRTC cannot \($0); " }.map {
+      $0 + ($0.contains("rotate") ? "normal instead" : "not reflected")
+    }
+  }
+
+  /// The rotation and reflection the CRTC can do of those asked, and what it cannot.
+  func fitted(_ wanted: Rotation, _ crtc: Crtc) -> (rotation: Rotation, problems: [String]) {
+    let can = crtc.rotations
+    let turn = wanted.subtracting([.reflectX, .reflectY])
+    let reflect = wanted.intersection([.reflectX, .reflectY])
+    var problems: [String] = []
+    var result = Rotation.normal
+    if !turn.isEmpty, can.isSuperset(of: turn) {
+      result = turn
+    } else if !turn.isEmpty {
+      let names = [Rotation.normal, .left, .inverted, .right].filter { can.contains($0) }.map(\.name)
+      problems.append("rotate \(turn.name) (it can: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+    }
+    if can.isSuperset(of: reflect) {
+      result.formUnion(reflect)
+    } else {
+      problems.append(
+        "reflect " + (reflect == [.reflectX, .reflectY] ? "xy" : reflect.contains(.reflectX) ? "x" : "y"))
+    }
+    return (result, problems)
+  }
+}

@@ -1,0 +1,106 @@
+extension Topology {
+  /// What the server would hold after `plan`, were every request to succeed: CRTCs, the
+  /// outputs on them, the screen's size, primary and physical size. For previews and tests.
+  public func after(_ plan: Plan) -> Topology {
+    var t = self
+    for change in plan.changes {
+      guard let ci = t.crtcs.firstIndex(where: { $0.id == change.crtc }) else { continue }
+      for i in t.outputs.indices where t.outputs[i].crtc == change.crtc { t.outputs[i].crtc = nil }
+      var crtc = t.crtcs[ci]
+      (crtc.mode, crtc.x, crtc.y, crtc.rotation, crtc.outputs) = (change.mode, change.x, change.y, change.rotation, [])
+      (crtc.width, crtc.height) = (0, 0)
+      if let id = change.mode, let mode = t.modes[id], change.transform.matrix.count == 9 {
+        let quarter = change.rotation.contains(.left) || change.rotation.contains(.right)
+        let (w, h) = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
+        crtc.width = FixedScale.length(w, FixedScale.fixed(change.transform.matrix[0]))
+        crtc.height = FixedScale.length(h, FixedScale.fixed(change.transform.matrix[4]))
+        crtc.outputs = change.outputs
+        for i in t.outputs.indices where change.outputs.contains(t.outputs[i].id) { t.outputs[i].crtc = crtc.id }
+      }
+      t.crtcs[ci] = crtc
+    }
+    if let s = plan.screen { (t.screen.width, t.screen.height) = s }
+    if let p = plan.primary { t.primary = p }
+    if let mm = plan.screenMillimetres { (t.screen.mmWidth, t.screen.mmHeight) = mm }
+    return t
+  }
+}
+
+/// `check-config`'s account of profiles: which one would be chosen now and why the others
+/// are not, and what each output would get. Pure.
+public enum ProfileExplain {
+  public static func lines(config: Config, topology t: Topology, lid: LidState, noTransform: Set<CrtcID> = [])
+    -> [String]
+  {
+    var lines = ["lid: \(lid.rawValue)"]
+    var chosen: (Profile, ProfileAssignment)?
+    for profile in config.profiles {
+      switch ProfileMatcher.match(profile, topology: t, lid: lid) {
+      case .failure(let why): lines.append("profile '\(profile.name)': does not match: \(why)")
+      case .success(let a) where chosen == nil:
+        chosen = (profile, a)
+        lines.append("profile '\(profile.name)': would be chosen")
+      case .success: lines.append("profile '\(profile.name)': matches, but '\(chosen?.0.name ?? "")' comes first")
+      }
+    }
+    guard let (profile, assignment) = chosen else {
+      return lines + ["no profile matches: the monitors rules and defaults apply"] + rules(config, t, lid)
+    }
+    let planner = ProfilePlanner(topology: t, config: config, lid: lid, noTransform: noTransform)
+    do {
+      let plan = try planner.plan(profile, assignment: assignment)
+      let after = t.after(plan)
+      for (entry, id) in zip(profile.outputs, assignment.outputs) {
+        guard let output = after.output(id) else { continue }
+        lines.append("  \(output.name): " + describe(output, entry, after))
+      }
+      lines.append(
+        "  screen: \(after.screen.width)x\(after.screen.height), \(after.screen.mmWidth)x\(after.screen.mmHeight) mm")
+      lines += plan.warnings.map { "  warning: " + $0 }
+      if changesNothing(plan) { lines.append("  already in force: nothing to change") }
+    } catch {
+      lines.append("  refused: \(error)")
+    }
+    return lines
+  }
+
+  static func changesNothing(_ plan: Plan) -> Bool {
+    plan.changes.isEmpty && plan.screen == nil && plan.primary == nil && plan.screenMillimetres == nil
+  }
+
+  /// `1920x1080@60.00 at 0,0, rotate left, scale 1.5, primary, content placeholder`, or `off`.
+  static func describe(_ output: Output, _ entry: ProfileOutput, _ t: Topology) -> String {
+    guard let crtc = t.activeCrtc(of: output), let mode = t.currentMode(of: output) else { return "off" }
+    var parts = ["\(mode.label) at \(crtc.x),\(crtc.y)"]
+    if crtc.rotation.name != "normal" { parts.append("rotate \(crtc.rotation.name)") }
+    let reflect = crtc.rotation.intersection([.reflectX, .reflectY])
+    if !reflect.isEmpty {
+      parts.append("reflect " + (reflect.contains(.reflectX) ? "x" : "") + (reflect.contains(.reflectY) ? "y" : ""))
+    }
+    let quarter = crtc.rotation.contains(.left) || crtc.rotation.contains(.right)
+    if (crtc.width, crtc.height) != (quarter ? (mode.height, mode.width) : (mode.width, mode.height)) {
+      parts.append("showing \(crtc.width)x\(crtc.height)")
+    }
+    let others = crtc.outputs.filter { $0 != output.id }.compactMap { t.output($0)?.name }
+    if !others.isEmpty { parts.append("same CRTC as " + others.joined(separator: ", ")) }
+    if t.primary == output.id { parts.append("primary") }
+    parts.append("content \(entry.content.rawValue)")
+    return parts.joined(separator: ", ")
+  }
+
+  /// Without a profile: what each connected output gets from `monitors` and `defaults`.
+  static func rules(_ config: Config, _ t: Topology, _ lid: LidState) -> [String] {
+    var lines: [String] = []
+    for output in t.connectedOutputs {
+      guard let s = config.settings(for: output, identity: output.identity) else {
+        lines.append("  \(output.name): ignored")
+        continue
+      }
+      lines.append("  \(output.name): mode \(s.mode), position \(s.position), content \(s.content.rawValue)")
+    }
+    if config.lidClosed == .disable, let panel = LidPolicy.panel(in: t, config: config) {
+      lines.append("  lid_closed disable: \(panel.name) goes off while the lid is closed and another output is lit")
+    }
+    return lines
+  }
+}

@@ -1,0 +1,165 @@
+/// `xrandr --scale`'s arithmetic: the matrix holds 16.16 fixed-point numbers
+/// (`XDoubleToFixed` truncates), and the CRTC covers the transformed mode's bounding box,
+/// its far corner rounded up (`ceil`).
+enum FixedScale {
+  static let one = 65536
+
+  /// `XDoubleToFixed(s)`: s × 65536, truncated (the scale is bounded, so it fits).
+  static func fixed(_ s: Double) -> Int { Int(s * Double(one)) }
+
+  /// ceil(length × fixed / 65536), as xrandr's `path_bounds` computes it in doubles (exact here).
+  static func length(_ length: Int, _ fixed: Int) -> Int { (length * fixed + one - 1) / one }
+
+  static func transform(_ fx: Int, _ fy: Int, _ filter: ScaleFilter) -> CrtcTransform {
+    guard fx != one || fy != one else { return .identity }
+    let (sx, sy) = (Double(fx) / Double(one), Double(fy) / Double(one))
+    return CrtcTransform(matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1], filter: filter)
+  }
+}
+
+extension ProfilePlanner {
+  /// Each lit slot's transform and the size of the area it shows: its mode (sides swapped
+  /// when turned a quarter) times its scale; a clone: its target's area.
+  func sizeAll(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+    var done = Set<Int>()
+    while let i = slots.indices.first(where: { i in
+      !done.contains(i) && (cloneOf(i, slots, profile).map { done.contains($0) } ?? true)
+    }) {
+      done.insert(i)
+      guard slots[i].lit, let mode = slots[i].mode, let crtc = slots[i].crtc else { continue }
+      let quarter = slots[i].rotation.contains(.left) || slots[i].rotation.contains(.right)
+      let size = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
+      if let t = cloneOf(i, slots, profile) {
+        sizeClone(&slots[i], size, slots[t], transforms: !noTransform.contains(crtc.id), &warnings)
+      } else {
+        var f = FixedScale.fixed(slots[i].entry.scale)
+        if f != FixedScale.one && noTransform.contains(crtc.id) {
+          warnings.append(
+            "\(slots[i].output.name): its CRTC does not take transforms; scale 1 instead of \(slots[i].entry.scale)")
+          f = FixedScale.one
+        }
+        slots[i].transform = FixedScale.transform(f, f, slots[i].entry.scaleFilter)
+        slots[i].size = (FixedScale.length(size.0, f), FixedScale.length(size.1, f))
+      }
+    }
+  }
+
+  /// A clone shows its target's area: on the target's CRTC, at its own mode where the sizes
+  /// agree, else scaled to it by a transform (unscaled, with a warning, where the CRTC
+  /// takes none).
+  func sizeClone(_ slot: inout Slot, _ own: (Int, Int), _ target: Slot, transforms: Bool, _ warnings: inout [String]) {
+    if slot.sharesWith != nil {
+      (slot.transform, slot.size) = (target.transform, target.size)
+    } else if own == target.size {
+      (slot.transform, slot.size) = (.identity, target.size)
+    } else if !transforms {
+      warnings.append(
+        "\(slot.output.name): its CRTC does not take transforms; shown unscaled at the place of its target")
+      slot.size = own
+    } else if !ProfileOutput.scales.contains(Double(target.size.width) / Double(own.0))
+      || !ProfileOutput.scales.contains(Double(target.size.height) / Double(own.1))
+    {
+      warnings.append("\(slot.output.name): its target's area is too far from its own size to scale; shown unscaled")
+      slot.size = own
+    } else {
+      let fx = FixedScale.fixed(Double(target.size.width) / Double(own.0))
+      let fy = FixedScale.fixed(Double(target.size.height) / Double(own.1))
+      slot.transform = FixedScale.transform(fx, fy, slot.entry.scaleFilter)
+      slot.size = (FixedScale.length(own.0, fx), FixedScale.length(own.1, fy))
+    }
+  }
+
+  /// A `same-as` slot's target, when both are lit.
+  func cloneOf(_ i: Int, _ slots: [Slot], _ profile: Profile) -> Int? {
+    guard slots[i].lit, let t = cloneTarget(i, slots, profile), slots[t].lit else { return nil }
+    return t
+  }
+
+  /// Places every lit slot: points first, then the entries without a position in a row or
+  /// column after them, then those placed against another entry; then the whole layout is
+  /// moved to start at 0,0.
+  func layout(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+    var anchors: [Int: Int] = [:]
+    var arranged: [Int] = []
+    for i in slots.indices where slots[i].lit {
+      guard let position = slots[i].entry.position else {
+        arranged.append(i)
+        continue
+      }
+      if case .at(.absolute(let x, let y)) = position {
+        slots[i].rect = Rect(x: x, y: y, width: slots[i].size.width, height: slots[i].size.height)
+      } else if let name = position.target, let t = target(name, slots, profile), t != i, slots[t].lit,
+        !leadsBack(from: t, to: i, anchors)
+      {
+        anchors[i] = t
+      } else {
+        warnings.append("\(slots[i].output.name): '\(position)' names no other lit entry; arranged instead")
+        arranged.append(i)
+      }
+    }
+    arrange(&slots, arranged, profile)
+    for i in anchors.keys.sorted() { place(&slots, i, anchors) }
+    let rects = slots.compactMap(\.rect)
+    let (dx, dy) = (rects.map(\.x).min() ?? 0, rects.map(\.y).min() ?? 0)
+    for i in slots.indices {
+      slots[i].rect?.x -= dx
+      slots[i].rect?.y -= dy
+    }
+  }
+
+  /// Whether following anchors from `from` reaches `to` (a cycle through `main`).
+  func leadsBack(from: Int, to: Int, _ anchors: [Int: Int]) -> Bool {
+    var next: Int? = from
+    var steps = 0
+    while let j = next, steps <= anchors.count {
+      if j == to { return true }
+      next = anchors[j]
+      steps += 1
+    }
+    return false
+  }
+
+  /// Lays out `indices` in config order without gaps or overlap, after the placed slots.
+  func arrange(_ slots: inout [Slot], _ indices: [Int], _ profile: Profile) {
+    let placed = slots.compactMap(\.rect)
+    let row = profile.arrange == .row
+    var x = row ? placed.map { $0.x + $0.width }.max() ?? 0 : placed.map(\.x).min() ?? 0
+    var y = row ? placed.map(\.y).min() ?? 0 : placed.map { $0.y + $0.height }.max() ?? 0
+    let cross = indices.map { row ? slots[$0].size.height : slots[$0].size.width }.max() ?? 0
+    for i in indices {
+      let (w, h) = slots[i].size
+      let gap = cross - (row ? h : w)
+      let offset = profile.align == .start ? 0 : profile.align == .center ? gap / 2 : gap
+      slots[i].rect = Rect(x: row ? x : x + offset, y: row ? y + offset : y, width: w, height: h)
+      if row { x += w } else { y += h }
+    }
+  }
+
+  /// Places a slot against its anchor (placed first), pushed along past any slot there.
+  func place(_ slots: inout [Slot], _ i: Int, _ anchors: [Int: Int]) {
+    guard slots[i].rect == nil, let t = anchors[i] else { return }
+    place(&slots, t, anchors)
+    guard let target = slots[t].rect else { return }
+    let (w, h) = slots[i].size
+    guard case .at(.relative(let relation, _)) = slots[i].entry.position else {
+      slots[i].rect = Rect(x: target.x, y: target.y, width: w, height: h)  // same-as
+      return
+    }
+    var r: Rect
+    switch relation {
+    case .rightOf: r = Rect(x: target.x + target.width, y: target.y, width: w, height: h)
+    case .leftOf: r = Rect(x: target.x - w, y: target.y, width: w, height: h)
+    case .above: r = Rect(x: target.x, y: target.y - h, width: w, height: h)
+    case .below: r = Rect(x: target.x, y: target.y + target.height, width: w, height: h)
+    }
+    while let hit = slots.compactMap(\.rect).first(where: { $0.intersects(r) }) {
+      switch relation {
+      case .rightOf: r.x = hit.x + hit.width
+      case .leftOf: r.x = hit.x - w
+      case .above: r.y = hit.y - h
+      case .below: r.y = hit.y + hit.height
+      }
+    }
+    slots[i].rect = r
+  }
+}

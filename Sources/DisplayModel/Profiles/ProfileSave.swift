@@ -1,0 +1,122 @@
+/// `profile save`: the current layout as one profile, the text of exactly one JSON5 object
+/// `{ name: NAME, outputs: [...] }`, ready to paste into `profiles: [ ... ]`. Pure.
+///
+/// Every connected desktop output is listed: lit ones by position (left to right, then top
+/// to bottom) with their mode, position, rotation, reflection, scale and primary; those that
+/// are off after them as `enabled: false`. A monitor with an EDID is matched by
+/// manufacturer, product name and serial where the EDID has them (else product code); by
+/// connector too when another connected monitor would match the same; one without by
+/// connector. Outputs sharing a CRTC are saved as `same-as` the first of them. Applying the
+/// saved profile to the same monitors changes nothing.
+public enum ProfileSave {
+  public static func text(name: String, topology t: Topology) -> String {
+    let desk = ProfileMatcher.desk(t)
+    let lit = desk.compactMap { o in t.geometry(of: o).map { (o, $0) } }
+      .sorted { a, b in (a.1.x, a.1.y, a.0.name) < (b.1.x, b.1.y, b.0.name) }.map(\.0)
+    let off = desk.filter { t.activeCrtc(of: $0) == nil }
+    var lines: [String] = []
+    var cloneSource: [CrtcID: String] = [:]
+    for output in lit + off {
+      var fields = ["match: " + match(output, desk)]
+      if let crtc = t.activeCrtc(of: output), let mode = t.currentMode(of: output) {
+        if let first = cloneSource[crtc.id] {
+          fields += ["mode: " + quoted(modeText(mode, output, t)), "position: " + quoted("same-as " + first)]
+        } else {
+          if crtc.outputs.count > 1 {
+            cloneSource[crtc.id] = output.name
+            fields.append("alias: " + quoted(output.name))
+          }
+          fields += layout(output, crtc, mode, t)
+        }
+        if t.primary == output.id { fields.append("primary: true") }
+      } else {
+        fields.append("enabled: false")
+      }
+      lines.append("    { " + fields.joined(separator: ", ") + " },")
+    }
+    return "{\n  name: \(quoted(name)),\n  outputs: [\n" + lines.joined(separator: "\n") + "\n  ],\n}"
+  }
+
+  /// The match for one output: its EDID's identity, with the connector when that is not unique.
+  static func match(_ output: Output, _ desk: [Output]) -> String {
+    var m = MonitorMatch()
+    if let edid = output.identity {
+      m.manufacturer = escaped(edid.manufacturer)
+      m.productName = edid.productName.map { escaped($0.text) }
+      m.serial = edid.serial.map(escaped)
+      if m.productName == nil && m.serial == nil { m.productCode = edid.productCode }
+    }
+    if output.identity == nil || desk.contains(where: { $0.id != output.id && m.matches($0, $0.identity) }) {
+      m.output = escaped(output.name)
+    }
+    var parts: [String] = []
+    if let v = m.output { parts.append("output: " + quoted(v)) }
+    if let v = m.manufacturer { parts.append("manufacturer: " + quoted(v)) }
+    if let v = m.productName { parts.append("product_name: " + quoted(v)) }
+    if let v = m.productCode { parts.append("product_code: \(v)") }
+    if let v = m.serial { parts.append("serial: " + quoted(v)) }
+    return "{ " + parts.joined(separator: ", ") + " }"
+  }
+
+  /// Mode, position, rotation, reflection and scale of a lit output.
+  static func layout(_ output: Output, _ crtc: Crtc, _ mode: Mode, _ t: Topology) -> [String] {
+    var fields = ["mode: " + quoted(modeText(mode, output, t)), "position: " + quoted("\(crtc.x),\(crtc.y)")]
+    if crtc.rotation.name != "normal" { fields.append("rotate: " + quoted(crtc.rotation.name)) }
+    let reflect = crtc.rotation.intersection([.reflectX, .reflectY])
+    if !reflect.isEmpty {
+      fields.append("reflect: " + quoted(reflect == [.reflectX, .reflectY] ? "xy" : reflect == .reflectX ? "x" : "y"))
+    }
+    let quarter = crtc.rotation.contains(.left) || crtc.rotation.contains(.right)
+    let (w, h) = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
+    if (crtc.width, crtc.height) != (w, h), w > 0, h > 0 {
+      let s = Double(crtc.width) / Double(w)
+      let f = FixedScale.fixed(s)
+      if ProfileOutput.scales.contains(s), FixedScale.length(h, f) == crtc.height, FixedScale.length(w, f) == crtc.width
+      {
+        fields.append("scale: \(s)")
+      }
+    }
+    return fields
+  }
+
+  /// `WxH@R` with as many decimals as it takes for the mode policy to pick this very mode.
+  static func modeText(_ mode: Mode, _ output: Output, _ t: Topology) -> String {
+    let size = "\(mode.width)x\(mode.height)"
+    guard mode.refreshHz > 0, mode.refreshHz <= ModeRequest.maxRefresh else { return size }
+    for places in 2...6 {
+      let text = size + "@" + fixed(mode.refreshHz, places: places)
+      if let request = ModeRequest(text), ModePolicy.candidates(request, for: output, in: t).modes.first?.id == mode.id
+      {
+        return text
+      }
+    }
+    return size + "@" + fixed(mode.refreshHz, places: 3)
+  }
+
+  /// A glob that matches exactly this text (fnmatch's backslash escapes).
+  public static func escaped(_ text: String) -> String {
+    var result = ""
+    for c in text {
+      if "*?[\\".contains(c) { result.append("\\") }
+      result.append(c)
+    }
+    return result
+  }
+
+  /// A JSON string literal.
+  public static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}

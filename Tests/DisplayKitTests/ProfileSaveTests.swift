@@ -1,0 +1,171 @@
+import DisplayKit
+import Foundation
+import Testing
+
+/// `profile save`: the layout as one JSON5 object, the round trip, and `--write`'s edit.
+@Suite struct ProfileSaveTests {
+  typealias F = ProfileFixtures
+  typealias B = TopologyBuilder
+
+  /// The saved text as a config's only profile, matched and planned on the same topology.
+  func replan(_ text: String, on t: Topology) throws -> Plan {
+    try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)
+  }
+
+  /// A desk with everything save must keep: EDID identities, a monitor without EDID, one
+  /// that is off, one turned and mirrored, one scaled, two identical monitors, and a clone.
+  func busyDesk(_ edids: [[UInt8]]) -> Topology {
+    let names = ["eDP-1", "DP-1", "DP-2", "DP-3", "HDMI-1", "HDMI-2", "DP-4"]
+    var t = F.desk(names, primary: "DP-1")
+    for (i, name) in names.enumerated() where i < edids.count { t.outputs[i].edid = edids[i] }
+    t.outputs[5].edid = t.outputs[4].edid  // HDMI-2: the same monitor as HDMI-1
+    t.outputs[6].edid = nil
+    t.crtcs[0].mode = nil  // eDP-1 off
+    t.outputs[0].crtc = nil
+    t.crtcs[1].x = 0
+    t.crtcs[2] = Crtc(
+      id: t.crtcs[2].id, x: 1920, y: 0, width: 1080, height: 1920, mode: B.m1080.id, rotation: [.left, .reflectY],
+      outputs: t.crtcs[2].outputs, possibleOutputs: t.crtcs[2].possibleOutputs, rotations: [.normal, .left, .reflectY])
+    (t.crtcs[3].x, t.crtcs[3].width, t.crtcs[3].height) = (3000, 2400, 1350)  // DP-3 at scale 1.25
+    t.crtcs[3].mode = B.m1080.id
+    for i in 4...6 { t.crtcs[i].x = 5400 + 1920 * (i - 4) }
+    // DP-4 shows what HDMI-2 shows, on HDMI-2's CRTC.
+    t.crtcs[5].outputs.append(t.outputs[6].id)
+    t.crtcs[5].possibleOutputs.append(t.outputs[6].id)
+    t.outputs[6].possibleCrtcs.append(t.crtcs[5].id)
+    t.outputs[6].crtc = t.crtcs[5].id
+    (t.crtcs[6].mode, t.crtcs[6].outputs) = (nil, [])
+    (t.screen.width, t.screen.height) = (9240, 1920)
+    return t
+  }
+
+  @Test func theSavedTextIsOneObjectListingEveryConnectedOutput() throws {
+    let t = busyDesk([F.panel, F.asus, F.acer, F.asus, F.acer])
+    let text = ProfileSave.text(name: "desk", topology: t)
+    #expect(
+      text == """
+        {
+          name: "desk",
+          outputs: [
+            { match: { output: "DP-1", manufacturer: "AUS", product_name: "VA279", serial: "N6LMQS126401" }, mode: "1920x1080@60.00", position: "0,0", primary: true },
+            { match: { output: "DP-2", manufacturer: "ACR", product_name: "V193W", serial: "LBP0C0034000" }, mode: "1920x1080@60.00", position: "1920,0", rotate: "left", reflect: "y" },
+            { match: { output: "DP-3", manufacturer: "AUS", product_name: "VA279", serial: "N6LMQS126401" }, mode: "1920x1080@60.00", position: "3000,0", scale: 1.25 },
+            { match: { output: "HDMI-1", manufacturer: "ACR", product_name: "V193W", serial: "LBP0C0034000" }, mode: "1920x1080@60.00", position: "5400,0" },
+            { match: { output: "DP-4" }, alias: "DP-4", mode: "1920x1080@60.00", position: "7320,0" },
+            { match: { output: "HDMI-2", manufacturer: "ACR", product_name: "V193W", serial: "LBP0C0034000" }, mode: "1920x1080@60.00", position: "same-as DP-4" },
+            { match: { manufacturer: "AUO", product_code: 5533 }, enabled: false },
+          ],
+        }
+        """)
+  }
+
+  @Test func savingThenApplyingTheSavedProfileChangesNothing() throws {
+    let t = busyDesk([F.panel, F.asus, F.acer, F.apple, F.boe])
+    let plan = try replan(ProfileSave.text(name: "desk", topology: t), on: t)
+    #expect(changesNothing(plan), "\(plan.changes) \(plan.warnings)")
+  }
+
+  @Test(.enabled(if: sharedEDIDFolder != nil, "../shared/edid is absent"))
+  func theRoundTripHoldsForEveryEDIDOfTheSharedCorpus() throws {
+    let folder = try #require(sharedEDIDFolder)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".bin") }.sorted()
+    #expect(files.count == 200)
+    for (i, file) in files.enumerated() {
+      let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)))
+      let other = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + files[(i + 1) % files.count])))
+      let t = busyDesk([F.panel, bytes, other, bytes, other])
+      let text = ProfileSave.text(name: "edid \(file) \"quoted\"", topology: t)
+      let plan = try replan(text, on: t)
+      #expect(changesNothing(plan), "\(file): \(plan.changes) \(plan.warnings)")
+    }
+  }
+
+  @Test func aModeIsWrittenPreciselyEnoughToPickItAgain() throws {
+    var t = F.desk(["DP-1"])
+    let close = Mode(
+      id: ModeID(rawValue: 9), name: "1920x1080", width: 1920, height: 1080, dotClock: 148_351_648, hTotal: 2200,
+      vTotal: 1125)  // 59.9400 Hz beside 60.0000
+    t.modes[close.id] = close
+    t.outputs[0].modes.append(close.id)
+    t.crtcs[0].mode = close.id
+    #expect(ProfileSave.text(name: "p", topology: t).contains("mode: \"1920x1080@59.94\""))
+    #expect(changesNothing(try replan(ProfileSave.text(name: "p", topology: t), on: t)))
+  }
+
+  @Test func namesAndEDIDTextAreQuotedAndGlobCharactersEscaped() {
+    #expect(ProfileSave.quoted("a \"b\" \\ c\n") == "\"a \\\"b\\\" \\\\ c\\n\"")
+    #expect(ProfileSave.escaped("DELL U27*[x]?") == "DELL U27\\*\\[x]\\?")
+    #expect(globMatch(ProfileSave.escaped("DELL U27*[x]?"), "DELL U27*[x]?"))
+    #expect(!globMatch(ProfileSave.escaped("U27*"), "U2720Q"))
+  }
+
+  let saved =
+    "{\n  name: \"new\",\n  outputs: [\n    { match: { output: \"DP-1\" }, mode: \"1920x1080@60.00\", position: \"0,0\" },\n  ],\n}"
+
+  func write(_ config: String) throws(ConfigError) -> String {
+    String(decoding: try ProfileSave.appending(saved, toConfig: Array(config.utf8), file: "c.json5"), as: UTF8.self)
+  }
+
+  @Test func writingAppendsToTheProfilesListKeepingCommentsAndFormatting() throws {
+    let config = """
+      // my desk
+      {
+        main: 'eDP-1', /* the laptop */
+        profiles: [
+          { name: 'old', outputs: [] },  // the first
+          // more to come
+        ],
+        hooks: { connected: ['true'] },
+      }
+
+      """
+    #expect(
+      try write(config) == """
+        // my desk
+        {
+          main: 'eDP-1', /* the laptop */
+          profiles: [
+            { name: 'old', outputs: [] },  // the first
+            {
+              name: "new",
+              outputs: [
+                { match: { output: "DP-1" }, mode: "1920x1080@60.00", position: "0,0" },
+              ],
+            },
+            // more to come
+          ],
+          hooks: { connected: ['true'] },
+        }
+
+        """)
+    let parsed = try Config.parse(Array(try write(config).utf8), file: "c.json5")
+    #expect(parsed.profiles.map(\.name) == ["old", "new"] && parsed.main == "eDP-1")
+  }
+
+  @Test func writingAfterALastElementWithoutACommaAddsOne() throws {
+    let result = try write("{ profiles: [\n    { name: 'old', outputs: [] }\n  ] }")
+    #expect(
+      result.hasPrefix("{ profiles: [\n    { name: 'old', outputs: [] },\n    {\n      name: \"new\","), "\(result)")
+    #expect(try Config.parse(Array(result.utf8), file: "c").profiles.count == 2)
+  }
+
+  @Test func writingIntoAnEmptyListOrAConfigWithoutProfiles() throws {
+    #expect(try write("{\n  profiles: [],\n}").hasPrefix("{\n  profiles: [\n    {\n      name: \"new\","))
+    let noKey = try write("{\n  main: 'eDP-1' // laptop\n}\n")
+    #expect(noKey.hasPrefix("{\n  main: 'eDP-1', // laptop\n  profiles: [\n    {\n      name: \"new\","), "\(noKey)")
+    let empty = try write("{}")
+    #expect(try Config.parse(Array(empty.utf8), file: "c").profiles.map(\.name) == ["new"], "\(empty)")
+    let crlf = try write("{\r\n  main: 'x',\r\n}\r\n")
+    #expect(!crlf.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "CR LF kept: \(crlf)")
+  }
+
+  @Test func writingRefusesABrokenConfigOrANameThatIsTaken() {
+    #expect(throws: ConfigError.self) { try write("{ profiles: [ }") }
+    do {
+      _ = try write("{ profiles: [{ name: 'new', outputs: [] }] }")
+      Issue.record("a second profile 'new' was written")
+    } catch {
+      #expect(error.message.contains("profile 'new': the name is taken"), "\(error)")
+    }
+  }
+}
