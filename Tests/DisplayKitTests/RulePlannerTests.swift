@@ -151,7 +151,18 @@ import Testing
     let rule = "{match: {output: 'HDMI-1'}, primary: true}"
     let p = try plan(rule, on: both)
     #expect(p.primary == both.output(named: "HDMI-1")?.id && p.changes.isEmpty)
-    #expect(try plan(rule, on: both.after(p)).primary == nil, "already primary: nothing to send")
+    #expect(try plan(rule, on: both.after(p)).isEmpty, "already primary: nothing to send")
+  }
+
+  @Test func anOutputARuleMakesPrimaryIsNotMainSoTheOldMainKeepsItsPlaceAndGetsNoWindow() throws {
+    let rule = "{match: {output: 'HDMI-1'}, primary: true}"
+    let config = try Config.parse(Array("{monitors: [\(rule)]}".utf8), file: "test.json5")
+    let after = both.after(try plan(rule, on: both))
+    #expect(after.primary == after.output(named: "HDMI-1")?.id)
+    #expect(config.mainOutput(in: after)?.name == "eDP-1")
+    #expect(config.wantedWindows(in: after).map(\.output.name) == ["HDMI-1"])
+    let named = try Config.parse(Array("{main: 'HDMI-1', monitors: [\(rule)]}".utf8), file: "test.json5")
+    #expect(named.mainOutput(in: after)?.name == "HDMI-1", "unless main names it")
   }
 
   @Test func whenSeveralAskToBePrimaryTheFirstOutputIsWithAWarning() throws {

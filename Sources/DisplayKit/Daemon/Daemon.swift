@@ -128,8 +128,10 @@ public final class Daemon {
     forgetGoneMonitors()
     var events: [TopologyEvent] = []
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
+    var noTransform = Set<CrtcID>()
     for round in 0..<Self.maxRounds {
-      let plan = Planner(topology: topology, config: config).plan(settled: Set(settled.keys).union(excluded))
+      let plan = Planner(topology: topology, config: config, noTransform: noTransform)
+        .plan(settled: Set(settled.keys).union(excluded))
       if round == 0 { for warning in plan.warnings { log.warning(warning) } }
       if plan.isEmpty {
         for id in plan.configures { settle(id) }
@@ -140,6 +142,14 @@ public final class Daemon {
       events += adopt(try connection.snapshot())
       if outcome.stale {
         log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
+        continue
+      }
+      // A rule's scale on a CRTC without transforms: nothing was applied; plan it unscaled.
+      if !outcome.transformRefused.isEmpty {
+        for change in plan.changes where outcome.transformRefused.contains(change.crtc) {
+          log.warning("\(change.outputName): its CRTC refused a transform (RRSetCrtcTransform); scale 1 instead")
+        }
+        noTransform.formUnion(outcome.transformRefused)
         continue
       }
       counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
