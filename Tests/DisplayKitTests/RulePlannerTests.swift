@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import Testing
 
@@ -185,7 +186,24 @@ import Testing
     #expect(p.primary == t.output(named: "eDP-1")?.id)
   }
 
-  // MARK: main, and same-as
+  // MARK: check-config, main, and same-as
+
+  @Test func checkConfigSaysWhichMonitorsGoOffAndWhatRotationScaleAndPrimaryTheOthersGet() throws {
+    let t = dark(["HDMI-1", "DP-1"], rotations: [.normal, .left, .reflectX])
+    let text = """
+      {monitors: [{match: {output: 'HDMI-1'}, rotate: 'left', reflect: 'x', scale: 1.5, primary: true},
+                  {match: {output: 'DP-1'}, enabled: false}]}
+      """
+    var lit = t
+    lit.crtcs[2] = Crtc(
+      id: lit.crtcs[2].id, x: 1920, width: 1920, height: 1080, mode: B.m1080.id, outputs: [lit.outputs[2].id],
+      possibleOutputs: [lit.outputs[2].id])
+    lit.outputs[2].crtc = lit.crtcs[2].id
+    let report = CheckReport.text(config: try Config.parse(Array(text.utf8), file: "test.json5"), topology: lit)
+    #expect(report.contains("DP-1: off (enabled: false)\n"), "\(report)")
+    #expect(
+      report.contains(", level normal, rotate left, reflect x, scale 1.5 (bilinear), primary\n"), "\(report)")
+  }
 
   @Test func layoutKeysInARuleForMainAreNotAppliedAndSaySo() throws {
     let p = try plan("{match: {output: 'eDP-1'}, enabled: false, rotate: 'left', scale: 2}", on: both)
