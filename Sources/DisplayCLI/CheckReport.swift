@@ -31,14 +31,33 @@ public enum CheckReport {
         lines.append("\(name): ignored by a rule")
         continue
       }
+      if !settings.enabled && plan.configures.contains(output.id) {
+        lines.append("\(name): off (enabled: false)")
+        continue
+      }
       let change = plan.changes.first { $0.outputs.contains(output.id) }
       let mode = (change?.mode ?? topology.currentMode(of: output)?.id).flatMap { topology.modes[$0] }
       let place = change.map { "\($0.x),\($0.y)" } ?? topology.geometry(of: output).map { "\($0.x),\($0.y)" } ?? "?"
       lines.append(
         "\(name): mode \(mode.map(\.label) ?? "none") (\(settings.mode)) at \(place) (\(settings.position)), "
-          + "content \(settings.content.rawValue), level \(settings.level.rawValue)")
+          + "content \(settings.content.rawValue), level \(settings.level.rawValue)" + layout(change, plan, output))
     }
     for warning in plan.warnings { lines.append("warning: \(warning)") }
     return lines.map { $0 + "\n" }.joined()
+  }
+
+  /// What a rule's layout keys do to the monitor: its rotation, scale and primary, when any.
+  static func layout(_ change: CrtcChange?, _ plan: Plan, _ output: Output) -> String {
+    var words: [String] = []
+    if let r = change?.rotation, r != .normal {
+      if r.name != "normal" { words.append("rotate \(r.name)") }
+      let reflect = [r.contains(.reflectX) ? "x" : "", r.contains(.reflectY) ? "y" : ""].joined()
+      if !reflect.isEmpty { words.append("reflect \(reflect)") }
+    }
+    if let t = change?.transform, !t.isIdentity, t.matrix.count == 9 {
+      words.append("scale \(t.matrix[0]) (\(t.filter.rawValue))")
+    }
+    if plan.primary == output.id { words.append("primary") }
+    return words.map { ", " + $0 }.joined()
   }
 }

@@ -135,7 +135,9 @@ public final class Daemon {
     var events = profiled.events
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     for round in 0..<Self.maxRounds {
-      let plan = Planner(topology: topology, config: config).plan(settled: Set(settled.keys).union(excluded))
+      // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
+      let plan = Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform)
+        .plan(settled: Set(settled.keys).union(excluded))
       if round == 0 { for warning in plan.warnings { log.warning(warning) } }
       if plan.isEmpty {
         for id in plan.configures { settle(id) }
@@ -146,6 +148,14 @@ public final class Daemon {
       events += adopt(try connection.snapshot())
       if outcome.stale {
         log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
+        continue
+      }
+      // A rule's scale on a CRTC without transforms: nothing was applied; plan it unscaled.
+      if !outcome.transformRefused.isEmpty {
+        for change in plan.changes where outcome.transformRefused.contains(change.crtc) {
+          log.warning("\(change.outputName): its CRTC refused a transform (RRSetCrtcTransform); scale 1 instead")
+        }
+        profileRuntime.noTransform.formUnion(outcome.transformRefused)
         continue
       }
       counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1

@@ -170,10 +170,11 @@ public struct MonitorSettings: Hashable, Sendable {
   public var mirror = MirrorOptions()
   /// From a rule's `enabled`: false turns the output off.
   public var enabled = true
-  /// From a rule's `rotate` and `reflect`.
-  public var rotation = Rotation.normal
-  /// From a rule's `scale` and `scale_filter`.
-  public var scale = 1.0
+  /// From a rule's `rotate` and `reflect`; nil when it gives neither (the CRTC's stays).
+  public var rotation: Rotation?
+  /// From a rule's `scale` and `scale_filter`; nil when it gives none (the transform stays
+  /// until the monitor is set anew).
+  public var scale: Double?
   public var scaleFilter = ScaleFilter.bilinear
   /// From a rule's `primary`.
   public var primary = false

@@ -49,6 +49,17 @@ extension KeyedDecodingContainer where K == AnyKey {
     return value
   }
 
+  /// `position` of a rule or `defaults`: a `PositionRequest`. `same-as` (RandR's clone) is a
+  /// profile entry's alone: here it is an error saying so, not a position ignored.
+  func rulePosition() throws -> PositionRequest? {
+    if let text = try? decodeIfPresent(String.self, forKey: AnyKey("position")), text.hasPrefix("same-as") {
+      throw DecodingError.dataCorruptedError(
+        forKey: AnyKey("position"), in: self,
+        debugDescription: "'\(text)': same-as is only available in profiles; here expected \(positionExpected)")
+    }
+    return try parsed("position", expected: positionExpected, PositionRequest.init)
+  }
+
   /// A string field parsed by `parse`; an unparsable one throws with `expected`.
   func parsed<T>(_ key: String, expected: String, _ parse: (String) -> T?) throws -> T? {
     guard let text = try decodeIfPresent(String.self, forKey: AnyKey(key)) else { return nil }
@@ -117,7 +128,7 @@ extension MonitorSettings: Decodable {
     // `lid_closed` is a key of `defaults` that `Config` reads.
     try c.requireOnly(["mode", "position", "content", "level", "mirror", "lid_closed"])
     mode = try c.parsed("mode", expected: modeExpected, ModeRequest.init) ?? mode
-    position = try c.parsed("position", expected: positionExpected, PositionRequest.init) ?? position
+    position = try c.rulePosition() ?? position
     content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init) ?? content
     level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init) ?? level
     mirror = try c.optional("mirror") ?? mirror
@@ -160,7 +171,7 @@ extension MonitorRule: Decodable {
     }
     match = try c.decode(MonitorMatch.self, forKey: AnyKey("match"))
     mode = try c.parsed("mode", expected: modeExpected, ModeRequest.init)
-    position = try c.parsed("position", expected: positionExpected, PositionRequest.init)
+    position = try c.rulePosition()
     content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init)
     level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init)
     mirror = try c.optional("mirror")

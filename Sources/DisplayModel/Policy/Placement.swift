@@ -39,20 +39,22 @@ extension Planner {
   }
 
   /// CRTC changes for the outputs being configured and for active ones that had to move.
-  func changes(
-    rects: [OutputID: Rect], targets: [OutputID: (crtc: Crtc, modes: [Mode], rotation: Rotation)]
-  ) -> [CrtcChange] {
+  /// A scaled monitor is unchanged only at the size its transform gives: a CRTC's size is
+  /// its transformed size (RandR's snapshot carries no transform).
+  func changes(rects: [OutputID: Rect], targets: [OutputID: Target]) -> [CrtcChange] {
     var result: [CrtcChange] = []
     for output in topology.outputs {
       guard let rect = rects[output.id] else { continue }
       if let t = targets[output.id] {
         let same =
           t.crtc.mode == t.modes[0].id && t.crtc.x == rect.x && t.crtc.y == rect.y && t.crtc.outputs == [output.id]
+          && t.crtc.rotation == t.rotation && (!t.scaled || (t.crtc.width, t.crtc.height) == (rect.width, rect.height))
         if !same {
-          result.append(
-            CrtcChange(
-              crtc: t.crtc.id, mode: t.modes[0].id, x: rect.x, y: rect.y, rotation: t.rotation,
-              outputs: [output.id], fallbacks: t.modes.dropFirst().map(\.id), outputName: output.name))
+          var change = CrtcChange(
+            crtc: t.crtc.id, mode: t.modes[0].id, x: rect.x, y: rect.y, rotation: t.rotation,
+            outputs: [output.id], fallbacks: t.modes.dropFirst().map(\.id), outputName: output.name)
+          change.transform = t.transform
+          result.append(change)
         }
       } else if let crtc = topology.activeCrtc(of: output), crtc.x != rect.x || crtc.y != rect.y {
         result.append(

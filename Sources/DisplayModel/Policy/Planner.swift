@@ -56,68 +56,122 @@ public struct Plan: Sendable {
 }
 
 /// Desired state from actual state: which connected external outputs need a CRTC, a mode and
-/// a place, and which CRTCs still drive monitors that are gone. Pure.
+/// a place, and which CRTCs still drive monitors that are gone. A rule's `enabled: false`
+/// turns its output off (never the last one lit), `rotate`/`reflect` what the CRTC can do of
+/// them, `scale` a transform (none on CRTCs in `noTransform`), `primary` the RandR primary.
+/// Pure.
 public struct Planner {
   public var topology: Topology
   public var config: Config
+  /// CRTCs known to refuse transforms (`RRSetCrtcTransform` answered BadValue): a `scale` on
+  /// them falls back to 1 with a warning.
+  public var noTransform: Set<CrtcID>
 
-  public init(topology: Topology, config: Config) {
+  public init(topology: Topology, config: Config, noTransform: Set<CrtcID> = []) {
     self.topology = topology
     self.config = config
+    self.noTransform = noTransform
   }
 
   /// Plans for the outputs not in `settled` (outputs the daemon configured before and now
-  /// leaves as they are, so its own changes and a user's later ones cause no loops).
+  /// leaves as they are, so its own changes and a user's later ones cause no loops). When
+  /// the rules' `enabled: false` would leave no output lit, those outputs stay on as they
+  /// are, with a warning, and are not counted as configured (never a dark desk).
   public func plan(settled: Set<OutputID>) -> Plan {
+    let plan = arrange(settled: settled)
+    let main = config.mainOutput(in: topology)
+    let offs = pending(settled, main: main).filter { !$0.settings.enabled && topology.geometry(of: $0.output) != nil }
+    guard !offs.isEmpty, leavesDark(plan) else { return plan }
+    var kept = arrange(settled: settled.union(offs.map(\.output.id)))
+    kept.warnings.append(
+      "\(offs.map(\.output.name).joined(separator: ", ")): enabled false, but turning it off would leave no "
+        + "output lit; left on (never a dark desk)")
+    return kept
+  }
+
+  /// The connected outputs to plan for, with their settings: not main, not settled, not
+  /// non-desktop, not ignored.
+  func pending(_ settled: Set<OutputID>, main: Output?) -> [(output: Output, settings: MonitorSettings)] {
+    topology.connectedOutputs.compactMap { output in
+      guard output.id != main?.id, !settled.contains(output.id), !output.nonDesktop,
+        let settings = config.settings(for: output, identity: identity(output))
+      else { return nil }
+      return (output, settings)
+    }
+  }
+
+  func arrange(settled: Set<OutputID>) -> Plan {
     var plan = Plan()
     let main = config.mainOutput(in: topology)
-    let pending = topology.connectedOutputs.filter { output in
-      output.id != main?.id && !settled.contains(output.id) && !output.nonDesktop
-        && config.settings(for: output, identity: identity(output)) != nil
-    }
+    let pending = pending(settled, main: main)
     var rects: [OutputID: Rect] = [:]
-    for output in topology.connectedOutputs where !pending.contains(where: { $0.id == output.id }) {
+    for output in topology.connectedOutputs where !pending.contains(where: { $0.output.id == output.id }) {
       if let r = topology.geometry(of: output) { rects[output.id] = r }
     }
-    var targets: [OutputID: (crtc: Crtc, modes: [Mode], rotation: Rotation)] = [:]
+    var targets: [OutputID: Target] = [:]
     var usedCrtcs = Set(topology.crtcs.filter(\.isActive).map(\.id))
-    for output in pending {
-      guard let settings = config.settings(for: output, identity: identity(output)) else { continue }
-      let (modes, warning) = ModePolicy.candidates(settings.mode, for: output, in: topology)
-      if let warning { plan.warnings.append(warning) }
-      guard !modes.isEmpty else {
-        plan.warnings.append("\(output.name) lists no modes; left alone")
+    for (output, settings) in pending {
+      guard settings.enabled else {
+        plan.configures.insert(output.id)
         continue
       }
-      guard let crtc = crtc(for: output, used: &usedCrtcs) else {
-        plan.warnings.append("no free CRTC can drive \(output.name); left dark")
-        continue
-      }
-      let rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
-      // Down the mode chain until the whole layout fits the server's maximum screen.
-      guard let (index, rect) = firstFitting(modes, rotation, settings.position, main: main, rects: rects) else {
-        plan.warnings.append(
-          "\(output.name): no mode fits within the server's maximum screen \(maxSize.width)x\(maxSize.height); left dark"
-        )
-        if output.crtc != crtc.id { usedCrtcs.remove(crtc.id) }
-        continue
-      }
-      if index > 0 {
-        plan.warnings.append(
-          "\(output.name): \(modes[0].name) does not fit within the server's maximum screen; \(modes[index].name) instead"
-        )
-      }
-      rects[output.id] = rect
-      let chosen = modes[index]
-      // A few fallbacks, no larger than the choice: each is a round trip under the grab.
-      let fallbacks = modes[(index + 1)...].filter { $0.width <= chosen.width && $0.height <= chosen.height }
-      targets[output.id] = (crtc, [chosen] + fallbacks.prefix(Self.maxFallbacks), rotation)
+      guard let target = target(output, settings, main: main, rects: &rects, used: &usedCrtcs, &plan.warnings)
+      else { continue }
+      targets[output.id] = target
       plan.configures.insert(output.id)
     }
     normalize(&rects)
-    plan.changes = changes(rects: rects, targets: targets) + releases()
+    let disabled = Set(pending.filter { !$0.settings.enabled }.map(\.output.id))
+    plan.changes = turningOff(disabled, in: changes(rects: rects, targets: targets)) + releases()
     plan.screen = screenSize(rects: rects, changed: !plan.changes.isEmpty, warnings: &plan.warnings)
+    plan.primary = primary(pending, targets: targets, disabled: disabled, main: main, &plan.warnings)
+    plan.warnings += mainWarnings(main)
     return plan
+  }
+
+  /// A CRTC, modes, rotation and transform for an output that is on, and its place in
+  /// `rects`; nil (with a warning) when it has no modes, no CRTC or no room.
+  func target(
+    _ output: Output, _ settings: MonitorSettings, main: Output?, rects: inout [OutputID: Rect],
+    used usedCrtcs: inout Set<CrtcID>, _ warnings: inout [String]
+  ) -> Target? {
+    let (modes, warning) = ModePolicy.candidates(settings.mode, for: output, in: topology)
+    if let warning { warnings.append(warning) }
+    guard !modes.isEmpty else {
+      warnings.append("\(output.name) lists no modes; left alone")
+      return nil
+    }
+    guard let crtc = crtc(for: output, used: &usedCrtcs) else {
+      warnings.append("no free CRTC can drive \(output.name); left dark")
+      return nil
+    }
+    var rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
+    if let wanted = settings.rotation {
+      let fit = crtc.fit(wanted)
+      rotation = fit.rotation
+      warnings += Crtc.fitWarnings(output.name, fit.problems)
+    }
+    let fixed = fixedScale(output, settings, crtc, &warnings)
+    // Down the mode chain until the whole layout fits the server's maximum screen.
+    guard let (index, rect) = firstFitting(modes, rotation, fixed, settings.position, main: main, rects: rects) else {
+      warnings.append(
+        "\(output.name): no mode fits within the server's maximum screen \(maxSize.width)x\(maxSize.height); left dark"
+      )
+      if output.crtc != crtc.id { usedCrtcs.remove(crtc.id) }
+      return nil
+    }
+    if index > 0 {
+      warnings.append(
+        "\(output.name): \(modes[0].name) does not fit within the server's maximum screen; \(modes[index].name) instead"
+      )
+    }
+    rects[output.id] = rect
+    let chosen = modes[index]
+    // A few fallbacks, no larger than the choice: each is a round trip under the grab.
+    let fallbacks = modes[(index + 1)...].filter { $0.width <= chosen.width && $0.height <= chosen.height }
+    return Target(
+      crtc: crtc, modes: [chosen] + fallbacks.prefix(Self.maxFallbacks), rotation: rotation,
+      transform: FixedScale.transform(fixed, fixed, settings.scaleFilter), scaled: settings.scale != nil)
   }
 
   /// Modes tried after the chosen one when the server refuses it.
@@ -130,12 +184,15 @@ public struct Planner {
 
   /// The first of `modes` whose place keeps every monitor inside the maximum screen (after
   /// the shift that a place left of or above the origin causes), with its index and rectangle.
+  /// `fixed` is the scale in 16.16 fixed point: the area shown is the turned mode times it.
   func firstFitting(
-    _ modes: [Mode], _ rotation: Rotation, _ position: PositionRequest, main: Output?, rects: [OutputID: Rect]
+    _ modes: [Mode], _ rotation: Rotation, _ fixed: Int, _ position: PositionRequest, main: Output?,
+    rects: [OutputID: Rect]
   ) -> (Int, Rect)? {
     for (index, mode) in modes.enumerated() {
-      let size =
+      let turned =
         rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
+      let size = (FixedScale.length(turned.0, fixed), FixedScale.length(turned.1, fixed))
       guard size.0 > 0, size.1 > 0 else { continue }
       let origin = place(size, position, main: main, rects: rects)
       let rect = Rect(x: origin.x, y: origin.y, width: size.0, height: size.1)

@@ -69,30 +69,9 @@ extension ProfilePlanner {
     guard let crtc = slot.crtc else { return }
     let (rotation, problems) = fitted(slot.entry.rotation, crtc)
     slot.rotation = rotation
-    warnings += problems.map { "\(slot.output.name): its CRTC cannot \($0); " }.map {
-      $0 + ($0.contains("rotate") ? "normal instead" : "not reflected")
-    }
+    warnings += Crtc.fitWarnings(slot.output.name, problems)
   }
 
   /// The rotation and reflection the CRTC can do of those asked, and what it cannot.
-  func fitted(_ wanted: Rotation, _ crtc: Crtc) -> (rotation: Rotation, problems: [String]) {
-    let can = crtc.rotations
-    let turn = wanted.subtracting([.reflectX, .reflectY])
-    let reflect = wanted.intersection([.reflectX, .reflectY])
-    var problems: [String] = []
-    var result = Rotation.normal
-    if !turn.isEmpty, can.isSuperset(of: turn) {
-      result = turn
-    } else if !turn.isEmpty {
-      let names = [Rotation.normal, .left, .inverted, .right].filter { can.contains($0) }.map(\.name)
-      problems.append("rotate \(turn.name) (it can: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
-    }
-    if can.isSuperset(of: reflect) {
-      result.formUnion(reflect)
-    } else {
-      problems.append(
-        "reflect " + (reflect == [.reflectX, .reflectY] ? "xy" : reflect.contains(.reflectX) ? "x" : "y"))
-    }
-    return (result, problems)
-  }
+  func fitted(_ wanted: Rotation, _ crtc: Crtc) -> (rotation: Rotation, problems: [String]) { crtc.fit(wanted) }
 }
