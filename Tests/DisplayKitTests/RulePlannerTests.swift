@@ -43,14 +43,22 @@ import Testing
     #expect(again.isEmpty && again.warnings.isEmpty)
   }
 
-  @Test func enabledFalseThatWouldLeaveNoOutputLitIsRefusedWithAWarningAndTheOutputLeftOn() throws {
-    // The primary (main) is connected but dark: HDMI-1 is the only lit output.
+  @Test func enabledFalseOnTheOnlyLitOutputLeavesItOnBecauseItIsMain() throws {
+    // The primary is connected but dark: HDMI-1, the only lit output, is main (the first lit
+    // one), and a monitors rule does not turn main off.
     var t = B.topology(["eDP-1", "HDMI-1"], on: ["HDMI-1": B.m1080], primary: "eDP-1")
     t.outputs[0].connection = .connected
     let p = try plan("{match: {output: 'HDMI-1'}, enabled: false}", on: t)
     #expect(!p.changes.contains { $0.mode == nil }, "nothing turned off")
-    #expect(p.warnings.contains { $0.contains("HDMI-1") && $0.contains("never a dark desk") })
-    #expect(p.configures.isEmpty, "not settled: asked again when another monitor comes")
+    #expect(p.warnings.contains { $0.contains("HDMI-1 is main") && $0.contains("enabled") })
+  }
+
+  @Test func enabledFalseOnEveryLitExternalOutputLeavesOneOnNeverADarkDesk() throws {
+    // Main (eDP-1) is connected and dark, two externals are lit; a rule turns off both.
+    var t = B.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["HDMI-1": B.m1080, "DP-1": B.m1080], primary: "eDP-1")
+    t.outputs[0].connection = .connected
+    let p = try plan("{match: {output: '*-1'}, enabled: false}", on: t)
+    #expect(t.after(p).outputs.contains { t.after(p).geometry(of: $0) != nil }, "something stays lit")
   }
 
   @Test func disablingOneOfTwoClonedOutputsKeepsTheCrtcForTheOther() throws {
