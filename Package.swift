@@ -1,6 +1,18 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The binary's start-up, paid by every CLI query (issue 11): lld with packed relative
+// relocations (DT_RELR: 7 KB of relocation table instead of 870 KB; glibc 2.36) and immediate
+// binding with a read-only GOT (full RELRO, at no measured cost); libstdc++ and libgcc
+// linked statically, so neither is a shared object to load and relocate at every start.
+let packageDirectory = String(#filePath.dropLast("Package.swift".count))
+let leanStart: [LinkerSetting] = [
+  .unsafeFlags([
+    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
+    "-Xclang-linker", "-static-libgcc", "-Xclang-linker", "-L\(packageDirectory)scripts/static-libstdc++",
+  ])
+]
+
 let package = Package(
   name: "displayd",
   products: [
@@ -37,7 +49,7 @@ let package = Package(
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
     // The service around it: the poll() loop's descriptors, control socket, hooks, sd_notify.
     .target(name: "DisplayService", dependencies: ["DisplayKit", "CLinux"]),
-    .executableTarget(name: "displayd", dependencies: ["DisplayKit", "DisplayService"]),
+    .executableTarget(name: "displayd", dependencies: ["DisplayKit", "DisplayService"], linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
