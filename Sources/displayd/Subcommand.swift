@@ -47,8 +47,9 @@ protocol Subcommand {
   func run(_ args: Arguments) throws -> ExitStatus
 }
 
-/// Runs the subcommand named by `argv[0]` and maps every error to an exit status.
-func dispatch(_ argv: [String], commands: [String: Subcommand]) -> Int32 {
+/// Runs the subcommand named by `argv[0]` (found by `command`) and maps every error to an exit
+/// status.
+func dispatch(_ argv: [String], command named: (String) -> Subcommand?) -> Int32 {
   guard let first = argv.first else { return usageFailure("missing command", toolUsage) }
   switch first {
   case "--help", "-h", "help":
@@ -59,7 +60,7 @@ func dispatch(_ argv: [String], commands: [String: Subcommand]) -> Int32 {
     return ExitStatus.success.rawValue
   default: break
   }
-  guard let command = commands[first] else {
+  guard let command = named(first) else {
     return usageFailure("unknown command '\(first)'", toolUsage)
   }
   do {
