@@ -55,7 +55,7 @@ soak: test-deps
 
 ## bench: the figures the README quotes (medians over repeated runs).
 bench: release bench-deps
-	Benchmarks/cli-query.sh
+	SWIFTC=$(SWIFT)c Benchmarks/cli-query.sh
 	Benchmarks/edid-decode.sh
 	.build/release/displayd-bench plug 50
 	.build/release/displayd-bench cpu 100

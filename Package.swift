@@ -1,6 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The binary's start-up, paid by every CLI query (issue 11): lld with packed relative
+// relocations (DT_RELR: 7 KB of relocation table instead of 870 KB; glibc 2.36) and immediate
+// binding with a read-only GOT (full RELRO, at no measured cost); libstdc++, libgcc and the X
+// client libraries linked statically (scripts/static-libs), so that libc and libm are the only
+// shared objects to load and relocate at every start.
+let packageDirectory = String(#filePath.dropLast("Package.swift".count))
+let leanStart: [LinkerSetting] = [
+  .unsafeFlags([
+    "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
+    "-Xclang-linker", "-static-libgcc", "-Xclang-linker", "-L\(packageDirectory)scripts/static-libs",
+  ])
+]
+
 let package = Package(
   name: "displayd",
   products: [
@@ -9,9 +22,10 @@ let package = Package(
     .library(name: "DisplayModel", targets: ["DisplayModel"]),
   ],
   targets: [
+    // No pkgConfig: xrandr.pc's -L/usr/lib/x86_64-linux-gnu would come first on the library
+    // path and hide scripts/static-libs; the headers and libraries are in the default paths.
     .systemLibrary(
       name: "CXrandr",
-      pkgConfig: "xrandr",
       providers: [
         .apt([
           "libx11-dev", "libxrandr-dev", "libxrender-dev", "libxdamage-dev",
@@ -44,7 +58,8 @@ let package = Package(
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
     .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayService"]),
-    .executableTarget(name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11"]),
+    .executableTarget(name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11"],
+      linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(

@@ -1,6 +1,7 @@
 #ifndef CXRANDR_SHIM_H
 #define CXRANDR_SHIM_H
 #include <X11/Xlib.h>
+#include <X11/XKBlib.h>
 #include <X11/Xutil.h>
 #include <X11/Xatom.h>
 #include <X11/extensions/Xrandr.h>
@@ -11,9 +12,11 @@
 #include <X11/Xlib-xcb.h>
 #include <xcb/randr.h>
 
-/* Asks for RandR's opcode without waiting (the extension's id is a C global of an incomplete
-   type, which Swift cannot take the address of). */
-static inline void cx_prefetch_randr(xcb_connection_t *c) { xcb_prefetch_extension_data(c, &xcb_randr_id); }
+/* RandR's presence, opcode and first event as XCB caches them, asked for at the first call (the
+   extension's id is a C global of an incomplete type, which Swift cannot take the address of). */
+static inline const xcb_query_extension_reply_t *cx_randr_extension(xcb_connection_t *c) {
+  return xcb_get_extension_data(c, &xcb_randr_id);
+}
 
 /* Xlib's event and mode flag macros are not imported by Swift; give them names. */
 static inline int cx_connection_number(Display *d) { return ConnectionNumber(d); }

@@ -64,28 +64,41 @@ public final class XConnection {
   public init(name: String? = nil) throws(DisplayError) {
     XSetErrorHandler(recordError)
     XSetIOErrorHandler(noteIOError)
+    // displayd reads no keys: without XKB, opening a display takes two round trips less.
+    XkbIgnoreExtension(1)
     let shown = name ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
     guard let display = XOpenDisplay(name) else { throw .cannotOpen(display: shown) }
     XSetIOErrorExitHandler(display, markLost, nil)
     _ = lostDisplays.withLock { $0.remove(address(display)) }
-    // XCB asks for RandR's opcode for the snapshots itself: in the same round trip as Xlib.
-    if let c = XGetXCBConnection(display) { cx_prefetch_randr(c) }
+    guard let version = Self.randr(display) else {
+      XCloseDisplay(display)
+      throw .randrMissing(display: shown, required: "1.2")
+    }
     self.display = display
     self.name = String(cString: XDisplayString(display))
     root = cx_default_root(display)
     screenNumber = cx_default_screen(display)
-    var eventBase: Int32 = 0
-    var errorBase: Int32 = 0
-    var major: Int32 = 0
-    var minor: Int32 = 0
-    guard XRRQueryExtension(display, &eventBase, &errorBase) != 0,
-      XRRQueryVersion(display, &major, &minor) != 0, major > 1 || (major == 1 && minor >= 2)
-    else {
-      XCloseDisplay(display)
-      throw .randrMissing(display: shown, required: "1.2")
+    randrEventBase = version.eventBase
+    randrVersion = (version.major, version.minor)
+  }
+
+  // RandR's first event and version through XCB, one round trip each; libXrandr would also
+  // ask for the Generic Event extension (two more) before its first answer, so it is left to
+  // set itself up at its first call, which only the daemon makes (issue 11: CLI start-up).
+  private static func randr(_ display: OpaquePointer) -> (eventBase: Int32, major: Int, minor: Int)? {
+    guard let c = XGetXCBConnection(display), let ext = cx_randr_extension(c), ext.pointee.present != 0
+    else { return nil }
+    let cookie = xcb_randr_query_version(c, UInt32(XCB_RANDR_MAJOR_VERSION), UInt32(XCB_RANDR_MINOR_VERSION))
+    var error: UnsafeMutablePointer<xcb_generic_error_t>?
+    let reply = xcb_randr_query_version_reply(c, cookie, &error)
+    defer {
+      free(reply)
+      free(error)
     }
-    randrEventBase = eventBase
-    randrVersion = (Int(major), Int(minor))
+    guard let version = reply?.pointee,
+      version.major_version > 1 || (version.major_version == 1 && version.minor_version >= 2)
+    else { return nil }
+    return (Int32(ext.pointee.first_event), Int(version.major_version), Int(version.minor_version))
   }
 
   deinit {

@@ -13,11 +13,13 @@ let version = "0.1.0"
 struct CommandEntry {
   var name: String
   var summary: String
-  var command: Subcommand
-  init(_ name: String, _ summary: String, _ command: Subcommand) {
+  // Made only when asked for: each command's argument spec holds sets and strings, and making
+  // all of them (and instantiating their types) at every start cost start-up time (issue 11).
+  var make: () -> Subcommand
+  init(_ name: String, _ summary: String, _ make: @escaping () -> Subcommand) {
     self.name = name
     self.summary = summary
-    self.command = command
+    self.make = make
   }
 }
 
@@ -72,7 +74,7 @@ func dispatch(_ argv: [String], commands: [CommandEntry]) -> Int32 {
     return ExitStatus.success.rawValue
   default: break
   }
-  guard let command = commands.first(where: { $0.name == first })?.command else {
+  guard let command = commands.first(where: { $0.name == first })?.make() else {
     return usageFailure("unknown command '\(first)'", usage)
   }
   do {
