@@ -184,6 +184,26 @@ import Testing
     #expect(selfLoop.message.contains("cycle: output DP-1 → output DP-1"), "\(selfLoop)")
   }
 
+  /// A long chain of positions (each entry right of the one before) is read in time linear in
+  /// its length: the cycle check followed every chain from every entry again, cubic, so a
+  /// 160 KB config held `check-config` or a daemon's reload for minutes, a 1 MiB one for hours.
+  @Test func aLongChainOfPositionsIsCheckedInLinearTime() throws {
+    var entries = ["{match: {}, alias: 'a0'}"]
+    for i in 1..<3000 { entries.append("{match: {}, alias: 'a\(i)', position: 'right-of a\(i - 1)'}") }
+    let text = "{profiles: [{name: 'p', outputs: [" + entries.joined(separator: ",") + "]}]}"
+    let start = monotonicNanoseconds()
+    #expect(error(text) == nil)
+    let seconds = Double(monotonicNanoseconds() - start) / 1e9
+    #expect(seconds < 5, "\(seconds) s for 3000 entries")
+    // A cycle at the far end of the chain is still found and named.
+    entries[0] = "{match: {}, alias: 'a0', position: 'below a2999'}"
+    let cycle = try #require(error("{profiles: [{name: 'p', outputs: [" + entries.joined(separator: ",") + "]}]}"))
+    #expect(
+      cycle.message.hasPrefix("profile 'p': positions form a cycle: a0 → a2999 → a2998 → "),
+      "\(cycle.message.prefix(80))")
+    #expect(cycle.message.hasSuffix(" → a1 → a0"))
+  }
+
   @Test func twoPrimaryEntriesAreAnError() throws {
     let e = try #require(
       error("{profiles: [{name: 'desk', outputs: [{match: {}, primary: true}, {match: {}, primary: true}]}]}"))

@@ -159,6 +159,20 @@ import Testing
     #expect(!crlf.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "CR LF kept: \(crlf)")
   }
 
+  /// The reader takes the first of two `profiles` keys: the edit goes there, and a key the
+  /// scanner cannot name (written with escapes) is refused rather than shadowed by a second
+  /// `profiles` that the reader ignores, while `--write` says "appended".
+  @Test func writingGoesWhereTheReaderLooksOrIsRefused() throws {
+    let twice = try write("{ profiles: [{ name: 'old', outputs: [] }],\n  profiles: [] }")
+    #expect(try Config.parse(Array(twice.utf8), file: "c").profiles.map(\.name) == ["old", "new"], "\(twice)")
+    do {
+      let escaped = try write(#"{ "prof\u0069les": [{ name: 'old', outputs: [] }] }"#)
+      Issue.record("written where the reader does not look: \(escaped)")
+    } catch {
+      #expect(error.message.contains("profiles"), "\(error)")
+    }
+  }
+
   @Test func writingRefusesABrokenConfigOrANameThatIsTaken() {
     #expect(throws: ConfigError.self) { try write("{ profiles: [ }") }
     do {

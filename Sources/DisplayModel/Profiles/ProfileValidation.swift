@@ -43,9 +43,17 @@ struct ProfileValidation {
   /// For each entry, the entry its position depends on (nil for none or `main`); throws for
   /// a target that is no alias or output name of this profile.
   func targets() throws -> [Int?] {
-    try profile.outputs.enumerated().map { i, entry in
+    // `Profile.entry(named:)` as one lookup table: a scan per entry is quadratic.
+    var named: [String: Int] = [:]
+    for (i, entry) in profile.outputs.enumerated().reversed() {
+      if let output = entry.match.output, !entry.match.hasWildcards { named[output] = i }
+    }
+    for (i, entry) in profile.outputs.enumerated().reversed() {
+      if let alias = entry.alias { named[alias] = i }
+    }
+    return try profile.outputs.enumerated().map { i, entry in
       guard let target = entry.position?.target, target != "main" else { return nil }
-      guard let j = profile.entry(named: target) else {
+      guard let j = named[target] else {
         throw fail(
           entryPath(i, "position"),
           "'\(entry.position?.description ?? "")' names '\(target)', which is no alias or output of this profile")
@@ -54,19 +62,25 @@ struct ProfileValidation {
     }
   }
 
-  /// Follows each entry's target; coming back to an entry on the way is a cycle.
+  /// Follows each entry's target; coming back to an entry on the way is a cycle. An entry
+  /// whose chain was followed to its end once is not followed again, so a long chain costs
+  /// its length, not its cube.
   func checkCycles(_ edges: [Int?]) throws {
-    for start in edges.indices {
-      var chain = [start]
-      var next = edges[start]
-      while let j = next {
-        if let k = chain.firstIndex(of: j) {
+    var done = [Bool](repeating: false, count: edges.count)
+    for start in edges.indices where !done[start] {
+      var chain: [Int] = []
+      var onChain: [Int: Int] = [:]
+      var next: Int? = start
+      while let j = next, !done[j] {
+        if let k = onChain[j] {
           let names = (chain[k...] + [j]).map { profile.outputs[$0].label }
           throw fail([AnyKey("outputs")], "positions form a cycle: " + names.joined(separator: " → "))
         }
+        onChain[j] = chain.count
         chain.append(j)
         next = edges[j]
       }
+      for j in chain { done[j] = true }
     }
   }
 }

@@ -2,16 +2,18 @@ extension ProfileSave {
   /// `profile save --write`: the config text with `object` appended to its `profiles` list
   /// (or a `profiles` key added to the top-level object), every other byte (comments,
   /// formatting) kept. Throws a config error for a config that does not parse, one whose
-  /// `profiles` is not a list, or when the result does not (a name already taken).
+  /// `profiles` is not a list, or when the result does not (a name already taken) or does
+  /// not read back with one profile more (a `profiles` key the scanner cannot name).
   public static func appending(_ object: String, toConfig bytes: [UInt8], file: String) throws(ConfigError) -> [UInt8] {
-    _ = try Config.parse(bytes, file: file)
+    let before = try Config.parse(bytes, file: file)
     guard let top = JSON5Locator.topLevelObject(in: bytes) else {
       throw ConfigError(file: file, message: "the config is not one JSON5 object")
     }
     let newline =
       bytes.indices.contains { bytes[$0] == 0x0D && $0 + 1 < bytes.count && bytes[$0 + 1] == 0x0A } ? "\r\n" : "\n"
     let edits: [(at: Int, text: String)]
-    if let profiles = top.members.last(where: { $0.key == "profiles" }) {
+    // The reader takes the first of two equal keys.
+    if let profiles = top.members.first(where: { $0.key == "profiles" }) {
       guard let list = JSON5Locator.arrayElements(in: bytes, at: profiles.value.start) else {
         throw ConfigError(file: file, keyPath: "profiles", message: "expected a list")
       }
@@ -24,7 +26,11 @@ extension ProfileSave {
     for (_, edit) in edits.enumerated().sorted(by: { ($0.element.at, $0.offset) > ($1.element.at, $1.offset) }) {
       result.insert(contentsOf: Array(edit.text.utf8), at: edit.at)
     }
-    _ = try Config.parse(result, file: file)
+    guard try Config.parse(result, file: file).profiles.count == before.profiles.count + 1 else {
+      throw ConfigError(
+        file: file, keyPath: "profiles",
+        message: "cannot tell where the profiles list is (a key written with escapes?); nothing written")
+    }
     return result
   }
 

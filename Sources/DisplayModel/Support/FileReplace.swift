@@ -4,8 +4,9 @@
 
 /// Replaces the file at `path` with `bytes` in one step for every reader: a temporary file
 /// beside it, written and synced, then renamed over it. A symbolic link is followed (the file
-/// it names is replaced, so a linked config stays linked); an existing file keeps its mode; a
-/// new one is made with its directories, subject to the umask.
+/// it names is replaced, so a linked config stays linked); an existing file keeps its mode,
+/// owner and group (refused when they cannot be kept, e.g. another user's file); a new one is
+/// made with its directories, subject to the umask.
 public func replaceFile(_ path: String, with bytes: [UInt8]) throws(SystemError) {
   let target = resolvedPath(path)
   var info = stat()
@@ -18,7 +19,13 @@ public func replaceFile(_ path: String, with bytes: [UInt8]) throws(SystemError)
     })
   do throws(SystemError) {
     defer { fd.close() }
-    if existing { try systemCall("chmod \(temporary)") { fchmod(fd.rawValue, info.st_mode & 0o7777) } }
+    if existing {
+      // Owner before mode: chown clears set-id bits.
+      if info.st_uid != geteuid() || info.st_gid != getegid() {
+        try systemCall("chown \(temporary)") { fchown(fd.rawValue, info.st_uid, info.st_gid) }
+      }
+      try systemCall("chmod \(temporary)") { fchmod(fd.rawValue, info.st_mode & 0o7777) }
+    }
     var written = 0
     while written < bytes.count {
       let n = bytes[written...].withUnsafeBytes { b in write(fd.rawValue, b.baseAddress, b.count) }
