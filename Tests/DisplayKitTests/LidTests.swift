@@ -16,11 +16,20 @@ extension XServerTests {
       let runtime: String
       let daemon: DaemonProcess
 
-      init(_ environment: [String: String]) throws {
+      /// The lid is watched only when the config uses it: `lid_closed` here.
+      static let usesLid = "{ defaults: { lid_closed: 'disable' } }"
+
+      init(_ environment: [String: String], config: String = Rig.usesLid) throws {
         server = try TestXServer.vnc()
         runtime = try runtimeDirectory()
         daemon = try DaemonProcess(
-          display: server.display, environment: environment.merging(["XDG_RUNTIME_DIR": runtime]) { a, _ in a })
+          display: server.display, config: config,
+          environment: environment.merging(["XDG_RUNTIME_DIR": runtime]) { a, _ in a })
+      }
+
+      /// Whether the daemon has libsystemd mapped.
+      func mapsLibsystemd() throws -> Bool {
+        try String(contentsOfFile: "/proc/\(daemon.child.pid)/maps", encoding: .utf8).contains("libsystemd")
       }
 
       /// `status --json`'s "lid".
@@ -115,6 +124,37 @@ extension XServerTests {
       let lines = rig.openFallbacks()
       #expect(lines.count == 1 && lines[0].contains("no system bus"), "\(lines)")
       #expect(lines.first?.contains("displayd[info]") == true, "an info line: \(lines)")
+    }
+
+    @Test func aConfigThatDoesNotUseTheLidNeverLoadsLibsystemdUntilAReloadDoes() throws {
+      let logind = try MockLogind(lidClosed: true)
+      let rig = try Rig(logind.environment, config: "{ defaults: { lid_closed: 'ignore' } }")
+      #expect(try rig.lid() == "open", "not watched: the lid counts as open")
+      #expect(rig.daemon.log.contains { $0.contains("the config does not use the lid: not watched") })
+      #expect(try !rig.mapsLibsystemd())
+      try logind.setLid(closed: false)
+      try logind.setLid(closed: true)
+      rig.daemon.settle()
+      #expect(try !rig.mapsLibsystemd())
+      #expect(!rig.daemon.log.contains { $0.contains("(logind)") || $0.contains("(lid ") }, "\(rig.daemon.log)")
+
+      // A profile with a lid condition: the reload starts the watcher, which reads the lid.
+      let path = try #require(rig.daemon.configPath)
+      let profile = "{ profiles: [{ name: 'shut', lid: 'closed', outputs: [{ match: { output: 'VNC-*' } }] }] }"
+      try profile.write(toFile: path, atomically: true, encoding: .utf8)
+      rig.daemon.child.signal(SIGHUP)
+      #expect(rig.shows("closed"))
+      #expect(try rig.mapsLibsystemd())
+      try logind.setLid(closed: false)
+      #expect(rig.shows("open"), "followed from then on")
+
+      // Back to a config without the lid: no longer watched, open from then on.
+      try logind.setLid(closed: true)
+      #expect(rig.shows("closed"))
+      try "{}".write(toFile: path, atomically: true, encoding: .utf8)
+      rig.daemon.child.signal(SIGHUP)
+      #expect(rig.shows("open"))
+      #expect(rig.daemon.waitFor("no longer watched, it counts as open") != nil)
     }
 
     @Test func withABusButNoLogindTheLidIsOpenAndOneLineSaysWhy() throws {
