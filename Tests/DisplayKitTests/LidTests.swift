@@ -27,9 +27,21 @@ extension XServerTests {
           environment: environment.merging(["XDG_RUNTIME_DIR": runtime]) { a, _ in a })
       }
 
-      /// Whether the daemon has libsystemd mapped.
+      /// Whether the daemon has libsystemd mapped. Read line by line: Foundation's
+      /// String(contentsOfFile:) stops /proc/PID/maps after its first 4 KB.
       func mapsLibsystemd() throws -> Bool {
-        try String(contentsOfFile: "/proc/\(daemon.child.pid)/maps", encoding: .utf8).contains("libsystemd")
+        guard let f = fopen("/proc/\(daemon.child.pid)/maps", "r") else { throw RigError("no maps") }
+        defer { fclose(f) }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        var (libsystemd, stack) = (false, false)
+        while fgets(&buffer, Int32(buffer.count), f) != nil {
+          let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+          libsystemd = libsystemd || line.contains("/libsystemd.so")
+          stack = stack || line.contains("[stack]")
+        }
+        // The stack is near the end of the list: seen, the whole list was read.
+        guard stack else { throw RigError("maps read short") }
+        return libsystemd
       }
 
       /// `status --json`'s "lid".
