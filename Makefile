@@ -2,7 +2,9 @@
 
 PREFIX ?= $(HOME)/.local
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# -Osize: the daemon's own code smaller and fewer of its pages resident (issue 11); the CLI's
+# start-up, the CPU per plug and the mirror's frame rate measured no worse.
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Osize
 
 # Debian packages: build headers, the X servers the tests start, and the X tools they use.
 BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \

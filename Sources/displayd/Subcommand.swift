@@ -63,7 +63,9 @@ protocol Subcommand {
 
 /// Runs the subcommand named by `argv[0]` and maps every error to an exit status.
 func dispatch(_ argv: [String], commands: [CommandEntry]) -> Int32 {
-  let usage = toolUsage(commands)
+  // Made only for the answers that print it: the key path and the join cost every query
+  // start-up time (issue 11).
+  var usage: String { toolUsage(commands) }
   guard let first = argv.first else { return usageFailure("missing command", usage) }
   switch first {
   case "--help", "-h", "help":

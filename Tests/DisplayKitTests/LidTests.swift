@@ -16,11 +16,32 @@ extension XServerTests {
       let runtime: String
       let daemon: DaemonProcess
 
-      init(_ environment: [String: String]) throws {
+      /// The lid is watched only when the config uses it: `lid_closed` here.
+      static let usesLid = "{ defaults: { lid_closed: 'disable' } }"
+
+      init(_ environment: [String: String], config: String = Rig.usesLid) throws {
         server = try TestXServer.vnc()
         runtime = try runtimeDirectory()
         daemon = try DaemonProcess(
-          display: server.display, environment: environment.merging(["XDG_RUNTIME_DIR": runtime]) { a, _ in a })
+          display: server.display, config: config,
+          environment: environment.merging(["XDG_RUNTIME_DIR": runtime]) { a, _ in a })
+      }
+
+      /// Whether the daemon has libsystemd mapped. Read line by line: Foundation's
+      /// String(contentsOfFile:) stops /proc/PID/maps after its first 4 KB.
+      func mapsLibsystemd() throws -> Bool {
+        guard let f = fopen("/proc/\(daemon.child.pid)/maps", "r") else { throw RigError("no maps") }
+        defer { fclose(f) }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        var (libsystemd, stack) = (false, false)
+        while fgets(&buffer, Int32(buffer.count), f) != nil {
+          let line = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+          libsystemd = libsystemd || line.contains("/libsystemd.so")
+          stack = stack || line.contains("[stack]")
+        }
+        // The stack is near the end of the list: seen, the whole list was read.
+        guard stack else { throw RigError("maps read short") }
+        return libsystemd
       }
 
       /// `status --json`'s "lid".
@@ -115,6 +136,37 @@ extension XServerTests {
       let lines = rig.openFallbacks()
       #expect(lines.count == 1 && lines[0].contains("no system bus"), "\(lines)")
       #expect(lines.first?.contains("displayd[info]") == true, "an info line: \(lines)")
+    }
+
+    @Test func aConfigThatDoesNotUseTheLidNeverLoadsLibsystemdUntilAReloadDoes() throws {
+      let logind = try MockLogind(lidClosed: true)
+      let rig = try Rig(logind.environment, config: "{ defaults: { lid_closed: 'ignore' } }")
+      #expect(try rig.lid() == "open", "not watched: the lid counts as open")
+      #expect(rig.daemon.log.contains { $0.contains("the config does not use the lid: not watched") })
+      #expect(try !rig.mapsLibsystemd())
+      try logind.setLid(closed: false)
+      try logind.setLid(closed: true)
+      rig.daemon.settle()
+      #expect(try !rig.mapsLibsystemd())
+      #expect(!rig.daemon.log.contains { $0.contains("(logind)") || $0.contains("(lid ") }, "\(rig.daemon.log)")
+
+      // A profile with a lid condition: the reload starts the watcher, which reads the lid.
+      let path = try #require(rig.daemon.configPath)
+      let profile = "{ profiles: [{ name: 'shut', lid: 'closed', outputs: [{ match: { output: 'VNC-*' } }] }] }"
+      try profile.write(toFile: path, atomically: true, encoding: .utf8)
+      rig.daemon.child.signal(SIGHUP)
+      #expect(rig.shows("closed"))
+      #expect(try rig.mapsLibsystemd())
+      try logind.setLid(closed: false)
+      #expect(rig.shows("open"), "followed from then on")
+
+      // Back to a config without the lid: no longer watched, open from then on.
+      try logind.setLid(closed: true)
+      #expect(rig.shows("closed"))
+      try "{}".write(toFile: path, atomically: true, encoding: .utf8)
+      rig.daemon.child.signal(SIGHUP)
+      #expect(rig.shows("open"))
+      #expect(rig.daemon.waitFor("no longer watched, it counts as open") != nil)
     }
 
     @Test func withABusButNoLogindTheLidIsOpenAndOneLineSaysWhy() throws {

@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayService
+import Foundation
 import Testing
 
 /// The exact bytes the control socket and the CLI print for one fixed daemon state: the status
@@ -88,5 +89,51 @@ import Testing
     #expect(try lines.map { try EventRecord.decode(Array($0.utf8)) } == records, "read back whole")
     #expect(
       events.map(\.summary) == ["connected HDMI-1", "mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00"])
+  }
+}
+
+/// The records the CLI prints are built by hand (`JSONRecord`, for start-up time); their
+/// `Encodable` conformances stay the definition, so the hand-built value must be the one
+/// `JSON(encoding:)` makes from it, with every optional nil and set.
+@Suite struct HandBuiltRecordsMatchTheirEncodable {
+  func expectSame<T: JSONRecord>(_ record: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    #expect(record.json.serialized() == (try JSON(encoding: record)).serialized(), sourceLocation: sourceLocation)
+  }
+
+  @Test func everyEDIDFixture() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: fixtureFolder).filter { $0.hasSuffix(".bin") }
+    #expect(files.count == 6)
+    for file in files {
+      var record = EDIDRecord(try EDID(bytes: Array(try readFile(fixtureFolder + "/" + file).get())))
+      try expectSame(record)
+      try expectSame(try #require(record.preferredMode))
+      (record.serialNumber, record.productName, record.serialString) = (nil, nil, nil)
+      (record.maxImageSizeCm, record.preferredMode) = (nil, nil)
+      (record.manufactureYear, record.manufactureWeek, record.modelYear) = (nil, nil, 7)
+      (record.extensionBlockTypes, record.extensionChecksumsOK, record.warnings) = (["CTA-861"], [false], ["w\"1"])
+      try expectSame(record)
+    }
+  }
+
+  @Test func outputsModesAndEvents() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let topology = try server.snapshot(ReadOptions())
+    let lit = try #require(topology.outputs.first)
+    let dark = try #require(topology.outputs.last)
+    for output in [lit, dark] {
+      try expectSame(OutputRecord(output, in: topology))
+      try expectSame(OutputState(output, in: topology))
+      for mode in topology.modes(of: output) {
+        try expectSame(ModeRecord(mode, current: true, preferred: false))
+      }
+      let event = TopologyEvent(kind: .connected, output: output)
+      try expectSame(EventRecord(event, in: topology, time: "T"))
+    }
+    var state = OutputState(lit, in: topology)
+    #expect(state.crtc != nil && state.currentMode != nil && state.rotation != nil)
+    state.identity = EDIDRecord(try EDID(bytes: try hostileEDID(name: "N\\\u{1}", serial: "S")))
+    try expectSame(state)
+    try expectSame(RectRecord(Rect(x: -5, y: 7, width: 1, height: 2)))
   }
 }

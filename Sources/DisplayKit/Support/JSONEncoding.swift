@@ -214,3 +214,19 @@ struct JSONSingleContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt32) throws { slot.kind = .value(try JSONSlot.primitive(value)) }
   mutating func encode(_ value: UInt64) throws { slot.kind = .value(try JSONSlot.primitive(value)) }
 }
+
+/// A record whose JSON is also built by hand, without the generic encoder: the records every
+/// CLI query prints (`modes`, `outputs`, `edid` and `watch --json`). Instantiating the generic
+/// containers of `JSON(encoding:)` for each record type, and its dynamic casts, took a sixth of
+/// a whole `modes --json` process (issue 11). The `Encodable` conformance stays the definition:
+/// `json` names each key by the record's `CodingKeys`, and WireFormatTests check that it is
+/// the value `JSON(encoding:)` makes.
+public protocol JSONRecord: Encodable {
+  /// The record as `JSON(encoding:)` writes it.
+  var json: JSON { get }
+}
+
+extension JSON {
+  /// A hand-encoded record as JSON, without the generic encoder.
+  public static func record<T: JSONRecord>(_ value: T) -> JSON { value.json }
+}

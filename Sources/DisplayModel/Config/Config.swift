@@ -240,6 +240,11 @@ public struct Config: Hashable, Sendable {
   public var lidClosed = LidClosedAction.ignore
   public init() {}
 
+  /// Whether the lid can change what the config lays out: a profile with a `lid` condition, or
+  /// `lid_closed: "disable"` (which also governs panel entries of profiles). Otherwise the
+  /// daemon does not watch the lid (nor load libsystemd for it) and it counts as open.
+  public var usesLid: Bool { lidClosed == .disable || profiles.contains { $0.lid != .any } }
+
   /// The settings for a monitor: nil when a rule says to ignore it.
   public func settings(for output: Output, identity: EDID?) -> MonitorSettings? {
     var result = defaults

@@ -2,12 +2,13 @@ import DisplayKit
 
 // The records of the display's state, as the control socket sends them (events for
 // subscribers) and the CLI prints them (`outputs --json`, `edid --json`, `watch --json`).
-// Written with `JSON(encoding:)` (keys in the order of each `CodingKeys`, nil as null), read with
-// Foundation's decoder.
+// Written with `JSON(encoding:)` (keys in the order of each `CodingKeys`, nil as null), or by
+// hand as the same value (RecordJSON.swift), read with Foundation's decoder.
 
 /// `{"x", "y", "width", "height"}`.
 public struct RectRecord: Codable, Equatable, Sendable {
   public var x, y, width, height: Int
+  enum CodingKeys: String, CodingKey { case x, y, width, height }
   public init(_ r: Rect) { (x, y, width, height) = (r.x, r.y, r.width, r.height) }
   /// `1920x1080+0+0`, as `Rect` prints itself.
   public var text: String { "\(width)x\(height)+\(x)+\(y)" }
@@ -46,7 +47,10 @@ public struct ModeRecord: Codable, Equatable, Sendable {
 
 /// The state of one output, without its name (which the records around it place).
 public struct OutputState: Codable, Equatable, Sendable {
-  public struct Millimetres: Codable, Equatable, Sendable { public var width, height: Int }
+  public struct Millimetres: Codable, Equatable, Sendable {
+    public var width, height: Int
+    enum CodingKeys: String, CodingKey { case width, height }
+  }
   public var id: Int
   public var connected: Bool
   public var connection: String
