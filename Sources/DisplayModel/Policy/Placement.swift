@@ -12,21 +12,7 @@ extension Planner {
     let targetOutput = targetName == "main" ? main : topology.output(named: targetName)
     let target =
       targetOutput.flatMap { rects[$0.id] } ?? main.flatMap { rects[$0.id] } ?? Rect(x: 0, y: 0, width: 0, height: 0)
-    var r: Rect
-    switch relation {
-    case .rightOf: r = Rect(x: target.x + target.width, y: target.y, width: w, height: h)
-    case .leftOf: r = Rect(x: target.x - w, y: target.y, width: w, height: h)
-    case .above: r = Rect(x: target.x, y: target.y - h, width: w, height: h)
-    case .below: r = Rect(x: target.x, y: target.y + target.height, width: w, height: h)
-    }
-    while let hit = rects.values.first(where: { $0.intersects(r) }) {
-      switch relation {
-      case .rightOf: r.x = hit.x + hit.width
-      case .leftOf: r.x = hit.x - w
-      case .above: r.y = hit.y - h
-      case .below: r.y = hit.y + hit.height
-      }
-    }
+    let r = relation.place(width: w, height: h, beside: target, avoiding: Array(rects.values))
     return (r.x, r.y)
   }
 
@@ -105,5 +91,29 @@ extension Rect {
     let x1 = min(x + width, o.x + o.width)
     let y1 = min(y + height, o.y + o.height)
     return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+  }
+}
+
+extension PositionRequest.Relation {
+  /// A `width` x `height` rectangle beside `target` on this side, then pushed along the same
+  /// direction past any of `occupied` it would overlap, so monitors placed alike end up in a
+  /// row, not stacked. Both planners (monitor rules and profiles) place with this.
+  public func place(width w: Int, height h: Int, beside target: Rect, avoiding occupied: [Rect]) -> Rect {
+    var r: Rect
+    switch self {
+    case .rightOf: r = Rect(x: target.x + target.width, y: target.y, width: w, height: h)
+    case .leftOf: r = Rect(x: target.x - w, y: target.y, width: w, height: h)
+    case .above: r = Rect(x: target.x, y: target.y - h, width: w, height: h)
+    case .below: r = Rect(x: target.x, y: target.y + target.height, width: w, height: h)
+    }
+    while let hit = occupied.first(where: { $0.intersects(r) }) {
+      switch self {
+      case .rightOf: r.x = hit.x + hit.width
+      case .leftOf: r.x = hit.x - w
+      case .above: r.y = hit.y - h
+      case .below: r.y = hit.y + hit.height
+      }
+    }
+    return r
   }
 }

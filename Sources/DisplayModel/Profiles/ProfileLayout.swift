@@ -145,21 +145,6 @@ extension ProfilePlanner {
       slots[i].rect = Rect(x: target.x, y: target.y, width: w, height: h)  // same-as
       return
     }
-    var r: Rect
-    switch relation {
-    case .rightOf: r = Rect(x: target.x + target.width, y: target.y, width: w, height: h)
-    case .leftOf: r = Rect(x: target.x - w, y: target.y, width: w, height: h)
-    case .above: r = Rect(x: target.x, y: target.y - h, width: w, height: h)
-    case .below: r = Rect(x: target.x, y: target.y + target.height, width: w, height: h)
-    }
-    while let hit = slots.compactMap(\.rect).first(where: { $0.intersects(r) }) {
-      switch relation {
-      case .rightOf: r.x = hit.x + hit.width
-      case .leftOf: r.x = hit.x - w
-      case .above: r.y = hit.y - h
-      case .below: r.y = hit.y + hit.height
-      }
-    }
-    slots[i].rect = r
+    slots[i].rect = relation.place(width: w, height: h, beside: target, avoiding: slots.compactMap(\.rect))
   }
 }
