@@ -9,8 +9,8 @@ public final class RenderedImage: PixelImage {
   public let height: Int
 
   init?(width: Int, height: Int) {
-    guard width > 0, height > 0, cr_load() != 0,
-      let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)),
+    guard width > 0, height > 0, let w = Int32(exactly: width), let h = Int32(exactly: height), cr_load() != 0,
+      let s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h),
       cairo_surface_status(s) == CAIRO_STATUS_SUCCESS
     else { return nil }
     surface = s

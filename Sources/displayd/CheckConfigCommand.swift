@@ -26,8 +26,8 @@ struct CheckConfigCommand: Subcommand {
     }
     // Probe as the daemon does at start-up, so both see the same monitors.
     let topology = try connection.readTopology(ReadOptions(probe: true))
-    // logind is asked only when the answer matters.
-    let lid = config.profiles.isEmpty && config.lidClosed == .ignore ? LidState.open : currentLidState()
+    // By the daemon's rule: logind is asked only when the config uses the lid.
+    let lid = config.lid(reading: currentLidState)
     write(CheckReport.text(config: config, topology: topology, lid: lid))
     return .success
   }

@@ -31,7 +31,7 @@ struct ProfileCommand: Subcommand {
     } else {
       let config = try ConfigSource(explicit: nil).load(log: nil)
       let topology = try connect(args).readTopology(ReadOptions())
-      answer = .withoutDaemon(config: config, topology: topology, lid: currentLidState())
+      answer = .withoutDaemon(config: config, topology: topology, lid: config.lid(reading: currentLidState))
     }
     write(json ? JSON.record(answer).serialized() + "\n" : ProfileReport.listText(answer, fromDaemon: client != nil))
     return .success

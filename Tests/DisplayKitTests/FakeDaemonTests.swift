@@ -196,6 +196,30 @@ import Testing
     #expect(daemon.counters.composites == 3, "the set-up composite and two frames")
   }
 
+  @Test func aModeClaimingGigahertzRefreshStillSpacesMirrorFramesAMillisecondApart() throws {
+    var t = desk().topology
+    var absurd = TopologyBuilder.m1080
+    // 4e9 Hz: a 0 ns frame interval would composite on every damage event.
+    (absurd.dotClock, absurd.hTotal, absurd.vTotal) = (4_000_000_000, 1, 1)
+    t.modes[absurd.id] = absurd
+    let server = FakeDisplayServer(t)
+    let clock = ManualClock()
+    var config = Config()
+    config.defaults.content = .mirror
+    let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
+    try daemon.start()
+    plug(server, 1)
+    try daemon.handleXEvents()
+    let composites = server.composites
+    clock.advance(500_000)
+    server.draw(Rect(x: 10, y: 10, width: 100, height: 100))
+    try daemon.handleXEvents()
+    #expect(server.composites == composites && daemon.frameTimerDescriptor != nil, "0.5 ms after a frame: waits")
+    clock.advance(500_000)
+    daemon.frameTimerFired()
+    #expect(server.composites == composites + 1, "drawn 1 ms after the last frame")
+  }
+
   @Test func anApplyFailingHalfWayRollsBackAndTheFailedMonitorIsRetriedOnTheNextChange() throws {
     let server = desk()
     var lines: [String] = []

@@ -38,6 +38,14 @@ import Testing
     #expect(MirrorGeometry.fixed(.nan) == 0)
   }
 
+  @Test func aBlankImageWiderOrTallerThanCairoCanAddressIsNilNotATrap() {
+    let huge = Int(Int32.max) + 1
+    #expect(RenderedImage.blank(width: huge, height: 1) == nil)
+    #expect(RenderedImage.blank(width: 1, height: huge) == nil)
+    #expect(RenderedImage.blank(width: Int.max, height: Int.max) == nil)
+    #expect(RenderedImage.blank(width: 2, height: 2)?.width == 2, "a sane size still draws")
+  }
+
   @Test func aSnapshotReadAcrossAChangeIsInconsistent() {
     let t = TopologyBuilder.topology(
       ["VNC-0", "VNC-1"], on: ["VNC-0": TopologyBuilder.m1080, "VNC-1": TopologyBuilder.m1024])

@@ -169,6 +169,27 @@ extension XServerTests {
       #expect(rig.daemon.waitFor("no longer watched, it counts as open") != nil)
     }
 
+    /// `check-config` reads the lid by the daemon's rule: only when the config uses it.
+    @Test func checkConfigCountsTheLidOpenWhenTheConfigDoesNotUseItAsTheDaemonDoes() throws {
+      let logind = try MockLogind(lidClosed: true)
+      let server = try TestXServer.vnc()
+      let folder = try makeTempDirectory("displayd-lid-check")
+      func check(_ config: String) throws -> String {
+        let path = folder + "/config.json5"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try runCommand(
+          [displaydPath, "check-config", path, "--display", server.display],
+          environment: logind.environment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a })
+        #expect(r.status == 0, "\(r.err)")
+        return r.out
+      }
+      let noLid = try check("{ profiles: [{ name: 'any', outputs: [{ match: { output: 'VNC-*' } }] }] }")
+      #expect(noLid.contains("lid: open\n"), "profiles without a lid condition: \(noLid)")
+      let usesLid = try check(
+        "{ profiles: [{ name: 'shut', lid: 'closed', outputs: [{ match: { output: 'VNC-*' } }] }] }")
+      #expect(usesLid.contains("lid: closed\n"), "\(usesLid)")
+    }
+
     @Test func withABusButNoLogindTheLidIsOpenAndOneLineSaysWhy() throws {
       let bus = try MockLogind(logind: false)
       let rig = try Rig(bus.environment)

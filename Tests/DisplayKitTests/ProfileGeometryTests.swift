@@ -149,6 +149,20 @@ import Testing
     #expect(none.screenMillimetres == nil && none.warnings.contains { $0.contains("no physical size") })
   }
 
+  @Test func autoDPIIgnoresAPhysicalSizeOverTenMetres() throws {
+    var t = pair
+    // What a server or EDID may claim: 4e9 mm (4000 km) tall.
+    (t.outputs[0].mmWidth, t.outputs[0].mmHeight) = (4_000_000_000, 4_000_000_000)
+    let plan = try planProfile(
+      "{name: 'p', dpi: 'auto', outputs: [{match: {output: 'eDP-1'}, primary: true}, {match: {}}]}", on: t)
+    #expect(plan.screenMillimetres == nil, "\(String(describing: plan.screenMillimetres))")
+    #expect(plan.warnings.contains { $0.contains("no physical size") && $0.contains("10 m") }, "\(plan.warnings)")
+    (t.outputs[0].mmWidth, t.outputs[0].mmHeight) = (10_001, 10_001)
+    let wall = try planProfile(
+      "{name: 'p', dpi: 'auto', outputs: [{match: {output: 'eDP-1'}, primary: true}, {match: {}}]}", on: t)
+    #expect(wall.screenMillimetres == nil)
+  }
+
   func rectsAfter(_ plan: Plan, _ t: Topology) -> [String: String] {
     let after = t.applying(plan)
     return Dictionary(

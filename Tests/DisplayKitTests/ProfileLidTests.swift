@@ -37,6 +37,20 @@ import Testing
     #expect(changesNothing(LidPolicy.plan(topology: laptop, config: Config(), lid: .closed)))
   }
 
+  @Test func theLidIsReadOnlyWhenTheConfigUsesItAndCountsAsOpenOtherwise() throws {
+    var reads = 0
+    func closed() -> LidState {
+      reads += 1
+      return .closed
+    }
+    let profiles = try Config.parse(Array("{profiles: [{name: 'p', outputs: []}]}".utf8), file: "t")
+    #expect(profiles.lid(reading: closed) == .open && reads == 0, "profiles without a lid condition")
+    #expect(Config().lid(reading: closed) == .open && reads == 0)
+    let condition = try Config.parse(Array("{profiles: [{name: 'p', lid: 'open', outputs: []}]}".utf8), file: "t")
+    #expect(condition.lid(reading: closed) == .closed && reads == 1)
+    #expect(disable.lid(reading: closed) == .closed && reads == 2)
+  }
+
   @Test func openingTheLidBringsThePanelBackWhereItWas() throws {
     let closed = laptop.applying(LidPolicy.plan(topology: laptop, config: disable, lid: .closed))
     let plan = LidPolicy.plan(topology: closed, config: disable, lid: .open, previous: laptop.crtcs[0].rect)

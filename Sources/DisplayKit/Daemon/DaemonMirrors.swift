@@ -57,9 +57,11 @@ extension Daemon {
     connection.flush()
   }
 
+  /// The fastest mirrored monitor's frame time, 60 Hz when none reports a refresh; at least
+  /// 1 ms, as a mode's timings may claim any rate (4 GHz would mean a composite per event).
   func frameInterval(_ wanted: [WindowWanted]) -> UInt64 {
-    let hz = wanted.map(\.refreshHz).filter { $0 > 1 }.max() ?? 60
-    return UInt64(1e9 / hz)
+    let hz = wanted.map(\.refreshHz).filter { $0 > 1 && $0.isFinite }.max() ?? 60
+    return max(1_000_000, UInt64(1e9 / hz))
   }
 
   /// Sets (or updates) a mirror window's pictures for `want`, and paints it all.

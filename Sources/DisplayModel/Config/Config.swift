@@ -245,6 +245,10 @@ public struct Config: Hashable, Sendable {
   /// daemon does not watch the lid (nor load libsystemd for it) and it counts as open.
   public var usesLid: Bool { lidClosed == .disable || profiles.contains { $0.lid != .any } }
 
+  /// The lid as the daemon counts it for this config: `read()` when the config uses the lid,
+  /// else open without reading it.
+  public func lid(reading read: () -> LidState) -> LidState { usesLid ? read() : .open }
+
   /// The settings for a monitor: nil when a rule says to ignore it.
   public func settings(for output: Output, identity: EDID?) -> MonitorSettings? {
     var result = defaults

@@ -79,7 +79,9 @@ extension ProfilePlanner {
     case .fixed(let value): dpi = value
     case .auto:
       guard let measured = autoDPI(slots) else {
-        warnings.append("profile '\(profile.name)': dpi auto, but the monitor reports no physical size; left as is")
+        warnings.append(
+          "profile '\(profile.name)': dpi auto, but the monitor reports no physical size (or one over 10 m); left as is"
+        )
         return nil
       }
       dpi = measured
@@ -92,16 +94,20 @@ extension ProfilePlanner {
   }
 
   /// Pixels per inch of the desktop on the primary (else first lit) monitor: the height of
-  /// the area it shows over its physical height (the output's, else its EDID's).
+  /// the area it shows over its physical height (the output's, else its EDID's). A size over
+  /// 10 m counts as none: servers and EDIDs may report anything up to 4e9 mm.
   func autoDPI(_ slots: [Slot]) -> Double? {
     guard let slot = slots.first(where: { $0.lit && $0.entry.primary }) ?? slots.first(where: \.lit) else {
       return nil
     }
+    let plausible = 1...10_000
     var mm = (slot.output.mmWidth, slot.output.mmHeight)
-    if mm.0 <= 0 || mm.1 <= 0, let cm = slot.output.identity?.maxImageSizeCm { mm = (cm.width * 10, cm.height * 10) }
+    if !plausible.contains(mm.0) || !plausible.contains(mm.1), let cm = slot.output.identity?.maxImageSizeCm {
+      mm = (cm.width * 10, cm.height * 10)
+    }
     let quarter = slot.rotation.contains(.left) || slot.rotation.contains(.right)
     let physical = quarter ? mm.0 : mm.1
-    guard physical > 0, slot.size.height > 0 else { return nil }
+    guard plausible.contains(physical), slot.size.height > 0 else { return nil }
     return Double(slot.size.height) * 25.4 / Double(physical)
   }
 }
