@@ -4,23 +4,7 @@ import CXrandr
 extension XInspector {
   /// Top-level windows carrying `_DISPLAYD_IDENTIFY` (identify's cards), with the output
   /// each names in `output`.
-  public func identifyWindows() -> [TopWindow] {
-    var rootReturn: Window = 0
-    var parent: Window = 0
-    var children: UnsafeMutablePointer<Window>?
-    var count: UInt32 = 0
-    guard XQueryTree(display, root, &rootReturn, &parent, &children, &count) != 0, let children else { return [] }
-    defer { XFree(children) }
-    return (0..<Int(count)).compactMap { i in
-      let w = children[i]
-      guard let output = stringProperty(w, "_DISPLAYD_IDENTIFY") else { return nil }
-      var a = XWindowAttributes()
-      guard XGetWindowAttributes(display, w, &a) != 0 else { return nil }
-      return TopWindow(
-        id: UInt(w), output: output, rect: Rect(x: Int(a.x), y: Int(a.y), width: Int(a.width), height: Int(a.height)),
-        mapped: a.map_state == IsViewable, overrideRedirect: a.override_redirect != 0)
-    }
-  }
+  public func identifyWindows() -> [TopWindow] { topWindows(carrying: "_DISPLAYD_IDENTIFY") }
 
   /// The rectangles of a window's input shape (SHAPE 1.1): none means pointer events pass
   /// through it; nil when the server cannot tell.

@@ -40,7 +40,10 @@ public final class XInspector {
   deinit { XCloseDisplay(display) }
 
   /// Top-level windows carrying `_DISPLAYD_OUTPUT`.
-  public func displaydWindows() -> [TopWindow] {
+  public func displaydWindows() -> [TopWindow] { topWindows(carrying: "_DISPLAYD_OUTPUT") }
+
+  /// Top-level windows carrying the string property `name`, with its value in `output`.
+  func topWindows(carrying name: String) -> [TopWindow] {
     var rootReturn: Window = 0
     var parent: Window = 0
     var children: UnsafeMutablePointer<Window>?
@@ -49,7 +52,7 @@ public final class XInspector {
     defer { XFree(children) }
     return (0..<Int(count)).compactMap { i in
       let w = children[i]
-      guard let output = stringProperty(w, "_DISPLAYD_OUTPUT") else { return nil }
+      guard let output = stringProperty(w, name) else { return nil }
       var a = XWindowAttributes()
       guard XGetWindowAttributes(display, w, &a) != 0 else { return nil }
       return TopWindow(
