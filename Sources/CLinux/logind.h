@@ -1,10 +1,11 @@
 #ifndef CLINUX_LOGIND_H
 #define CLINUX_LOGIND_H
-/* logind's LidClosed through sd-bus, with libsystemd loaded at first use (dlopen): the
-   executable does not link it, so the commands that never watch the lid never load it.
-   sd-bus's header gives the types only. */
+/* logind's LidClosed and PrepareForSleep through sd-bus, with libsystemd loaded at first use
+   (dlopen): the executable does not link it, so the commands and configs that never watch
+   logind never load it. sd-bus's header gives the types only. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #include <systemd/sd-bus.h>
@@ -13,14 +14,18 @@
 #define CL_LOGIND_PATH "/org/freedesktop/login1"
 #define CL_LOGIND_MANAGER "org.freedesktop.login1.Manager"
 
-/* A connection to the system bus and what the last PropertiesChanged said about the lid. */
+/* A connection to the system bus, what the last PropertiesChanged said about the lid, and
+   the PrepareForSleep signals since the last take. */
 typedef struct cl_logind {
   void *library;
   sd_bus *bus;
   sd_bus_slot *slot;
+  sd_bus_slot *sleep_slot;
   int changed;     /* a PropertiesChanged carried LidClosed's value since the last take */
   int closed;      /* that value */
   int invalidated; /* one named LidClosed without a value: read it again */
+  int resumed;     /* PrepareForSleep(false) signals since the last take */
+  int suspending;  /* PrepareForSleep(true) signals since the last take */
   int (*open_system)(sd_bus **);
   sd_bus *(*flush_close_unref)(sd_bus *);
   int (*add_match)(sd_bus *, sd_bus_slot **, const char *, sd_bus_message_handler_t, void *);
@@ -104,14 +109,36 @@ static int cl_logind_changed(sd_bus_message *m, void *userdata, sd_bus_error *er
   return 0;
 }
 
+/* PrepareForSleep(b) of logind's manager: true before a suspend, false after the resume.
+   Anything malformed is ignored. */
+static int cl_logind_sleep(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+  (void)error;
+  cl_logind *l = userdata;
+  int start = 0;
+  if (l->read_basic(m, 'b', &start) <= 0) return 0;
+  if (start) {
+    if (l->suspending < INT_MAX) l->suspending++;
+  } else if (l->resumed < INT_MAX) {
+    l->resumed++;
+  }
+  return 0;
+}
+
 /* Connects to the system bus ($DBUS_SYSTEM_BUS_ADDRESS, else the standard socket) and
-   subscribes to logind manager's PropertiesChanged. Negative errno on failure. */
-static inline int cl_logind_connect(cl_logind *l) {
+   subscribes to logind manager's PrepareForSleep and, with `lid`, its PropertiesChanged.
+   Negative errno on failure. */
+static inline int cl_logind_connect(cl_logind *l, int lid) {
   int r = l->open_system(&l->bus);
   if (r < 0) return r;
   /* Every call here is answered by logind or the bus daemon at once; a hung one must not
      hang the display manager for sd-bus's default 25 s. */
   if (l->set_method_call_timeout) (void)l->set_method_call_timeout(l->bus, 2 * 1000 * 1000);
+  r = l->add_match(
+    l->bus, &l->sleep_slot,
+    "type='signal',sender='" CL_LOGIND_NAME "',path='" CL_LOGIND_PATH "',"
+    "interface='" CL_LOGIND_MANAGER "',member='PrepareForSleep'",
+    cl_logind_sleep, l);
+  if (r < 0 || !lid) return r;
   return l->add_match(
     l->bus, &l->slot,
     "type='signal',sender='" CL_LOGIND_NAME "',path='" CL_LOGIND_PATH "',"
@@ -154,6 +181,7 @@ static inline int cl_logind_events(cl_logind *l) { return l->get_events(l->bus);
 /* Closes the connection; the library stays loaded (sd-bus may keep state in it). */
 static inline void cl_logind_close(cl_logind *l) {
   if (l->slot) l->slot = l->slot_unref(l->slot);
+  if (l->sleep_slot) l->sleep_slot = l->slot_unref(l->sleep_slot);
   if (l->bus) l->bus = l->flush_close_unref(l->bus);
 }
 #endif

@@ -15,7 +15,7 @@ public final class DaemonService {
   let hooks: HookRunner
   var control: ControlServer?
   var watchdog: DeadlineTimer?
-  var lid: LidWatcher?
+  var logind: LogindWatcher?
   var identify: IdentifyOverlays?
   let loadConfig: () throws -> Config
   let configPath: String?
@@ -51,8 +51,8 @@ public final class DaemonService {
 
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
   public func run() throws {
-    try watchLid(daemon.config)
-    if lid == nil, !daemon.config.usesLid { log.info("the config does not use the lid: not watched, it counts as open") }
+    try watchLogind(daemon.config)
+    if !daemon.config.usesLid { log.info("the config does not use the lid: not watched, it counts as open") }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
     shownStatus = daemon.summary
@@ -79,7 +79,7 @@ public final class DaemonService {
     list += hooks.descriptors.map { ($0, pollIn) }
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
-    if let bus = lid?.descriptor { list.append(bus) }
+    if let bus = logind?.descriptor { list.append(bus) }
     if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
   }
@@ -95,8 +95,12 @@ public final class DaemonService {
     } else if let identify, fd == identify.timer.fileDescriptor {
       identify.timer.acknowledge()
       identify.remove()
-    } else if let lid, lid.owns(fd) {
-      if let state = lid.handle() { try daemon.setLid(state) }
+    } else if let logind, logind.owns(fd) {
+      let news = logind.handle()
+      if let state = news.lid { try daemon.setLid(state) }
+      if news.suspending > 0 { log.info("logind: PrepareForSleep(true), going to sleep: nothing to do") }
+      // However many came at once, one fresh snapshot tells the truth.
+      if news.resumed > 0 { try daemon.resync(reason: "resume (logind PrepareForSleep false)") }
     } else if let watchdog, fd == watchdog.fileDescriptor {
       watchdog.acknowledge()
       notifier.notify("WATCHDOG=1")
@@ -109,6 +113,7 @@ public final class DaemonService {
     switch signal {
     case SIGHUP: reload()
     case SIGCHLD: hooks.reap()
+    case SIGUSR1: try daemon.resync(reason: "SIGUSR1")
     default:
       log.info("signal \(signal): releasing \(daemon.monitors.count) window(s) and exiting")
       notifier.notify("STOPPING=1")
@@ -128,7 +133,7 @@ public final class DaemonService {
     }
     do {
       let config = try loadConfig()
-      try watchLid(config)
+      try watchLogind(config)
       try daemon.reload(config)
       try unwatchLid(config)
       hooks.timeoutSeconds = config.hooks.timeoutSeconds
@@ -142,21 +147,35 @@ public final class DaemonService {
     }
   }
 
-  /// Starts watching the lid when `config` uses it, before it is applied (so it is applied
-  /// with the real lid). A config that never uses the lid never loads libsystemd (about
-  /// 1.5 MB of the daemon's RSS with its dependencies).
-  private func watchLid(_ config: Config) throws(DisplayError) {
-    guard config.usesLid, lid == nil else { return }
-    lid = LidWatcher.start(log: log)
-    if let lid { try daemon.setLid(lid.state, reconcile: false) }
+  /// Starts following logind when `config` uses the lid (before it is applied, so it is
+  /// applied with the real lid), or for the resume from suspend on a laptop. Anything else
+  /// never loads libsystemd: it and its libraries are about 1.4 MB of the daemon's RSS and
+  /// 13 ms of its start (README, Benchmarks); there `SIGUSR1` resyncs.
+  private func watchLogind(_ config: Config) throws(DisplayError) {
+    let wanted = config.usesLid ? logind?.watchesLid != true : logind == nil && onLaptop(config)
+    guard wanted else { return }
+    logind = LogindWatcher.start(lid: config.usesLid, log: log)
+    if let logind, logind.watchesLid { try daemon.setLid(logind.state, reconcile: false) }
   }
 
-  /// Stops watching once `config`, applied, no longer uses the lid: it then counts as open.
+  /// Stops watching the lid once `config`, applied, no longer uses it: it then counts as
+  /// open. On a laptop the resume is still followed.
   private func unwatchLid(_ config: Config) throws(DisplayError) {
-    guard !config.usesLid, lid != nil else { return }
-    lid = nil
+    guard !config.usesLid, let current = logind else { return }
+    guard current.watchesLid else {
+      if !onLaptop(config) { logind = nil }
+      return
+    }
+    logind = nil
+    logind = onLaptop(config) ? LogindWatcher.start(lid: false, log: log) : nil
     log.info("the config does not use the lid: no longer watched, it counts as open")
     try daemon.setLid(.open, reconcile: false)
+  }
+
+  /// A laptop, the machine that suspends with monitors that come and go while it sleeps:
+  /// one with a `panel` named, or a built-in panel output (connected or not).
+  private func onLaptop(_ config: Config) -> Bool {
+    config.panel != nil || daemon.topology.outputs.contains(where: \.isInternalPanel)
   }
 
   var status: String {

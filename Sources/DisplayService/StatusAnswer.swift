@@ -37,6 +37,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     public var windowsDestroyed: Int
     public var redraws: Int
     public var composites: Int
+    /// Absent in the answer of a daemon that did not count them.
+    public var probes: Int?
     enum CodingKeys: String, CodingKey {
       case reconciles
       case reconcilesChanged = "reconciles_changed"
@@ -44,6 +46,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
       case windowsDestroyed = "windows_destroyed"
       case redraws
       case composites
+      case probes
     }
   }
 
@@ -104,7 +107,7 @@ extension Daemon {
       monitors: list,
       counters: StatusAnswer.Counters(
         reconciles: c.reconciles, reconcilesChanged: c.reconcilesChanged, windowsCreated: c.windowsCreated,
-        windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites))
+        windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites, probes: c.probes))
   }
 
   /// The status answer as the control socket writes it.

@@ -13,8 +13,9 @@ struct RunCommand: Subcommand {
     help: """
       Runs the display manager: every connected external monitor gets its chosen mode, a
       place and a window with its content; unplugging releases the window. SIGHUP reloads
-      the config (a bad one is logged and the old one kept); SIGTERM and SIGINT release every
-      window and exit 0.
+      the config (a bad one is logged and the old one kept); SIGUSR1 re-probes the
+      connectors and reconciles (as after a resume from suspend); SIGTERM and SIGINT release
+      every window and exit 0.
 
         --config FILE   default: $XDG_CONFIG_HOME/displayd/config.json5, else
                         ~/.config/displayd/config.json5; built-in defaults when absent
@@ -33,7 +34,7 @@ struct RunCommand: Subcommand {
     // A reader that went away (a control client, the log's pipe) is an error to handle where
     // it happens, never a signal that ends the daemon. Hooks start with default dispositions.
     signal(SIGPIPE, SIG_IGN)
-    let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGCHLD])
+    let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1])
     let connection = try connect(args)
     // One daemon a display: the lock decides, before anything touches the display.
     let location = ControlLocation(display: connection.name, runtimeDir: environment("XDG_RUNTIME_DIR"))

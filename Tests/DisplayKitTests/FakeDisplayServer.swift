@@ -21,6 +21,12 @@ final class FakeDisplayServer: DisplayServer {
   private var pictureWindow: [UInt: WindowID] = [:]
   /// Snapshots fail as on a connection that broke.
   var lost = false
+  /// What snapshots that do not probe see, while set: the server's state before a client
+  /// asks it to re-probe its connectors (as the dummy driver's connection changes). A
+  /// probing snapshot sees `topology` and clears this.
+  var unprobed: Topology?
+  /// Snapshots that asked the server to re-probe its connectors.
+  private(set) var probes = 0
   /// Applies of a change to these outputs fail with every mode, as a server refusing them.
   var refusing: Set<OutputID> = []
   /// Root areas drawn on since the daemon last took the damage.
@@ -113,6 +119,9 @@ final class FakeDisplayServer: DisplayServer {
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     if lost { throw .connectionLost(display: name) }
+    guard options.probe else { return unprobed ?? topology }
+    probes += 1
+    unprobed = nil
     return topology
   }
 

@@ -59,6 +59,13 @@ public final class MockLogind {
     try emitPropertiesChanged(["sa{sv}as", "3", "s", Self.manager, "a{sv}", "0", "as", "1", "LidClosed"])
   }
 
+  /// Emits logind's `PrepareForSleep(start)`: true before a suspend, false after the resume.
+  /// (The template never sends it by itself.)
+  public func prepareForSleep(_ start: Bool) throws {
+    try call(
+      "org.freedesktop.DBus.Mock", "EmitSignal", ["sssav", Self.manager, "PrepareForSleep", "b", "1", "b", "\(start)"])
+  }
+
   /// Emits `PropertiesChanged` from logind's manager object with `args` as busctl spells
   /// the mock's `sav` (signature, then the count and the typed values), e.g. hostile ones.
   public func emitPropertiesChanged(_ args: [String]) throws {

@@ -35,4 +35,8 @@ public struct DaemonCounters: Sendable {
   /// Mirror frames: paced composites of damaged areas and the pointer, all mirrors at once
   /// (plus one full composite whenever a mirror is set up).
   public var composites = 0
+  /// Snapshots that re-probed the connectors on request: a resume from suspend (logind's
+  /// `PrepareForSleep(false)`) or `SIGUSR1`. (Not the one at start-up, nor those the
+  /// event path takes to explain an output lit but disconnected.)
+  public var probes = 0
 }

@@ -5,25 +5,39 @@ import DisplayKit
   import Glibc
 #endif
 
-/// The laptop lid from logind: reads `LidClosed` of `org.freedesktop.login1` on the system
-/// bus and follows its `PropertiesChanged` signals (logind declares the property
-/// `EMITS_CHANGE` and sends the signal on every lid switch edge). No polling: the bus
-/// descriptor goes into the service's `poll()`. libsystemd is loaded when a watcher is made,
-/// so nothing else pays for it. Without the library, the bus or logind, there is no watcher
-/// and the lid counts as open; a bus that fails later is closed and the lid counts as open.
-final class LidWatcher {
+/// What logind said since the last `handle()`.
+struct LogindNews: Equatable {
+  /// The lid's new state, when it changed.
+  var lid: LidState?
+  /// `PrepareForSleep(false)` signals: the machine resumed.
+  var resumed = 0
+  /// `PrepareForSleep(true)` signals: the machine is about to sleep.
+  var suspending = 0
+}
+
+/// logind on the system bus: the laptop lid (`LidClosed` of `org.freedesktop.login1`, read
+/// and followed through its `PropertiesChanged` signals; logind declares the property
+/// `EMITS_CHANGE` and sends the signal on every lid switch edge) and the resume from a
+/// suspend (`PrepareForSleep(false)`). No polling: the bus descriptor goes into the service's
+/// `poll()`. libsystemd is loaded when a watcher is made, so nothing else pays for it.
+/// Without the library, the bus or logind, there is no watcher and the lid counts as open; a
+/// bus that fails later is closed and the lid counts as open.
+final class LogindWatcher {
   private let bus: UnsafeMutablePointer<cl_logind>
   private let log: Logger
   private var connected = true
-  /// The lid as last read or signalled.
+  /// Whether the lid is followed (else only the resume is).
+  let watchesLid: Bool
+  /// The lid as last read or signalled (open when not watched).
   private(set) var state: LidState
 
-  /// Connects and reads the lid; nil with one info line saying why when it cannot.
-  static func start(log: Logger) -> LidWatcher? {
+  /// Connects and, with `lid`, reads the lid; nil with one info line saying why when it
+  /// cannot.
+  static func start(lid: Bool, log: Logger) -> LogindWatcher? {
     let bus = UnsafeMutablePointer<cl_logind>.allocate(capacity: 1)
     bus.initialize(to: cl_logind())
-    let fail = { (why: String) -> LidWatcher? in
-      log.info("\(why): the lid counts as open")
+    let fail = { (why: String) -> LogindWatcher? in
+      log.info(lid ? "\(why): the lid counts as open" : "\(why): no resume from logind (SIGUSR1 still resyncs)")
       cl_logind_close(bus)
       bus.deallocate()
       return nil
@@ -31,20 +45,26 @@ final class LidWatcher {
     guard cl_logind_load(bus) == 0 else {
       return fail("libsystemd not loaded (\(String(cString: cl_logind_dlerror())))")
     }
-    let r = cl_logind_connect(bus)
+    let r = cl_logind_connect(bus, lid ? 1 : 0)
     guard r >= 0 else { return fail("no system bus (\(describe(errno: r)))") }
+    guard lid else { return LogindWatcher(bus: bus, log: log, lid: nil) }
     switch read(bus) {
-    case .success(let state): return LidWatcher(bus: bus, log: log, state: state)
+    case .success(let state): return LogindWatcher(bus: bus, log: log, lid: state)
     case .failure(let why): return fail("logind not reachable on the system bus (\(why))")
     }
   }
 
-  private init(bus: UnsafeMutablePointer<cl_logind>, log: Logger, state: LidState) {
+  private init(bus: UnsafeMutablePointer<cl_logind>, log: Logger, lid: LidState?) {
     self.bus = bus
     self.log = log
-    self.state = state
+    watchesLid = lid != nil
+    state = lid ?? .open
     settle()
-    log.info("lid \(self.state.rawValue) (logind)")
+    if watchesLid {
+      log.info("lid \(self.state.rawValue) (logind)")
+    } else {
+      log.info("following logind's resume from suspend (the config does not use the lid)")
+    }
   }
 
   deinit {
@@ -64,9 +84,11 @@ final class LidWatcher {
   /// Whether `fd` is the bus descriptor.
   func owns(_ fd: FileDescriptor) -> Bool { connected && cl_logind_fd(bus) == fd.rawValue }
 
-  /// Processes what the bus has; returns the lid's new state when it changed.
-  func handle() -> LidState? {
+  /// Processes what the bus has: the lid's new state when it changed, and the sleep
+  /// signals that came.
+  func handle() -> LogindNews {
     let before = state
+    var news = LogindNews()
     // A synchronous read queues what arrives meanwhile inside sd-bus, where poll() cannot
     // see it: process again after one.
     for _ in 0..<3 {
@@ -75,6 +97,9 @@ final class LidWatcher {
         lose("the system bus connection failed (\(Self.describe(errno: r)))")
         break
       }
+      news.resumed = news.resumed.addingReportingOverflow(Int(bus.pointee.resumed)).partialValue
+      news.suspending = news.suspending.addingReportingOverflow(Int(bus.pointee.suspending)).partialValue
+      (bus.pointee.resumed, bus.pointee.suspending) = (0, 0)
       if bus.pointee.changed != 0 { state = bus.pointee.closed != 0 ? .closed : .open }
       let invalidated = bus.pointee.invalidated != 0
       bus.pointee.changed = 0
@@ -82,9 +107,10 @@ final class LidWatcher {
       guard invalidated else { break }
       reread()
     }
-    guard state != before else { return nil }
+    guard state != before else { return news }
     log.info("lid \(state.rawValue) (logind)")
-    return state
+    news.lid = state
+    return news
   }
 
   /// Signals queued during the first read may be older or newer than its answer: if any
@@ -107,7 +133,7 @@ final class LidWatcher {
 
   /// Closes the bus for good: the lid counts as open from now on.
   private func lose(_ why: String) {
-    log.warning("\(why): no more lid events; the lid counts as open")
+    log.warning(watchesLid ? "\(why): no more lid events; the lid counts as open" : "\(why): no more resume events")
     connected = false
     cl_logind_close(bus)
     state = .open
@@ -135,5 +161,5 @@ struct LidReadError: Error, CustomStringConvertible {
 /// The lid now, for commands that run without the daemon (`check-config`, `profile list`):
 /// libsystemd is loaded only when this is called; open without logind.
 public func currentLidState() -> LidState {
-  LidWatcher.start(log: Logger(level: .error))?.state ?? .open
+  LogindWatcher.start(lid: true, log: Logger(level: .error))?.state ?? .open
 }

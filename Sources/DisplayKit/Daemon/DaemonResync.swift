@@ -1,0 +1,21 @@
+extension Daemon {
+  /// Takes a fresh snapshot that re-probes the connectors (`XRRGetScreenResources`) and
+  /// reconciles as on any RandR event: some drivers send no event for monitors that changed
+  /// while the machine slept, and a script may know better than the server (`SIGUSR1`).
+  /// Counted in `counters.probes`; `reason` names the cause in the log.
+  public func resync(reason: String) throws(DisplayError) {
+    counters.probes += 1
+    let old = topology
+    let new = try connection.snapshot(ReadOptions(probe: true))
+    guard new != old else {
+      log.info("\(reason): probed the connectors, topology unchanged")
+      return
+    }
+    log.info("\(reason): probed the connectors, topology changed")
+    var events = adopt(new)
+    events += try arrange(reason: reason)
+    // Hooks start as soon as modes and places are final; the windows follow.
+    report(events, old)
+    syncWindows()
+  }
+}
