@@ -9,6 +9,9 @@ public enum StatusReport {
       "config: \(status.config ?? "-")"
         + (status.configError.map { " (error: \($0); previous config in force)" } ?? ""))
     lines.append("profile: " + (status.profile.name.map { "\($0) (\(status.profile.reason))" } ?? "none"))
+    if let dpi = status.xftDPI {
+      lines.append("Xft.dpi: \(dpi)" + (status.xsettings.map { " (XSETTINGS manager: \($0))" } ?? ""))
+    }
     if status.monitors.isEmpty { lines.append("no external monitors") }
     for m in status.monitors {
       let who = m.identity.map { " [\($0.manufacturer) \($0.productName ?? "-")]" } ?? ""

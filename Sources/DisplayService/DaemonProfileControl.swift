@@ -32,7 +32,10 @@ extension DaemonService {
 
   /// Runs the profile's `hooks.applied`, with `DISPLAYD_EVENT=applied` and `DISPLAYD_PROFILE`.
   func profileApplied(_ profile: Profile) {
-    let env = ["DISPLAYD_EVENT": "applied", "DISPLAYD_PROFILE": profile.name, "DISPLAYD_OUTPUT": ""]
+    let env = [
+      "DISPLAYD_EVENT": "applied", "DISPLAYD_PROFILE": profile.name, "DISPLAYD_OUTPUT": "",
+      "DISPLAYD_DPI": daemon.xftDPI.map(String.init) ?? "",
+    ]
     for argv in profile.appliedHooks { hooks.start(argv, environment: env) }
   }
 }

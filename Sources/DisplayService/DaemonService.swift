@@ -232,6 +232,7 @@ public final class DaemonService {
       "DISPLAYD_EVENT": event.kind.rawValue, "DISPLAYD_OUTPUT": output.name,
       "DISPLAYD_MANUFACTURER": edid?.manufacturer ?? "", "DISPLAYD_PRODUCT_NAME": edid?.productName?.text ?? "",
       "DISPLAYD_SERIAL": edid?.serial ?? "", "DISPLAYD_PROFILE": daemon.activeProfile.name ?? "",
+      "DISPLAYD_DPI": daemon.xftDPI.map(String.init) ?? "",
       "DISPLAYD_MODE": new.output(event.output.id).flatMap { new.currentMode(of: $0) }.map(\.label)
         ?? "",
     ]

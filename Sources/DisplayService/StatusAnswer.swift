@@ -63,6 +63,10 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   public var profile: ProfileRecord
   public var monitors: [Monitor]
   public var counters: Counters
+  /// `Xft.dpi` as displayd set it in RESOURCE_MANAGER, while a profile with `dpi` is in force.
+  public var xftDPI: Int?
+  /// The XSETTINGS manager (owner of `_XSETTINGS_S0`) seen when displayd last set `Xft.dpi`.
+  public var xsettings: String?
 
   /// The active profile's name (nil when none is) and `ProfileReason` (`matched`,
   /// `switched`, `none`).
@@ -81,6 +85,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case profile
     case monitors
     case counters
+    case xftDPI = "xft_dpi"
+    case xsettings
   }
 }
 
@@ -107,7 +113,8 @@ extension Daemon {
       monitors: list,
       counters: StatusAnswer.Counters(
         reconciles: c.reconciles, reconcilesChanged: c.reconcilesChanged, windowsCreated: c.windowsCreated,
-        windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites, probes: c.probes))
+        windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites, probes: c.probes),
+      xftDPI: xftDPI, xsettings: xsettingsManager)
   }
 
   /// The status answer as the control socket writes it.

@@ -194,6 +194,21 @@ final class FakeDisplayServer: DisplayServer {
   func selectExposures(_ window: WindowID) {}
   func clearWindow(_ window: WindowID) {}
 
+  /// The root window's RESOURCE_MANAGER ([]: unset), and the XSETTINGS selection's owner.
+  var resources: [UInt8] = []
+  private(set) var resourceWrites = 0
+  var xsettings: XSettingsOwner?
+
+  func editResources(_ edit: ([UInt8]) -> [UInt8]?) throws(DisplayError) -> Bool {
+    if let new = edit(resources), new != resources {
+      resources = new
+      resourceWrites += 1
+    }
+    return true
+  }
+
+  func xsettingsOwner() -> XSettingsOwner? { xsettings }
+
   let canMirror = true
 
   func createMirror(_ window: WindowID, geometry: MirrorGeometry, filter: MirrorFilter) -> MirrorPictures? {

@@ -46,6 +46,8 @@ public final class Daemon {
   let painter = PlaceholderPainter()
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
   var profileRuntime = ProfileRuntime()
+  /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
+  var xft = XftRuntime()
   /// Called after a profile is brought into force, before the windows follow.
   public var onProfileApplied: ((Profile) -> Void)?
 

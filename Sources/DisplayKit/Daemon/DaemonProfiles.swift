@@ -116,6 +116,7 @@ extension Daemon {
         if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
         profileRuntime.active = ActiveProfile(name: nil, reason: .none)
         (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+        followXftDPI(nil)
         return (false, events)
       }
       let active = ActiveProfile(name: choice.profile.name, reason: choice.reason)
@@ -132,7 +133,10 @@ extension Daemon {
         profileRuntime.applied = (choice.profile.name, desk)
         // Leaving the profile later, every monitor gets the per-monitor rules afresh.
         (settled, failures) = ([:], [:])
-        if applied { onProfileApplied?(choice.profile) }
+        if applied {
+          followXftDPI(choice.profile)
+          onProfileApplied?(choice.profile)
+        }
         return (true, events)
       }
     }
@@ -165,6 +169,7 @@ extension Daemon {
       return .done(false)
     }
     for warning in plan.warnings where logged.insert(warning).inserted { log.warning(warning) }
+    xft.planned = plan.dpi
     if plan.isEmpty {
       log.debug("reconcile \(n) (\(reason)): profile '\(name)' in force; nothing to change")
       return .done(true)

@@ -42,6 +42,15 @@ public protocol DisplayServer: AnyObject {
   func selectExposures(_ window: WindowID)
   func clearWindow(_ window: WindowID)
 
+  // Resources.
+  /// Edits the root window's `RESOURCE_MANAGER` atomically (the server grabbed): `edit` gets
+  /// the database (empty when unset) and returns the new one (empty: deleted), or nil to
+  /// leave it. False, and nothing written, when the property is not a readable string.
+  @discardableResult
+  func editResources(_ edit: ([UInt8]) -> [UInt8]?) throws(DisplayError) -> Bool
+  /// The client owning the screen's XSETTINGS selection, nil when none does.
+  func xsettingsOwner() -> XSettingsOwner?
+
   // Mirrors.
   var canMirror: Bool { get }
   func createMirror(_ window: WindowID, geometry: MirrorGeometry, filter: MirrorFilter) -> MirrorPictures?

@@ -49,6 +49,10 @@ public struct Plan: Sendable {
   /// The screen's physical size afterwards in millimetres (for a profile's `dpi`), nil to
   /// leave it.
   public var screenMillimetres: (width: Int, height: Int)?
+  /// A profile's `dpi` (measured for `auto`), whether or not the physical size changes: what
+  /// `Xft.dpi` follows. Nil for no `dpi` or an `auto` that found no size. Sends nothing by
+  /// itself (not part of `isEmpty`).
+  public var dpi: Double?
   public init() {}
 
   /// Nothing to send: no CRTC, screen size, primary or physical size to change.

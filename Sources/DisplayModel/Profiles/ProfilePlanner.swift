@@ -70,7 +70,8 @@ public struct ProfilePlanner {
     plan.changes = changes(slots)
     plan.configures = Set(slots.map(\.output.id))
     plan.primary = primary(slots, profile, &plan.warnings)
-    plan.screenMillimetres = millimetres(slots, profile, screen: plan.screen, &plan.warnings)
+    plan.dpi = dpi(slots, profile, &plan.warnings)
+    plan.screenMillimetres = plan.dpi.flatMap { millimetres($0, screen: plan.screen) }
     return plan
   }
 

@@ -67,16 +67,12 @@ extension ProfilePlanner {
     return id
   }
 
-  /// The screen's physical size for the profile's `dpi`, nil when it has none or the
-  /// server already has that size.
-  func millimetres(
-    _ slots: [Slot], _ profile: Profile, screen: (width: Int, height: Int)?, _ warnings: inout [String]
-  ) -> (width: Int, height: Int)? {
-    guard let setting = profile.dpi else { return nil }
-    let pixels = screen ?? (topology.screen.width, topology.screen.height)
-    let dpi: Double
-    switch setting {
-    case .fixed(let value): dpi = value
+  /// The profile's `dpi`, measured for `auto`: nil when it has none, or when `auto` finds no
+  /// physical size (with a warning: left as is).
+  func dpi(_ slots: [Slot], _ profile: Profile, _ warnings: inout [String]) -> Double? {
+    switch profile.dpi {
+    case nil: return nil
+    case .fixed(let value): return value
     case .auto:
       guard let measured = autoDPI(slots) else {
         warnings.append(
@@ -84,8 +80,13 @@ extension ProfilePlanner {
         )
         return nil
       }
-      dpi = measured
+      return measured
     }
+  }
+
+  /// The screen's physical size for `dpi`, nil when the server already has that size.
+  func millimetres(_ dpi: Double, screen: (width: Int, height: Int)?) -> (width: Int, height: Int)? {
+    let pixels = screen ?? (topology.screen.width, topology.screen.height)
     let mm = (
       max(1, Int((Double(pixels.width) * 25.4 / dpi).rounded())),
       max(1, Int((Double(pixels.height) * 25.4 / dpi).rounded()))
