@@ -5,11 +5,14 @@ import Testing
 import XRig
 
 /// Two profiles for the same desk (the main monitor alone): the first, matched at start,
-/// with `dpi: 144`; the second, by `profile switch`, without.
+/// with `dpi: 144`; the second, by `profile switch`, without. Their hooks append
+/// `DISPLAYD_DPI` to the file `HOOKS`.
 let dpiProfiles = """
   { profiles: [
-    { name: 'hidpi', dpi: 144, outputs: [{ match: { output: 'OUTPUT' } }] },
-    { name: 'plain', outputs: [{ match: { output: 'OUTPUT' } }] } ] }
+    { name: 'hidpi', dpi: 144, outputs: [{ match: { output: 'OUTPUT' } }],
+      hooks: { applied: [['sh', '-c', 'echo hidpi dpi=$DISPLAYD_DPI >> HOOKS']] } },
+    { name: 'plain', outputs: [{ match: { output: 'OUTPUT' } }],
+      hooks: { applied: [['sh', '-c', 'echo plain dpi=$DISPLAYD_DPI >> HOOKS']] } } ] }
   """
 
 /// `Xft.dpi` follows a profile's `dpi` in RESOURCE_MANAGER: the daemon's side, against the
@@ -116,7 +119,9 @@ extension XServerTests {
         merged = try server.must(["xrdb", "-query"])
         try before(server)
         daemon = try DaemonProcess(
-          display: server.display, config: dpiProfiles.replacingOccurrences(of: "OUTPUT", with: "VNC-0"),
+          display: server.display,
+          config: dpiProfiles.replacingOccurrences(of: "OUTPUT", with: "VNC-0")
+            .replacingOccurrences(of: "HOOKS", with: runtime + "/hooks.log"),
           environment: ["XDG_RUNTIME_DIR": runtime])
       }
 
@@ -149,6 +154,8 @@ extension XServerTests {
       #expect(eventually(within: 2) { (try? rig.query()) == before }, "every byte as xrdb left it")
       #expect(rig.daemon.waitFor("Xft.dpi restored in RESOURCE_MANAGER: 'Xft.dpi: 96'") != nil)
       #expect((try rig.status())["xft_dpi"] is NSNull)
+      let hooks = { (try? String(contentsOfFile: rig.runtime + "/hooks.log", encoding: .utf8)) ?? "" }
+      #expect(eventually(within: 2) { hooks() == "hidpi dpi=144\nplain dpi=\n" }, "\(hooks())")
     }
 
     @Test func withNoXftDPIBeforeItIsAppendedAndRemovedAgain() throws {
