@@ -1,4 +1,6 @@
+import DisplayCLI
 import DisplayKit
+import DisplayService
 import DisplayX11
 import Foundation
 import Testing
@@ -74,6 +76,18 @@ let dpiProfiles = """
     #expect(text(server) == "Xft.dpi:\t144\n", "it was there before displayd: it stays")
   }
 
+  @Test func aScreenAlreadyAtThatPhysicalSizeStillGetsXftDPI() throws {
+    // After a restart the millimetres are right already: the plan changes none, Xft.dpi still follows.
+    let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    (server.topology.screen.mmWidth, server.topology.screen.mmHeight) = (339, 191)
+    let config = try Config.parse(
+      Array(dpiProfiles.replacingOccurrences(of: "OUTPUT", with: "eDP-1").utf8), file: "config.json5")
+    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    try daemon.start()
+    #expect(server.applies == 0, "nothing to change on the server's layout")
+    #expect(text(server) == "Xft.dpi:\t144\n")
+  }
+
   @Test func theXSettingsManagerIsNamedInTheStatus() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     server.xsettings = XSettingsOwner(window: 0x20_0001, wmClass: "Xfsettingsd", pid: 77)
@@ -82,6 +96,9 @@ let dpiProfiles = """
     let daemon = try Daemon(connection: server, config: config, log: quiet)
     try daemon.start()
     #expect(daemon.xsettingsManager == "Xfsettingsd (pid 77)")
+    let answer = try StatusAnswer.decode(Array(daemon.statusJSON(configPath: nil, configError: nil).serialized().utf8))
+    #expect((answer.xftDPI, answer.xsettings) == (144, "Xfsettingsd (pid 77)"))
+    #expect(StatusReport.text(answer).contains("\nXft.dpi: 144 (XSETTINGS manager: Xfsettingsd (pid 77))\n"))
     #expect(XSettingsOwner(window: 0x1a, wmClass: nil, pid: nil).description == "window 0x1a")
     #expect(XSettingsOwner(window: 0x1a, wmClass: "a\nb", pid: nil).description == "a\nb (window 0x1a)")
   }
