@@ -118,6 +118,20 @@ extension XServerTests {
       #expect(probes(rig) == 1)
     }
 
+    @Test func hostileSleepSignalsAreIgnored() throws {
+      let logind = try MockLogind()
+      let rig = try Lid.Rig(logind.environment, config: Self.laptop)
+      // The wrong type, no argument, an extra one: none is a resume.
+      try logind.emitPrepareForSleep(["s", "1", "s", "false"])
+      try logind.emitPrepareForSleep(["", "0"])
+      try logind.emitPrepareForSleep(["su", "2", "s", "x", "u", "7"])
+      try logind.prepareForSleep(false)
+      #expect(eventually(within: 2) { probes(rig) == 1 }, "\(rig.daemon.log.suffix(8))")
+      rig.daemon.settle()
+      #expect(probes(rig) == 1, "only the real one")
+      #expect(rig.daemon.isRunning)
+    }
+
     @Test func sigusr1TakesExactlyOneProbingSnapshotWithoutLogind() throws {
       let rig = try Lid.Rig([:], config: "{}")
       #expect(probes(rig) == 0)

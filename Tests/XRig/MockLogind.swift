@@ -66,6 +66,12 @@ public final class MockLogind {
       "org.freedesktop.DBus.Mock", "EmitSignal", ["sssav", Self.manager, "PrepareForSleep", "b", "1", "b", "\(start)"])
   }
 
+  /// Emits logind manager's `PrepareForSleep` with `args` as busctl spells the mock's `sav`
+  /// (signature, count, typed values), e.g. hostile ones.
+  public func emitPrepareForSleep(_ args: [String]) throws {
+    try call("org.freedesktop.DBus.Mock", "EmitSignal", ["sssav", Self.manager, "PrepareForSleep"] + args)
+  }
+
   /// Emits `PropertiesChanged` from logind's manager object with `args` as busctl spells
   /// the mock's `sav` (signature, then the count and the typed values), e.g. hostile ones.
   public func emitPropertiesChanged(_ args: [String]) throws {
