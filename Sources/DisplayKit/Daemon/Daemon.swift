@@ -46,6 +46,8 @@ public final class Daemon {
   let painter = PlaceholderPainter()
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
   var profileRuntime = ProfileRuntime()
+  /// Properties and touch devices (DaemonExtras.swift).
+  var extras = ExtrasRuntime()
   /// Called after a profile is brought into force, before the windows follow.
   public var onProfileApplied: ((Profile) -> Void)?
 
@@ -129,6 +131,8 @@ public final class Daemon {
   func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
     counters.reconciles += 1
     let n = counters.reconciles
+    // Properties and touch devices follow whatever layout this leaves.
+    defer { applyOutputExtras() }
     forgetGoneMonitors()
     let profiled = try arrangeProfile(n, reason: reason)
     if profiled.handled { return profiled.events }
