@@ -101,6 +101,7 @@ import Testing
     #expect(Self.close(m(.inverted), [-1, 0, 1, 0, -1, 1, 0, 0, 1]))
     #expect(Self.close(m(.right), [0, 1, 0, -1, 0, 1, 0, 0, 1]))
     #expect(Self.close(m([.normal, .reflectX]), [-1, 0, 1, 0, 1, 0, 0, 0, 1]))
+    #expect(Self.close(m([.left, .reflectX]), [0, 1, 0, 1, 0, 0, 0, 0, 1]), "mirrored after the turn")
     #expect(Self.close(m([.inverted, .reflectX, .reflectY]), m(.normal)), "both reflections undo the half turn")
   }
 

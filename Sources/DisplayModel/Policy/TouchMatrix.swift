@@ -4,9 +4,9 @@
 ///
 /// The device reports a point of its panel as (u, v), each 0...1 along the panel's own
 /// scan-out axes; the matrix takes (u, v, 1) to the point of the whole screen, each 0...1.
-/// The panel shows the output's area of the screen turned by the CRTC's rotation and then
-/// mirrored along the panel's axes by its reflection, so the matrix undoes the reflection,
-/// then the rotation, then places the output's rectangle on the screen.
+/// The matrix undoes the CRTC's rotation, then its reflection along the output's own axes
+/// (so `left` with `x` mirrors the turned picture left to right, as xinput reads RandR's
+/// reflection), then places the output's rectangle on the screen.
 public enum TouchMatrix {
   /// Row-major 3x3, as the property holds it; the identity when the screen has no area.
   public static func matrix(rect: Rect, rotation: Rotation, screenWidth: Int, screenHeight: Int) -> [Double] {
@@ -14,7 +14,7 @@ public enum TouchMatrix {
     let (sw, sh) = (Double(screenWidth), Double(screenHeight))
     let (x, y, w, h) = (Double(rect.x) / sw, Double(rect.y) / sh, Double(rect.width) / sw, Double(rect.height) / sh)
     // The output-local point (p, q) as an affine function of (u, v): rows [a, b, c].
-    let local = turn(rotation).compose(mirror(rotation))
+    let local = mirror(rotation).compose(turn(rotation))
     return [
       w * local.p.0, w * local.p.1, x + w * local.p.2,
       h * local.q.0, h * local.q.1, y + h * local.q.2,
@@ -41,7 +41,7 @@ public enum TouchMatrix {
     }
   }
 
-  /// Undoes the reflection along the panel's axes.
+  /// Undoes the reflection along the output's axes.
   static func mirror(_ rotation: Rotation) -> Affine {
     let fx = rotation.contains(.reflectX)
     let fy = rotation.contains(.reflectY)
