@@ -129,3 +129,36 @@ import Testing
     #expect(unmatched == ["Nothing*"])
   }
 }
+
+/// The daemon's side of properties against the fake server: written once, left alone while
+/// they hold, and each warning given once per config.
+@Suite struct OutputExtrasDaemonTests {
+  final class Lines { var all: [String] = [] }
+
+  @Test func propertiesAreWrittenOnceAndAWarningIsGivenOncePerConfig() throws {
+    let lines = Lines()
+    let log = Logger(level: .info) { lines.all.append($0) }
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let panel = server.topology.outputs[0].id
+    server.properties[panel] = ["Broadcast RGB": OutputExtrasTests.rgb]
+    let config = try Config.parse(
+      Array("{ monitors: [ { match: { output: 'eDP-1' }, properties: { 'Broadcast RGB': 'Full', bogus: 1 } } ] }".utf8),
+      file: "test.json5")
+    let daemon = try Daemon(connection: server, config: config, log: log)
+    try daemon.start()
+    #expect(server.propertyWrites == 1)
+    #expect(server.properties[panel]?["Broadcast RGB"]?.value == [.text("Full")])
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(server.propertyWrites == 1, "in force: not written again")
+    let warning = "eDP-1: property 'bogus' 1: the output has no such property; not set"
+    #expect(lines.all.filter { $0.contains(warning) }.count == 1, "\(lines.all)")
+    try daemon.reload(config)
+    #expect(lines.all.filter { $0.contains(warning) }.count == 1, "the same config: still once")
+    var changed = config
+    changed.monitors[0].extras.properties["bogus"] = .integer(2)
+    try daemon.reload(changed)
+    #expect(lines.all.contains { $0.contains("eDP-1: property 'bogus' 2: the output has no such property") })
+  }
+}

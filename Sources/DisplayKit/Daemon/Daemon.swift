@@ -131,11 +131,13 @@ public final class Daemon {
   func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
     counters.reconciles += 1
     let n = counters.reconciles
-    // Properties and touch devices follow whatever layout this leaves.
-    defer { applyOutputExtras() }
     forgetGoneMonitors()
     let profiled = try arrangeProfile(n, reason: reason)
-    if profiled.handled { return profiled.events }
+    // Properties and touch devices follow whatever layout this leaves.
+    if profiled.handled {
+      applyOutputExtras()
+      return profiled.events
+    }
     var events = profiled.events
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     for round in 0..<Self.maxRounds {
@@ -181,7 +183,9 @@ public final class Daemon {
       }
       excluded.formUnion(failed)
     }
-    return events + (try arrangeLid(n))
+    events += try arrangeLid(n)
+    applyOutputExtras()
+    return events
   }
 
   func settle(_ id: OutputID) {
