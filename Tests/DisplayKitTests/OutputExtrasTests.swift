@@ -1,4 +1,5 @@
 import DisplayKit
+import Foundation
 import Testing
 
 /// The pure parts of output properties and touch mapping: the config keys, which properties
@@ -160,5 +161,20 @@ import Testing
     changed.monitors[0].extras.properties["bogus"] = .integer(2)
     try daemon.reload(changed)
     #expect(lines.all.contains { $0.contains("eDP-1: property 'bogus' 2: the output has no such property") })
+  }
+}
+
+/// The README's properties and touch example loads and says what the README says.
+@Suite struct OutputExtrasReadmeTests {
+  @Test func theReadmeExampleLoads() throws {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
+    let begin = try #require(readme.range(of: "<!-- properties-touch-example:begin -->\n```json5\n"))
+    let end = try #require(readme.range(of: "```\n<!-- properties-touch-example:end -->"))
+    let config = try Config.parse(Array(readme[begin.upperBound..<end.lowerBound].utf8), file: "README.md")
+    #expect(config.monitors[0].extras.touch == ["ELAN*", "Wacom*"])
+    #expect(config.monitors[1].extras.properties["max bpc"] == .integer(8))
+    #expect(config.monitors[1].extras.properties["Broadcast RGB"] == .text("Full"))
   }
 }

@@ -2,7 +2,8 @@
 /// `{ name: NAME, outputs: [...] }`, ready to paste into `profiles: [ ... ]`. Pure.
 ///
 /// Every connected desktop output is listed: lit ones by position (left to right, then top
-/// to bottom) with their mode, position, rotation, reflection, scale and primary; those that
+/// to bottom) with their mode, position, rotation, reflection, scale, primary and the
+/// properties the user can change (`properties`, read by the caller); those that
 /// are off after them as `enabled: false`. A monitor with an EDID is matched by
 /// manufacturer, product name and serial where the EDID has them (else product code); by
 /// connector too when another connected monitor would match the same; one without by
