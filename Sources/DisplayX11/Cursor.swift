@@ -5,11 +5,9 @@ extension XConnection {
   /// Asks for cursor-shape changes (XFixes) and pointer motion (XInput 2). False when
   /// unsupported.
   public func selectPointerTracking() -> Bool {
-    var opcode: Int32 = 0
+    guard xiReady() else { return false }
     var event: Int32 = 0
     var error: Int32 = 0
-    guard XQueryExtension(display, "XInputExtension", &opcode, &event, &error) != 0 else { return false }
-    guard xiReady() else { return false }
     // Raw motion comes from devices wherever the pointer is; motion on the root also sees
     // warps (which make no raw event). Both only say "look again".
     xiRawMotion = true

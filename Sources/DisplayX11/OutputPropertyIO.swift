@@ -63,9 +63,8 @@ extension XConnection {
     guard !atoms.isEmpty else { return [] }
     var ids = atoms
     var names = [UnsafeMutablePointer<CChar>?](repeating: nil, count: atoms.count)
-    guard XGetAtomNames(display, &ids, Int32(atoms.count), &names) != 0 else {
-      return atoms.map { _ in "" }
-    }
+    // On failure some names may still have come: each one returned is freed either way.
+    _ = XGetAtomNames(display, &ids, Int32(atoms.count), &names)
     return names.map { pointer in
       guard let pointer else { return "" }
       defer { XFree(pointer) }
