@@ -58,18 +58,25 @@ extension XConnection {
     if let error = try syncErrors(since: serial).first { throw .request(error) }
   }
 
-  /// The names of `atoms`, in one round trip; "" for one the server does not know.
+  /// The names of `atoms`: from the atom cache (atoms live as long as the server), the rest
+  /// in one round trip; "" for one the server does not know.
   func atomNames(_ atoms: [Atom]) -> [String] {
-    guard !atoms.isEmpty else { return [] }
-    var ids = atoms
-    var names = [UnsafeMutablePointer<CChar>?](repeating: nil, count: atoms.count)
-    // On failure some names may still have come: each one returned is freed either way.
-    _ = XGetAtomNames(display, &ids, Int32(atoms.count), &names)
-    return names.map { pointer in
-      guard let pointer else { return "" }
-      defer { XFree(pointer) }
-      return String(cString: pointer)
+    var known: [Atom: String] = [:]
+    for (name, atom) in atomCache { known[atom] = name }
+    var ids = Array(Set(atoms.filter { known[$0] == nil }))
+    if !ids.isEmpty {
+      var names = [UnsafeMutablePointer<CChar>?](repeating: nil, count: ids.count)
+      // On failure some names may still have come: each one returned is freed either way.
+      _ = XGetAtomNames(display, &ids, Int32(ids.count), &names)
+      for (atom, pointer) in zip(ids, names) {
+        guard let pointer else { continue }
+        let name = String(cString: pointer)
+        XFree(pointer)
+        known[atom] = name
+        atomCache[name] = atom
+      }
     }
+    return atoms.map { known[$0] ?? "" }
   }
 
   /// One property's description and value; nil when the server answers none (gone meanwhile).
