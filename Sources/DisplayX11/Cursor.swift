@@ -5,18 +5,13 @@ extension XConnection {
   /// Asks for cursor-shape changes (XFixes) and pointer motion (XInput 2). False when
   /// unsupported.
   public func selectPointerTracking() -> Bool {
-    var opcode: Int32 = 0
+    guard xiReady() else { return false }
     var event: Int32 = 0
     var error: Int32 = 0
-    guard XQueryExtension(display, "XInputExtension", &opcode, &event, &error) != 0 else { return false }
-    var major: Int32 = 2
-    var minor: Int32 = 2
-    guard XIQueryVersion(display, &major, &minor) == Success else { return false }
-    xiOpcode = Int(opcode)
     // Raw motion comes from devices wherever the pointer is; motion on the root also sees
     // warps (which make no raw event). Both only say "look again".
-    var raw = [UInt8](repeating: 0, count: 4)
-    raw[Int(XI_RawMotion) >> 3] |= UInt8(1 << (Int(XI_RawMotion) & 7))
+    xiRawMotion = true
+    var raw = xiAllDevicesMask()
     var motion = [UInt8](repeating: 0, count: 4)
     motion[Int(XI_Motion) >> 3] |= UInt8(1 << (Int(XI_Motion) & 7))
     raw.withUnsafeMutableBufferPointer { r in
@@ -37,13 +32,17 @@ extension XConnection {
   /// Stops the events `selectPointerTracking` asked for: with no mirror drawing the pointer,
   /// a moving mouse must not wake the daemon.
   public func deselectPointerTracking() {
+    xiRawMotion = false
+    var all = xiAllDevicesMask()
     var none = [UInt8](repeating: 0, count: 4)
-    none.withUnsafeMutableBufferPointer { n in
-      var masks = [
-        XIEventMask(deviceid: XIAllDevices, mask_len: Int32(n.count), mask: n.baseAddress),
-        XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(n.count), mask: n.baseAddress),
-      ]
-      _ = XISelectEvents(display, root, &masks, 2)
+    all.withUnsafeMutableBufferPointer { a in
+      none.withUnsafeMutableBufferPointer { n in
+        var masks = [
+          XIEventMask(deviceid: XIAllDevices, mask_len: Int32(a.count), mask: a.baseAddress),
+          XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(n.count), mask: n.baseAddress),
+        ]
+        _ = XISelectEvents(display, root, &masks, 2)
+      }
     }
     XFixesSelectCursorInput(display, root, 0)
   }

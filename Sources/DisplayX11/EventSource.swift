@@ -42,6 +42,10 @@ extension XConnection {
         randr += 1
       } else if event.type - randrEventBase == RRNotify {
         randr += randrNotify(&event)
+      } else if event.type == GenericEvent, Int(event.xcookie.extension) == xiOpcode,
+        event.xcookie.evtype == XI_HierarchyChanged
+      {
+        if isDeviceAdded(&event) { onWindow(.inputDeviceAdded) }
       } else if let windowEvent = windowEvent(event) {
         onWindow(windowEvent)
       }

@@ -54,6 +54,10 @@ public final class XConnection {
   var damageEventBase = -1
   /// XInput's major opcode and XFixes' first event, once pointer tracking is selected.
   var xiOpcode = -1
+  /// What the XI2 mask on the root asks for all devices: raw motion (pointer tracking) and
+  /// hierarchy changes (touch mapping).
+  var xiRawMotion = false
+  var xiHierarchy = false
   var fixesEventBase = -1
   /// The XFixes region damage is taken into, once created.
   var damageRegion: UInt = 0

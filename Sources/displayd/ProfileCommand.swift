@@ -50,8 +50,11 @@ struct ProfileCommand: Subcommand {
 
   /// Prints the layout as one profile, or appends it to the config and has the daemon reload.
   private func save(_ name: String, toConfig: Bool, _ args: Arguments) throws -> ExitStatus {
-    let topology = try connect(args).readTopology(ReadOptions())
-    let profile = ProfileSave.text(name: name, topology: topology)
+    let connection = try connect(args)
+    let topology = try connection.readTopology(ReadOptions())
+    var properties: [OutputID: [String: OutputProperty]] = [:]
+    for output in ProfileMatcher.desk(topology) { properties[output.id] = connection.outputProperties(output.id) }
+    let profile = ProfileSave.text(name: name, topology: topology, properties: properties)
     guard toConfig else {
       write(profile + "\n")
       return .success

@@ -45,6 +45,9 @@ final class FakeDisplayServer: DisplayServer {
   private(set) var applies = 0
   private(set) var changesApplied = 0
   private var nextID: UInt = 0x40_0000
+  /// Each output's RandR properties, and the writes of them.
+  var properties: [OutputID: [String: OutputProperty]] = [:]
+  private(set) var propertyWrites = 0
 
   init(_ topology: Topology) { self.topology = topology }
 
@@ -248,6 +251,15 @@ final class FakeDisplayServer: DisplayServer {
   func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture? { nil }
   func freeCursorPicture(_ cursor: CursorPicture) {}
   func compositeCursor(_ cursor: CursorPicture, into pictures: MirrorPictures, at rect: Rect) {}
+
+  // Output properties: what the test gives each output; writes change them and are counted.
+  func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty] {
+    (properties[output] ?? [:]).filter { names?.contains($0.key) ?? true }
+  }
+  func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError) {
+    propertyWrites += 1
+    properties[output]?[write.name]?.value = [write.value]
+  }
 }
 
 /// A clock that moves only when the test says.

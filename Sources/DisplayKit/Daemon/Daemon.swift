@@ -48,6 +48,8 @@ public final class Daemon {
   var profileRuntime = ProfileRuntime()
   /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
   var xft = XftRuntime()
+  /// Properties and touch devices (DaemonExtras.swift).
+  var extras = ExtrasRuntime()
   /// Called after a profile is brought into force, before the windows follow.
   public var onProfileApplied: ((Profile) -> Void)?
 
@@ -133,7 +135,11 @@ public final class Daemon {
     let n = counters.reconciles
     forgetGoneMonitors()
     let profiled = try arrangeProfile(n, reason: reason)
-    if profiled.handled { return profiled.events }
+    // Properties and touch devices follow whatever layout this leaves.
+    if profiled.handled {
+      applyOutputExtras()
+      return profiled.events
+    }
     var events = profiled.events
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     for round in 0..<Self.maxRounds {
@@ -179,7 +185,9 @@ public final class Daemon {
       }
       excluded.formUnion(failed)
     }
-    return events + (try arrangeLid(n))
+    events += try arrangeLid(n)
+    applyOutputExtras()
+    return events
   }
 
   func settle(_ id: OutputID) {

@@ -118,6 +118,8 @@ extension Daemon {
       scheduleFrame()
     case .cursorChanged:
       cursorShapeChanged()
+    case .inputDeviceAdded:
+      inputDeviceAdded()
     }
     return false
   }

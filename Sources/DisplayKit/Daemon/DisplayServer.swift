@@ -69,6 +69,16 @@ public protocol DisplayServer: AnyObject {
   func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture?
   func freeCursorPicture(_ cursor: CursorPicture)
   func compositeCursor(_ cursor: CursorPicture, into pictures: MirrorPictures, at rect: Rect)
+
+  // Output properties and touch devices (defaults in DaemonExtras.swift: a server without).
+  /// The output's properties named in `names` (nil: all), as the server describes them.
+  func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty]
+  func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError)
+  /// Asks for (or stops) XInput hierarchy events; false without XInput 2.
+  func selectInputHierarchy(_ on: Bool) -> Bool
+  /// Pointer devices that have a `Coordinate Transformation Matrix`.
+  func inputDevices() -> [InputDevice]
+  func setTransformMatrix(device: Int, _ matrix: [Double]) throws(DisplayError)
 }
 
 extension DisplayServer {

@@ -210,6 +210,8 @@ public struct MonitorRule: Hashable, Sendable {
   public var scale: Double?
   public var scaleFilter: ScaleFilter?
   public var primary: Bool?
+  /// `properties` and `touch`.
+  public var extras = OutputExtras()
   public init() {}
 }
 

@@ -122,6 +122,8 @@ public struct ProfileOutput: Hashable, Sendable {
   /// nil: from the `monitors` rules and `defaults`.
   public var level: WindowLevel?
   public var mirror: MirrorOptions?
+  /// `properties` and `touch`.
+  public var extras = OutputExtras()
   public init() {}
 
   /// The scales an entry may ask for.

@@ -2,14 +2,17 @@
 /// `{ name: NAME, outputs: [...] }`, ready to paste into `profiles: [ ... ]`. Pure.
 ///
 /// Every connected desktop output is listed: lit ones by position (left to right, then top
-/// to bottom) with their mode, position, rotation, reflection, scale and primary; those that
+/// to bottom) with their mode, position, rotation, reflection, scale, primary and the
+/// properties the user can change (`properties`, read by the caller); those that
 /// are off after them as `enabled: false`. A monitor with an EDID is matched by
 /// manufacturer, product name and serial where the EDID has them (else product code); by
 /// connector too when another connected monitor would match the same; one without by
 /// connector. Outputs sharing a CRTC are saved as `same-as` the first of them. Applying the
 /// saved profile to the same monitors changes nothing.
 public enum ProfileSave {
-  public static func text(name: String, topology t: Topology) -> String {
+  public static func text(
+    name: String, topology t: Topology, properties: [OutputID: [String: OutputProperty]] = [:]
+  ) -> String {
     let desk = ProfileMatcher.desk(t)
     let lit = desk.compactMap { o in t.geometry(of: o).map { (o, $0) } }
       .sorted { a, b in (a.1.x, a.1.y, a.0.name) < (b.1.x, b.1.y, b.0.name) }.map(\.0)
@@ -32,6 +35,7 @@ public enum ProfileSave {
       } else {
         fields.append("enabled: false")
       }
+      fields += propertyFields(properties[output.id] ?? [:])
       lines.append("    { " + fields.joined(separator: ", ") + " },")
     }
     return "{\n  name: \(quoted(name)),\n  outputs: [\n" + lines.joined(separator: "\n") + "\n  ],\n}"

@@ -103,6 +103,8 @@ public enum WindowEvent: Hashable, Sendable {
   case pointerMoved
   /// The cursor's image changed (XFixes).
   case cursorChanged
+  /// An XInput device was added or enabled (XI2 hierarchy): touch globs may match it.
+  case inputDeviceAdded
 }
 
 /// The XRender pictures behind one mirror window: the root (with IncludeInferiors, so every

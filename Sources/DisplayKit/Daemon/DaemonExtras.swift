@@ -1,0 +1,95 @@
+/// A display server's RandR output properties and XInput devices. The defaults are a server
+/// with neither (the tests' fake); the X connection has both.
+extension DisplayServer {
+  public func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty] { [:] }
+  public func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError) {}
+  public func selectInputHierarchy(_ on: Bool) -> Bool { false }
+  public func inputDevices() -> [InputDevice] { [] }
+  public func setTransformMatrix(device: Int, _ matrix: [Double]) throws(DisplayError) {}
+}
+
+/// What the daemon remembers of properties and touch devices between reconciles.
+struct ExtrasRuntime {
+  /// The config the memory below is for: a new one warns and maps afresh.
+  var config: Config?
+  /// Warnings given once for this config (an unsupported property, a glob matching nothing).
+  var warned: Set<String> = []
+  /// The matrix last set on each device, so an unchanged layout sets nothing.
+  var matrices: [Int: [Double]] = [:]
+  /// Whether XI2 hierarchy events are selected.
+  var hierarchy = false
+  /// Properties written and devices mapped, for status and tests.
+  var propertiesSet = 0
+  var devicesMapped = 0
+}
+
+extension Daemon {
+  /// After a layout change: sets the properties the profile in force (else the rules) asks
+  /// for that do not hold already, and maps the touch devices onto their outputs.
+  func applyOutputExtras() {
+    if extras.config != config {
+      extras = ExtrasRuntime(config: config, hierarchy: extras.hierarchy)
+    }
+    let wanted = OutputExtrasPlan.wanted(topology, config: config, profile: profileRuntime.chosen)
+    applyProperties(wanted)
+    mapTouch(wanted)
+  }
+
+  /// A device appeared: maps every device again (an id may now name another device).
+  func inputDeviceAdded() {
+    guard config.usesTouch else { return }
+    extras.matrices = [:]
+    mapTouch(OutputExtrasPlan.wanted(topology, config: config, profile: profileRuntime.chosen))
+  }
+
+  private func warnOnce(_ message: String) {
+    if extras.warned.insert(message).inserted { log.warning(message) }
+  }
+
+  private func applyProperties(_ wanted: [(output: Output, extras: OutputExtras)]) {
+    for (output, want) in wanted where !want.properties.isEmpty {
+      let have = connection.outputProperties(output.id, names: Set(want.properties.keys))
+      let (writes, warnings) = PropertyCheck.writes(output: output.name, wanted: want.properties, have: have)
+      warnings.forEach(warnOnce)
+      for write in writes {
+        do {
+          try connection.setOutputProperty(output.id, write)
+          extras.propertiesSet += 1
+          let later = write.pending ? " (it takes effect at the next mode set)" : ""
+          log.info("\(output.name): property '\(write.name)' set to \(write.value)\(later)")
+        } catch {
+          warnOnce("\(output.name): property '\(write.name)' \(write.value): the server refused it (\(error)); not set")
+        }
+      }
+      let held = want.properties.filter { have[$0.key]?.value == [$0.value] }.count
+      log.debug("\(output.name): \(held) of \(want.properties.count) properties in force, \(writes.count) to set")
+    }
+  }
+
+  private func mapTouch(_ wanted: [(output: Output, extras: OutputExtras)]) {
+    let uses = config.usesTouch
+    if uses != extras.hierarchy {
+      extras.hierarchy = uses
+      if !connection.selectInputHierarchy(uses) && uses {
+        warnOnce("the X server has no XInput 2: touch devices are not mapped")
+      }
+    }
+    guard uses else { return }
+    let devices = connection.inputDevices()
+    let (mappings, unmatched) = OutputExtrasPlan.touch(wanted, devices: devices, topology: topology)
+    for glob in unmatched {
+      warnOnce("touch '\(glob)': no XInput pointer device with a Coordinate Transformation Matrix matches it (yet)")
+    }
+    for m in mappings where extras.matrices[m.device.id] != m.matrix {
+      let device = "'\(m.device.name)' (id \(m.device.id))"
+      do {
+        try connection.setTransformMatrix(device: m.device.id, m.matrix)
+        extras.matrices[m.device.id] = m.matrix
+        extras.devicesMapped += 1
+        log.info("touch: \(device) mapped to \(m.output) at \(m.rect)")
+      } catch {
+        warnOnce("touch: \(device): the server refused its Coordinate Transformation Matrix (\(error))")
+      }
+    }
+  }
+}

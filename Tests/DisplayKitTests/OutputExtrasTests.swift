@@ -1,0 +1,180 @@
+import DisplayKit
+import Foundation
+import Testing
+
+/// The pure parts of output properties and touch mapping: the config keys, which properties
+/// are written and which warned about, and the matrices.
+@Suite struct OutputExtrasTests {
+  func parse(_ text: String) throws(ConfigError) -> Config { try Config.parse(Array(text.utf8), file: "test.json5") }
+
+  @Test func rulesAndProfileEntriesTakePropertiesAndTouch() throws {
+    let config = try parse(
+      """
+      { monitors: [ { match: { output: 'eDP-1' }, properties: { 'Broadcast RGB': 'Full', 'max bpc': 8 },
+                      touch: ['ELAN*', 'Wacom*'] } ],
+        profiles: [ { name: 'desk', outputs: [ { match: { output: 'HDMI-1' }, properties: { underscan: 'off' },
+                      touch: ['Pen*'] } ] } ] }
+      """)
+    #expect(config.monitors[0].extras.properties == ["Broadcast RGB": .text("Full"), "max bpc": .integer(8)])
+    #expect(config.monitors[0].extras.touch == ["ELAN*", "Wacom*"])
+    #expect(config.profiles[0].outputs[0].extras.properties == ["underscan": .text("off")])
+    #expect(config.profiles[0].outputs[0].extras.touch == ["Pen*"])
+    #expect(config.usesTouch)
+  }
+
+  /// A bad value is a config error naming the key, never a value passed on to the server.
+  @Test(arguments: [
+    ("{ monitors: [{ match: { output: 'x' }, properties: { 'max bpc': 8.5 } }] }", "monitors[0].properties.max bpc"),
+    ("{ monitors: [{ match: { output: 'x' }, properties: { 'max bpc': 1e30 } }] }", "monitors[0].properties.max bpc"),
+    ("{ monitors: [{ match: { output: 'x' }, properties: { 'a': true } }] }", "monitors[0].properties.a"),
+    ("{ monitors: [{ match: { output: 'x' }, properties: 'Full' }] }", "monitors[0].properties"),
+    ("{ monitors: [{ match: { output: 'x' }, touch: 'ELAN*' }] }", "monitors[0].touch"),
+    ("{ monitors: [{ match: { output: 'x' }, touch: [''] }] }", "monitors[0].touch"),
+    ("{ profiles: [{ name: 'p', outputs: [{ match: {}, touch: [3] }] }] }", "profiles[0].outputs[0].touch"),
+  ])
+  func badPropertiesAndTouchAreErrorsNamingTheKey(_ text: String, _ key: String) {
+    #expect {
+      _ = try parse(text)
+    } throws: { error in
+      "\(error)".contains("test.json5") && "\(error)".contains(key)
+    }
+  }
+
+  static let rgb = OutputProperty(
+    name: "Broadcast RGB", type: .atom, format: 32, value: [.text("Automatic")],
+    allowed: [.text("Automatic"), .text("Full"), .text("Limited 16:235")])
+  static let bpc = OutputProperty(
+    name: "max bpc", type: .integer, format: 32, value: [.integer(12)], range: true,
+    allowed: [.integer(6), .integer(16)])
+
+  @Test func onlyPropertiesThatTakeTheValueAndDoNotHoldItAreWritten() {
+    let have = ["Broadcast RGB": Self.rgb, "max bpc": Self.bpc]
+    let (writes, warnings) = PropertyCheck.writes(
+      output: "HDMI-1",
+      wanted: ["Broadcast RGB": .text("Full"), "max bpc": .integer(12), "underscan": .text("off")], have: have)
+    #expect(writes.map(\.name) == ["Broadcast RGB"], "max bpc holds already")
+    #expect(writes.first?.value == .text("Full") && writes.first?.type == .atom)
+    #expect(warnings == ["HDMI-1: property 'underscan' 'off': the output has no such property; not set"])
+  }
+
+  @Test func aValueOutsideTheEnumOrRangeOrOfTheWrongTypeIsAWarningSayingWhatIsAllowed() {
+    let have = ["Broadcast RGB": Self.rgb, "max bpc": Self.bpc]
+    let (writes, warnings) = PropertyCheck.writes(
+      output: "DP-2", wanted: ["Broadcast RGB": .text("Limited"), "max bpc": .integer(17)], have: have)
+    #expect(writes.isEmpty)
+    #expect(
+      warnings == [
+        "DP-2: property 'Broadcast RGB' 'Limited' is not allowed (expected one of Automatic, Full, Limited 16:235); left at 'Automatic'",
+        "DP-2: property 'max bpc' 17 is not allowed (expected an integer 6...16); left at 12",
+      ])
+    let typed = PropertyCheck.writes(output: "DP-2", wanted: ["max bpc": .text("8")], have: have)
+    #expect(typed.writes.isEmpty && typed.warnings.first?.contains("expected an integer 6...16") == true)
+    var fixed = Self.bpc
+    fixed.immutable = true
+    let immutable = PropertyCheck.writes(output: "DP-2", wanted: ["max bpc": .integer(8)], have: ["max bpc": fixed])
+    #expect(immutable.writes.isEmpty && immutable.warnings.first?.contains("immutable") == true)
+  }
+
+  @Test func profileSaveKeepsOnlyPropertiesTheUserCanChange() {
+    var edid = OutputProperty(name: "EDID", type: .integer, format: 8, value: [.integer(0)], range: true, allowed: [])
+    #expect(!edid.isSaved)
+    edid.allowed = [.integer(0), .integer(255)]
+    #expect(!edid.isSaved, "never the EDID")
+    var fixed = Self.bpc
+    fixed.immutable = true
+    #expect(!fixed.isSaved)
+    let free = OutputProperty(name: "CONNECTOR_ID", type: .integer, format: 32, value: [.integer(71)])
+    #expect(!free.isSaved, "neither enum nor range")
+    #expect(Self.rgb.isSaved && Self.bpc.isSaved)
+  }
+
+  static func close(_ a: [Double], _ b: [Double]) -> Bool {
+    a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) < 1e-9 }
+  }
+
+  /// The matrices of one output covering the whole screen: the quarter turns as the
+  /// XInput documentation gives them.
+  @Test func aWholeScreenOutputGetsTheRotationAlone() {
+    let rect = Rect(x: 0, y: 0, width: 1024, height: 768)
+    let m = { (r: Rotation) in TouchMatrix.matrix(rect: rect, rotation: r, screenWidth: 1024, screenHeight: 768) }
+    #expect(Self.close(m(.normal), [1, 0, 0, 0, 1, 0, 0, 0, 1]))
+    #expect(Self.close(m(.left), [0, -1, 1, 1, 0, 0, 0, 0, 1]))
+    #expect(Self.close(m(.inverted), [-1, 0, 1, 0, -1, 1, 0, 0, 1]))
+    #expect(Self.close(m(.right), [0, 1, 0, -1, 0, 1, 0, 0, 1]))
+    #expect(Self.close(m([.normal, .reflectX]), [-1, 0, 1, 0, 1, 0, 0, 0, 1]))
+    #expect(Self.close(m([.left, .reflectX]), [0, 1, 0, 1, 0, 0, 0, 0, 1]), "mirrored after the turn")
+    #expect(Self.close(m([.inverted, .reflectX, .reflectY]), m(.normal)), "both reflections undo the half turn")
+  }
+
+  @Test func anOutputRightOfMainGetsItsPartOfTheScreen() {
+    let m = TouchMatrix.matrix(
+      rect: Rect(x: 2048, y: 0, width: 1024, height: 768), rotation: .normal, screenWidth: 3072, screenHeight: 1536)
+    #expect(Self.close(m, [1.0 / 3, 0, 2.0 / 3, 0, 0.5, 0, 0, 0, 1]))
+    #expect(
+      TouchMatrix.matrix(rect: Rect(x: 0, y: 0, width: 1, height: 1), rotation: .left, screenWidth: 0, screenHeight: 0)
+        == TouchMatrix.identity, "no screen, no division")
+  }
+
+  @Test func eachDeviceGoesOnTheFirstLitOutputItsGlobMatchesAndAGlobMatchingNothingIsReported() {
+    let t = TopologyBuilder.topology(
+      ["HDMI-1", "DP-1"], on: ["HDMI-1": TopologyBuilder.m1080, "DP-1": TopologyBuilder.m1024])
+    var a = OutputExtras()
+    a.touch = ["ELAN*", "Nothing*"]
+    var b = OutputExtras()
+    b.touch = ["*"]
+    let devices = [InputDevice(id: 10, name: "ELAN Touchscreen"), InputDevice(id: 11, name: "Wacom Pen")]
+    let wanted = [(t.outputs[0], a), (t.outputs[1], b)]
+    let (mappings, unmatched) = OutputExtrasPlan.touch(wanted, devices: devices, topology: t)
+    #expect(mappings.map(\.device.id) == [10, 11])
+    #expect(mappings.map(\.output) == ["HDMI-1", "DP-1"])
+    #expect(unmatched == ["Nothing*"])
+  }
+}
+
+/// The daemon's side of properties against the fake server: written once, left alone while
+/// they hold, and each warning given once per config.
+@Suite struct OutputExtrasDaemonTests {
+  final class Lines { var all: [String] = [] }
+
+  @Test func propertiesAreWrittenOnceAndAWarningIsGivenOncePerConfig() throws {
+    let lines = Lines()
+    let log = Logger(level: .info) { lines.all.append($0) }
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let panel = server.topology.outputs[0].id
+    server.properties[panel] = ["Broadcast RGB": OutputExtrasTests.rgb]
+    let config = try Config.parse(
+      Array("{ monitors: [ { match: { output: 'eDP-1' }, properties: { 'Broadcast RGB': 'Full', bogus: 1 } } ] }".utf8),
+      file: "test.json5")
+    let daemon = try Daemon(connection: server, config: config, log: log)
+    try daemon.start()
+    #expect(server.propertyWrites == 1)
+    #expect(server.properties[panel]?["Broadcast RGB"]?.value == [.text("Full")])
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(server.propertyWrites == 1, "in force: not written again")
+    let warning = "eDP-1: property 'bogus' 1: the output has no such property; not set"
+    #expect(lines.all.filter { $0.contains(warning) }.count == 1, "\(lines.all)")
+    try daemon.reload(config)
+    #expect(lines.all.filter { $0.contains(warning) }.count == 1, "the same config: still once")
+    var changed = config
+    changed.monitors[0].extras.properties["bogus"] = .integer(2)
+    try daemon.reload(changed)
+    #expect(lines.all.contains { $0.contains("eDP-1: property 'bogus' 2: the output has no such property") })
+  }
+}
+
+/// The README's properties and touch example loads and says what the README says.
+@Suite struct OutputExtrasReadmeTests {
+  @Test func theReadmeExampleLoads() throws {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
+    let begin = try #require(readme.range(of: "<!-- properties-touch-example:begin -->\n```json5\n"))
+    let end = try #require(readme.range(of: "```\n<!-- properties-touch-example:end -->"))
+    let config = try Config.parse(Array(readme[begin.upperBound..<end.lowerBound].utf8), file: "README.md")
+    #expect(config.monitors[0].extras.touch == ["ELAN*", "Wacom*"])
+    #expect(config.monitors[1].extras.properties["max bpc"] == .integer(8))
+    #expect(config.monitors[1].extras.properties["Broadcast RGB"] == .text("Full"))
+  }
+}
