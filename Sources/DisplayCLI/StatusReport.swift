@@ -9,6 +9,7 @@ public enum StatusReport {
       "config: \(status.config ?? "-")"
         + (status.configError.map { " (error: \($0); previous config in force)" } ?? ""))
     lines.append("profile: " + (status.profile.name.map { "\($0) (\(status.profile.reason))" } ?? "none"))
+    if let layout = status.layout { lines.append("layout: " + text(layout)) }
     if status.monitors.isEmpty { lines.append("no external monitors") }
     for m in status.monitors {
       let who = m.identity.map { " [\($0.manufacturer) \($0.productName ?? "-")]" } ?? ""
@@ -21,5 +22,12 @@ public enum StatusReport {
       "reconciles: \(c.reconciles) (\(c.reconcilesChanged) changed the layout); "
         + "windows created \(c.windowsCreated), destroyed \(c.windowsDestroyed)")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `automatic`, `chosen by hand: built-in mirror`, `chosen by hand: profile desk`.
+  static func text(_ layout: StatusAnswer.LayoutRecord) -> String {
+    if let builtin = layout.builtin { return "chosen by hand: built-in \(builtin)" }
+    if let profile = layout.profile { return "chosen by hand: profile \(profile)" }
+    return layout.byHand ? "chosen by hand" : "automatic"
   }
 }

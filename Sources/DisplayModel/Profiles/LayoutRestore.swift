@@ -1,0 +1,84 @@
+/// Putting back the layout automatic choice had before a layout was chosen by hand. Pure.
+public enum LayoutRestore {
+  /// The plan that gives every monitor still present (same connector, same EDID) the CRTC,
+  /// mode, place and rotation it had in `saved`, turns off those that were off, gives the
+  /// primary back, and the physical size when the screen comes back to its old size.
+  /// Monitors that `saved` did not know keep what they have (automatic choice arranges them
+  /// next). Transforms come back as the identity: a snapshot carries none, and the
+  /// automatic reconcile that follows sets the scales it wants again.
+  public static func plan(saved: Topology, now: Topology) -> Plan {
+    let same = Set(
+      now.connectedOutputs.filter { o in saved.output(o.id).map { $0.isConnected && $0.edid == o.edid } ?? false }
+        .map(\.id))
+    var wanted: [CrtcID: (change: CrtcChange, size: (Int, Int))] = [:]
+    for c in saved.crtcs where c.isActive {
+      guard let mode = c.mode, let m = now.modes[mode], now.crtc(c.id) != nil else { continue }
+      let outputs = c.outputs.filter { id in same.contains(id) && now.output(id)?.modes.contains(mode) == true }
+      guard !outputs.isEmpty else { continue }
+      let names = outputs.compactMap { now.output($0)?.name }.joined(separator: ",")
+      let quarter = c.rotation.contains(.left) || c.rotation.contains(.right)
+      wanted[c.id] = (
+        CrtcChange(
+          crtc: c.id, mode: mode, x: c.x, y: c.y, rotation: c.rotation, outputs: outputs, fallbacks: [],
+          outputName: names), quarter ? (m.height, m.width) : (m.width, m.height)
+      )
+    }
+    let restored = Set(wanted.values.flatMap(\.change.outputs))
+    var plan = Plan()
+    var lit: [Rect] = []
+    var sets: [CrtcChange] = []
+    for c in now.crtcs {
+      if let (change, size) = wanted[c.id] {
+        lit.append(Rect(x: change.x, y: change.y, width: size.0, height: size.1))
+        if !(c.mode == change.mode && (c.x, c.y) == (change.x, change.y) && c.rotation == change.rotation
+          && Set(c.outputs) == Set(change.outputs) && (c.width, c.height) == size)
+        {
+          sets.append(change)
+        }
+        continue
+      }
+      guard c.isActive else { continue }
+      // Monitors `saved` had off go off; those it had on another CRTC move there. The rest
+      // (new monitors, and known ones whose old CRTC or mode is gone) stay.
+      let keep = c.outputs.filter { !same.contains($0) || (!restored.contains($0) && saved.geometry(ofID: $0) != nil) }
+      guard keep.count != c.outputs.count else {
+        lit.append(c.rect)
+        continue
+      }
+      let name = c.outputs.compactMap { now.output($0)?.name }.joined(separator: ",")
+      if keep.isEmpty {
+        plan.changes.append(
+          CrtcChange(crtc: c.id, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [], outputName: name))
+      } else {
+        lit.append(c.rect)
+        plan.changes.append(
+          CrtcChange(
+            crtc: c.id, mode: c.mode, x: c.x, y: c.y, rotation: c.rotation, outputs: keep, fallbacks: [],
+            outputName: name))
+      }
+    }
+    plan.changes += sets
+    plan.configures = restored
+    guard !lit.isEmpty else { return Plan() }
+    let w = max(now.screen.minWidth, lit.map { $0.x + $0.width }.max() ?? 0)
+    let h = max(now.screen.minHeight, lit.map { $0.y + $0.height }.max() ?? 0)
+    guard w <= min(now.screen.maxWidth, Int(Int16.max)), h <= min(now.screen.maxHeight, Int(Int16.max)) else {
+      var refused = Plan()
+      refused.warnings = ["the layout before the manual one needs a \(w)x\(h) screen, more than the server's maximum; not restored"]
+      return refused
+    }
+    if (w, h) != (now.screen.width, now.screen.height) { plan.screen = (w, h) }
+    if (w, h) == (saved.screen.width, saved.screen.height),
+      (saved.screen.mmWidth, saved.screen.mmHeight) != (now.screen.mmWidth, now.screen.mmHeight)
+    {
+      plan.screenMillimetres = (saved.screen.mmWidth, saved.screen.mmHeight)
+    }
+    if let p = saved.primary, restored.contains(p), p != now.primary { plan.primary = p }
+    return plan
+  }
+}
+
+extension Topology {
+  /// The rectangle the output with this id covers, nil when it is off or unknown.
+  func geometry(ofID id: OutputID) -> Rect? { output(id).flatMap { geometry(of: $0) } }
+}
