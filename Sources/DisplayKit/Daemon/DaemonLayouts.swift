@@ -95,7 +95,8 @@ extension Daemon {
       case .failure(let why): return .failure(.layout(layout, why))
       }
       guard planned else { return .success(chosen) }
-      let planner = ProfilePlanner(topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
+      let planner = ProfilePlanner(
+        topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
       do { _ = try planner.plan(chosen.profile, assignment: chosen.assignment) } catch {
         return .failure(.layoutPlan(layout, error))
       }
@@ -130,7 +131,8 @@ extension Daemon {
       let outcome = try connection.apply(plan, in: topology)
       events += adopt(try connection.snapshot())
       if outcome.stale { continue }
-      let problems = outcome.failed.map { "could not restore \($0.change.outputName): \($0.reason)" }
+      let problems =
+        outcome.failed.map { "could not restore \($0.change.outputName): \($0.reason)" }
         + outcome.problems + [outcome.refused].compactMap { $0 }
       for problem in problems { log.error(problem) }
       if problems.isEmpty { log.info("reconcile \(n) (\(reason)): restored " + describe(outcome)) }

@@ -151,8 +151,11 @@ public enum BuiltinLayouts {
     func lit(_ output: Output) -> ProfileOutput {
       var entry = ProfileOutput()
       entry.match.output = output.name
-      entry.mode = output.id == main.id ? mainRequest : config.settings(for: output, identity: output.identity)?.mode
-        ?? .preferred
+      entry.mode =
+        output.id == main.id
+        ? mainRequest
+        : config.settings(for: output, identity: output.identity)?.mode
+          ?? .preferred
       return entry
     }
 

@@ -48,7 +48,8 @@ public enum LayoutRestore {
       let name = c.outputs.compactMap { now.output($0)?.name }.joined(separator: ",")
       if keep.isEmpty {
         plan.changes.append(
-          CrtcChange(crtc: c.id, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [], outputName: name))
+          CrtcChange(crtc: c.id, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [], outputName: name)
+        )
       } else {
         lit.append(c.rect)
         plan.changes.append(
@@ -64,7 +65,9 @@ public enum LayoutRestore {
     let h = max(now.screen.minHeight, lit.map { $0.y + $0.height }.max() ?? 0)
     guard w <= min(now.screen.maxWidth, Int(Int16.max)), h <= min(now.screen.maxHeight, Int(Int16.max)) else {
       var refused = Plan()
-      refused.warnings = ["the layout before the manual one needs a \(w)x\(h) screen, more than the server's maximum; not restored"]
+      refused.warnings = [
+        "the layout before the manual one needs a \(w)x\(h) screen, more than the server's maximum; not restored"
+      ]
       return refused
     }
     if (w, h) != (now.screen.width, now.screen.height) { plan.screen = (w, h) }
