@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayService
+import Foundation
 import Testing
 
 @testable import DisplayModel
@@ -287,5 +288,21 @@ import Testing
     #expect(try answer(true, #"{"by_hand":true,"profile":"desk","builtin":null}"#) == "switched to profile 'desk'")
     #expect(try answer(true, automatic, #""desk""#) == "automatic choice resumed (profile 'desk')")
     #expect(try answer(false, automatic) == "the layout is chosen automatically already (no profile matches)")
+  }
+
+  /// Every layout name and the new words are in the help, both completions, the man page and
+  /// the README.
+  @Test func theDocumentsAndCompletionsNameEveryLayout() throws {
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let files = ["completions/displayd.bash", "completions/_displayd", "docs/displayd.1", "README.md"]
+    for file in files {
+      let text = try String(contentsOf: repo.appendingPathComponent(file), encoding: .utf8)
+        .replacingOccurrences(of: "\\-", with: "-")
+      for word in BuiltinLayout.allCases.map(\.rawValue) + ["cycle", "--layout", "--auto"] {
+        #expect(text.contains(word), "\(file) lacks \(word)")
+      }
+    }
+    for layout in BuiltinLayout.allCases { #expect(ProfileCommandLine.spec.help.contains(layout.rawValue)) }
   }
 }
