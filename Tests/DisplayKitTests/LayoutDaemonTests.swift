@@ -1,5 +1,6 @@
-@testable import DisplayKit
 import Testing
+
+@testable import DisplayKit
 
 /// Manual choice in the daemon, against `FakeDisplayServer`: what ends it, what comes back,
 /// what a refusal leaves.
@@ -79,6 +80,22 @@ import Testing
     #expect(throws: ProfileSwitchRefusal.unknown(name: "nope", known: [])) {
       try daemon.switchTo(.profile("nope")).get()
     }
+  }
+
+  @Test func aLayoutTheServerRefusesIsReportedAndTheChoiceBeforeItStays() throws {
+    let (server, daemon) = try desk()
+    _ = try daemon.switchTo(.layout(.extendLeft)).get()
+    let before = server.topology
+    server.refusing.insert(try #require(server.topology.output(named: "HDMI-1")?.id))
+    #expect(throws: ProfileSwitchRefusal.notApplied(.layout(.extendRight))) {
+      try daemon.switchTo(.layout(.extendRight)).get()
+    }
+    #expect(server.topology.crtcs == before.crtcs, "rolled back")
+    #expect(daemon.layoutChoice == .layout(.extendLeft))
+    #expect(daemon.activeProfile == ActiveProfile(name: "extend-left", reason: .switched))
+    server.refusing = []
+    #expect(try daemon.resumeAutomatic())
+    #expect(rects(daemon) == Self.automatic, "the automatic layout of before the first switch")
   }
 
   @Test func theCycleOrderIsTheMatchingProfilesThenThePossibleLayouts() throws {

@@ -29,11 +29,19 @@ extension Daemon {
   /// whether the layout changed (false: it was in force already).
   public func switchTo(_ choice: LayoutChoice) throws(DisplayError) -> Result<Bool, ProfileSwitchRefusal> {
     if case .failure(let refusal) = resolve(choice, planned: true) { return .failure(refusal) }
+    let previous = profileRuntime
     if profileRuntime.manual == nil { profileRuntime.automaticLayout = topology }
     profileRuntime.manual = (choice, desk)
-    profileRuntime.applied = nil
+    (profileRuntime.applied, profileRuntime.failed) = (nil, false)
     let (old, before) = (topology, counters.reconcilesChanged)
     report(try reconcile(reason: "profile switch"), old)
+    guard !profileRuntime.failed else {
+      // Rolled back to the layout before it: so is the choice (what was learnt stays).
+      var kept = previous
+      kept.noTransform = profileRuntime.noTransform
+      profileRuntime = kept
+      return .failure(.notApplied(choice))
+    }
     return .success(counters.reconcilesChanged != before)
   }
 

@@ -51,6 +51,8 @@ struct ProfileRuntime {
   var automaticLayout: Topology?
   /// The profile last brought into force (or that failed), and the desk then.
   var applied: (name: String, desk: DeskKey)?
+  /// Whether the last apply of the chosen profile failed (and was rolled back).
+  var failed = false
   /// CRTCs that refused a transform: planned without `scale` from then on.
   var noTransform: Set<CrtcID> = []
   /// The desk the lid policy last ran for, and where the panel was before it went off.
@@ -121,7 +123,7 @@ extension Daemon {
       switch try applyProfileRound(choice.profile, choice.assignment, n, reason, &noRotation, &logged, &events) {
       case .again: continue
       case .done(let applied):
-        profileRuntime.applied = (choice.profile.name, desk)
+        (profileRuntime.applied, profileRuntime.failed) = ((choice.profile.name, desk), !applied)
         // Leaving the profile later, every monitor gets the per-monitor rules afresh.
         (settled, failures) = ([:], [:])
         if applied { onProfileApplied?(choice.profile) }
@@ -213,6 +215,8 @@ public enum ProfileSwitchRefusal: Error, Equatable, Sendable, CustomStringConver
   case layoutPlan(BuiltinLayout, ProfilePlanError)
   /// `profile cycle` with no profile matching and no built-in layout possible.
   case nothingToCycle
+  /// Planned, but the server refused it: rolled back, the choice before it stays.
+  case notApplied(LayoutChoice)
 
   public var description: String {
     switch self {
@@ -223,6 +227,8 @@ public enum ProfileSwitchRefusal: Error, Equatable, Sendable, CustomStringConver
     case .layout(let layout, let why): return "layout '\(layout.rawValue)' is not possible: \(why)"
     case .layoutPlan(let layout, let why): return "layout '\(layout.rawValue)' is not possible: \(why)"
     case .nothingToCycle: return "no profile matches the monitors present and no built-in layout is possible"
+    case .notApplied(let choice):
+      return "\(choice) could not be applied (the server refused it; the log says why): the layout before it stays"
     }
   }
 }
