@@ -3,6 +3,7 @@ import DisplayKit
 import DisplayService
 import Foundation
 import Testing
+import XRig
 
 @testable import DisplayModel
 
@@ -304,5 +305,19 @@ import Testing
       }
     }
     for layout in BuiltinLayout.allCases { #expect(ProfileCommandLine.spec.help.contains(layout.rawValue)) }
+  }
+
+  @Test func theExecutableExits64OnAWrongLayoutAnd69WithoutADaemon() throws {
+    let wrong = try displayd(["profile", "switch", "--layout", "sideways"])
+    #expect(wrong.status == 64 && wrong.err.contains(ProfileCommandLine.usage), "\(wrong.err)")
+    let runtime = try runtimeDirectory()
+    for words in [
+      ["profile", "cycle"], ["profile", "switch", "--auto"], ["profile", "switch", "--layout", "mirror"],
+    ] {
+      let alone = try runCommand(
+        [displaydPath] + words + ["--display", ":999"],
+        environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+      #expect(alone.status == 69 && alone.err.contains("no displayd runs on display ':999'"), "\(words): \(alone.err)")
+    }
   }
 }
