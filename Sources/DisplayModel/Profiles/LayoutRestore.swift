@@ -25,7 +25,8 @@ public enum LayoutRestore {
         if !unchanged { sets.append(change) }
       } else if c.isActive {
         // Monitors `saved` had off go off; those it had on another CRTC move there.
-        let keep = c.outputs.filter { !same.contains($0) || (!restored.contains($0) && saved.geometry(ofID: $0) != nil) }
+        let stays = { (id: OutputID) in !restored.contains(id) && saved.geometry(ofID: id) != nil }
+        let keep = c.outputs.filter { !same.contains($0) || stays($0) }
         if !keep.isEmpty { lit.append(c.rect) }
         if keep.count != c.outputs.count { plan.changes.append(leaving(c, keep, now)) }
       }
@@ -62,7 +63,8 @@ public enum LayoutRestore {
   static func leaving(_ c: Crtc, _ keep: [OutputID], _ now: Topology) -> CrtcChange {
     let name = c.outputs.compactMap { now.output($0)?.name }.joined(separator: ",")
     guard !keep.isEmpty else {
-      return CrtcChange(crtc: c.id, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [], outputName: name)
+      return CrtcChange(
+        crtc: c.id, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [], outputName: name)
     }
     return CrtcChange(
       crtc: c.id, mode: c.mode, x: c.x, y: c.y, rotation: c.rotation, outputs: keep, fallbacks: [], outputName: name)
