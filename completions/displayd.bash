@@ -13,6 +13,8 @@ _displayd() {
     --log-level) COMPREPLY=($(compgen -W "error warning info debug" -- "$cur")); return ;;
     --seconds) COMPREPLY=($(compgen -W "3 5 10" -- "$cur")); return ;;
     --display) COMPREPLY=($(compgen -W "${DISPLAY:-:0}" -- "$cur")); return ;;
+    --layout)
+      COMPREPLY=($(compgen -W "extend-right extend-left extend-above mirror external-only main-only" -- "$cur")); return ;;
     --output)
       COMPREPLY=($(compgen -W "$(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")); return ;;
   esac
@@ -30,13 +32,14 @@ _displayd() {
     identify) COMPREPLY=($(compgen -W "--seconds --display --help" -- "$cur")) ;;
     profile)
       if [ "$COMP_CWORD" -eq 2 ]; then
-        COMPREPLY=($(compgen -W "list switch save --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "list switch cycle save --help" -- "$cur"))
         return
       fi
       case "${COMP_WORDS[2]}" in
         list) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
         switch)
-          COMPREPLY=($(compgen -W "--display --help $(displayd profile list 2>/dev/null | sed -n 's/^[* ] \([^ ]*\) .*/\1/p')" -- "$cur")) ;;
+          COMPREPLY=($(compgen -W "--layout --auto --display --help $(displayd profile list 2>/dev/null | sed -n 's/^[* ] \([^ ]*\) .*/\1/p')" -- "$cur")) ;;
+        cycle) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
         save) COMPREPLY=($(compgen -W "--write --display --help" -- "$cur")) ;;
       esac ;;
   esac

@@ -7,6 +7,12 @@ public enum ProfileAction: Equatable, Sendable {
   case list(json: Bool)
   /// `profile switch NAME`.
   case switchTo(String)
+  /// `profile switch --layout NAME`: a built-in layout.
+  case switchLayout(BuiltinLayout)
+  /// `profile switch --auto`: automatic choice again.
+  case switchAutomatic
+  /// `profile cycle`: the next matching profile or built-in layout.
+  case cycle
   /// `profile save NAME [--write]`.
   case save(name: String, write: Bool)
 }
@@ -14,7 +20,8 @@ public enum ProfileAction: Equatable, Sendable {
 /// The `profile` command's line: its spec and the action it names. Pure.
 public enum ProfileCommandLine {
   public static let usage =
-    "usage: displayd profile <list [--json] | switch NAME | save NAME [--write]> [--display D]"
+    "usage: displayd profile <list [--json] | switch NAME | switch --layout LAYOUT | switch --auto | cycle"
+    + " | save NAME [--write]> [--display D]"
 
   public static let spec = CommandSpec(
     name: "profile", usage: usage,
@@ -26,6 +33,15 @@ public enum ProfileCommandLine {
                      config and the display as it is
         switch NAME  asks the running daemon to put the desk in profile NAME; refused, with
                      the reason, when it does not match the monitors present
+          --layout LAYOUT
+                     a built-in layout computed from the monitors present instead:
+                     extend-right, extend-left, extend-above (every monitor lit, in a row
+                     from main that way), mirror (every monitor shows main's area),
+                     external-only (the built-in panel off), main-only (the others off)
+          --auto     automatic choice again at once, putting back what the choices by
+                     hand changed (else it resumes when the monitors or the lid change)
+        cycle        the next matching profile (config order), then built-in layout
+                     (the order above), wrapping around: for a key binding
         save NAME    prints the current layout as one profile, a JSON5 object to paste into
                      `profiles: [ ... ]`, and nothing else
           --write    appends it to the config file instead (the running daemon's, else the
@@ -34,10 +50,10 @@ public enum ProfileCommandLine {
         --json       (list) the answer as one JSON object
         --display D  the X display (default: $DISPLAY)
 
-      Exit status: 0 success, 1 a refused switch or a failed reload, 64 usage error,
-      69 no daemon (switch) or no X server, 78 bad config or a name already taken.
+      Exit status: 0 success, 1 a refused switch or cycle or a failed reload, 64 usage error,
+      69 no daemon (switch, cycle) or no X server, 78 bad config or a name already taken.
       """,
-    flags: ["--json", "--write"], options: ["--display"], maxPositionals: 2)
+    flags: ["--json", "--write", "--auto"], options: ["--display", "--layout"], maxPositionals: 2)
 
   /// The action `args` (parsed with `spec`) names; a usage error when the words do not fit.
   public static func action(_ args: Arguments) throws(UsageError) -> ProfileAction {
@@ -48,15 +64,36 @@ public enum ProfileCommandLine {
     case "list":
       if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", usage: usage) }
       action = .list(json: args.has("--json"))
+    case "switch" where args.has("--auto") || args["--layout"] != nil:
+      action = try switchBuiltin(args, rest)
     case "switch", "save":
       guard let name = rest.first else { throw UsageError("profile \(verb) needs a profile NAME", usage: usage) }
       guard !name.isEmpty else { throw UsageError("the profile NAME is empty", usage: usage) }
       action = verb == "switch" ? .switchTo(name) : .save(name: name, write: args.has("--write"))
+    case "cycle":
+      if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", usage: usage) }
+      action = .cycle
     default:
-      throw UsageError("unknown profile command '\(verb)' (list, switch, save)", usage: usage)
+      throw UsageError("unknown profile command '\(verb)' (list, switch, cycle, save)", usage: usage)
+    }
+    if args.has("--auto") || args["--layout"] != nil, verb != "switch" {
+      throw UsageError("--layout and --auto go with profile switch", usage: usage)
     }
     if args.has("--json"), verb != "list" { throw UsageError("--json goes with profile list", usage: usage) }
     if args.has("--write"), verb != "save" { throw UsageError("--write goes with profile save", usage: usage) }
     return action
+  }
+
+  /// `switch --layout LAYOUT` or `switch --auto`, alone.
+  static func switchBuiltin(_ args: Arguments, _ rest: [String]) throws(UsageError) -> ProfileAction {
+    if let extra = rest.first {
+      throw UsageError("profile switch takes a NAME, --layout or --auto, not '\(extra)' as well", usage: usage)
+    }
+    guard let name = args["--layout"] else { return .switchAutomatic }
+    guard !args.has("--auto") else { throw UsageError("--layout and --auto exclude each other", usage: usage) }
+    guard let layout = BuiltinLayout(rawValue: name) else {
+      throw UsageError("unknown layout '\(name)' (layouts: \(BuiltinLayout.names))", usage: usage)
+    }
+    return .switchLayout(layout)
   }
 }

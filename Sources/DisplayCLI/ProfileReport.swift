@@ -28,4 +28,28 @@ public enum ProfileReport {
     if case .string(let error)? = answer["error"] { return error }
     return "the daemon refused"
   }
+
+  /// What a successful switch, `--auto` or cycle did: `switched to layout 'mirror'`,
+  /// `layout 'mirror' already in force`, `automatic choice resumed (profile desk)`.
+  public static func switchText(_ answer: [String: JSON]) -> String {
+    let changed = answer["changed"] == .bool(true)
+    guard case .object(let members)? = answer["layout"] else { return "done" }
+    let layout = Dictionary(members, uniquingKeysWith: { a, _ in a })
+    let chosen: String?
+    if case .string(let name)? = layout["builtin"] {
+      chosen = "layout '\(name)'"
+    } else if case .string(let name)? = layout["profile"] {
+      chosen = "profile '\(name)'"
+    } else {
+      chosen = nil
+    }
+    guard let chosen else {
+      var profile = "no profile matches"
+      if case .object(let p)? = answer["profile"], case .string(let name)? = p.first(where: { $0.0 == "name" })?.1 {
+        profile = "profile '\(name)'"
+      }
+      return (changed ? "automatic choice resumed" : "the layout is chosen automatically already") + " (\(profile))"
+    }
+    return changed ? "switched to \(chosen)" : "\(chosen) already in force"
+  }
 }

@@ -12,6 +12,7 @@ public enum StatusReport {
     if let dpi = status.xftDPI {
       lines.append("Xft.dpi: \(dpi)" + (status.xsettings.map { " (XSETTINGS manager: \($0))" } ?? ""))
     }
+    if let layout = status.layout { lines.append("layout: " + text(layout)) }
     if status.monitors.isEmpty { lines.append("no external monitors") }
     for m in status.monitors {
       let who = m.identity.map { " [\($0.manufacturer) \($0.productName ?? "-")]" } ?? ""
@@ -24,5 +25,12 @@ public enum StatusReport {
       "reconciles: \(c.reconciles) (\(c.reconcilesChanged) changed the layout); "
         + "windows created \(c.windowsCreated), destroyed \(c.windowsDestroyed)")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `automatic`, `chosen by hand: built-in mirror`, `chosen by hand: profile desk`.
+  static func text(_ layout: StatusAnswer.LayoutRecord) -> String {
+    if let builtin = layout.builtin { return "chosen by hand: built-in \(builtin)" }
+    if let profile = layout.profile { return "chosen by hand: profile \(profile)" }
+    return layout.byHand ? "chosen by hand" : "automatic"
   }
 }

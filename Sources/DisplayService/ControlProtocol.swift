@@ -14,9 +14,23 @@ public enum ControlProtocol {
     case request(String)
     /// `{"request": "identify", "seconds": N}` (N optional), checked by whoever answers.
     case identify(seconds: Int)
-    /// `{"request": "profile-switch", "name": NAME}` (nil when the name is missing).
-    case profileSwitch(name: String?)
+    /// `profile-switch` (with `"name"`, `"layout"` or `"auto": true`) and `profile-cycle`.
+    case profileSwitch(SwitchRequest)
     case malformed
+  }
+
+  /// What a `profile-switch` or `profile-cycle` request asks for.
+  public enum SwitchRequest: Equatable, Sendable {
+    /// `"name": NAME`: a profile of the config (nil when the request names nothing).
+    case profile(String?)
+    /// `"layout": NAME`: a built-in layout (checked by whoever answers).
+    case layout(String)
+    /// `"auto": true`: automatic choice again.
+    case automatic
+    /// `profile-cycle`: the next matching profile or built-in layout.
+    case cycle
+    /// More than one of `name`, `layout` and `auto`.
+    case ambiguous
   }
 
   /// Why a client is dropped after the items before it are answered.
@@ -58,14 +72,25 @@ public enum ControlProtocol {
     var request: String
     var seconds: Int?
     var name: String?
+    var layout: String?
+    var auto: Bool?
   }
 
   /// One line's request, or `.malformed`.
   public static func decode(_ line: ArraySlice<UInt8>) -> Item {
     guard let request = try? JSONDecoder().decode(RequestLine.self, from: Data(line)) else { return .malformed }
     if request.request == "identify" { return .identify(seconds: request.seconds ?? IdentifyDuration.defaultSeconds) }
-    if request.request == "profile-switch" { return .profileSwitch(name: request.name) }
+    if request.request == "profile-switch" { return .profileSwitch(switchRequest(request)) }
+    if request.request == "profile-cycle" { return .profileSwitch(.cycle) }
     return .request(request.request)
+  }
+
+  private static func switchRequest(_ line: RequestLine) -> SwitchRequest {
+    let given = [line.name != nil, line.layout != nil, line.auto != nil].filter { $0 }.count
+    guard given <= 1 else { return .ambiguous }
+    if let layout = line.layout { return .layout(layout) }
+    if let auto = line.auto { return auto ? .automatic : .profile(nil) }
+    return .profile(line.name)
   }
 
   /// The answer to a line that is not a request. (Computed: a static stored once is reported

@@ -19,8 +19,8 @@ public enum ControlError: Error, Equatable, CustomStringConvertible {
 
 /// The daemon's control socket: JSON lines over a Unix socket that only the daemon's own
 /// user may use. Requests: `{"request": "status" | "reload" | "subscribe" | "identify" |
-/// "profile-list" | "profile-switch" | "config-path"}` (identify with `"seconds"`,
-/// profile-switch with `"name"`). Clients are non-blocking; a silent one costs nothing, a
+/// "profile-list" | "profile-switch" | "profile-cycle" | "config-path"}` (identify with
+/// `"seconds"`, profile-switch with `"name"`, `"layout"` or `"auto": true`). Clients are non-blocking; a silent one costs nothing, a
 /// garbage line gets an error, a line over 64 KiB or a subscriber that stops reading is
 /// dropped, so no client can block the daemon.
 public final class ControlServer {
@@ -38,8 +38,8 @@ public final class ControlServer {
   public var handler: (String) -> JSON = { _ in .object([("ok", .bool(false)), ("error", .string("starting"))]) }
   /// Answers `identify` with the seconds asked for.
   public var onIdentify: (Int) -> JSON = { _ in ControlProtocol.error("starting") }
-  /// Answers `profile-switch` with the name asked for.
-  public var onProfileSwitch: (String?) -> JSON = { _ in ControlProtocol.error("starting") }
+  /// Answers `profile-switch` and `profile-cycle` with what they ask for.
+  public var onProfileSwitch: (ControlProtocol.SwitchRequest) -> JSON = { _ in ControlProtocol.error("starting") }
   static let maxLine = ControlProtocol.maxLine
   static let maxPending = 1 << 20
   static let maxClients = 64
@@ -195,7 +195,7 @@ public final class ControlServer {
         reloaded = answer
         reply(fd, answer)
       case .identify(let seconds): reply(fd, onIdentify(seconds))
-      case .profileSwitch(let name): reply(fd, onProfileSwitch(name))
+      case .profileSwitch(let request): reply(fd, onProfileSwitch(request))
       case .request(let name):
         if name == "subscribe" { clients[fd]?.subscribed = true }
         reply(fd, handler(name))

@@ -1,18 +1,37 @@
 import DisplayKit
 
 extension DaemonService {
-  /// Answers `profile-switch`: the desk put in the named profile, or why not.
-  func switchProfile(_ name: String?) -> JSON {
-    guard let name, !name.isEmpty else { return ControlProtocol.error("profile-switch needs a \"name\"") }
+  /// Answers `profile-switch` and `profile-cycle`: the one place a layout is chosen by hand
+  /// (a profile, a built-in layout, the next of the cycle) or automatic choice resumes.
+  /// `{"ok": true, "changed": BOOL, "layout": LAYOUT, "profile": PROFILE}`, or why not.
+  func switchLayout(_ request: ControlProtocol.SwitchRequest) -> JSON {
+    let outcome: Result<Bool, ProfileSwitchRefusal>
     do {
-      if let refusal = try daemon.switchProfile(name) {
-        log.warning("profile switch refused: \(refusal)")
-        return ControlProtocol.error("\(refusal)")
+      switch request {
+      case .profile(let name?) where !name.isEmpty: outcome = try daemon.switchTo(.profile(name))
+      case .profile: return ControlProtocol.error("profile-switch needs a \"name\", a \"layout\" or \"auto\": true")
+      case .ambiguous: return ControlProtocol.error("profile-switch takes one of \"name\", \"layout\" and \"auto\"")
+      case .layout(let name):
+        guard let layout = BuiltinLayout(rawValue: name) else {
+          return ControlProtocol.error("no built-in layout '\(name)' (layouts: \(BuiltinLayout.names))")
+        }
+        outcome = try daemon.switchTo(.layout(layout))
+      case .automatic: outcome = .success(try daemon.resumeAutomatic())
+      case .cycle: outcome = try daemon.cycle().map(\.changed)
       }
     } catch {
       return ControlProtocol.error("profile switch: \(error)")
     }
-    return .object([("ok", .bool(true)), ("profile", profileJSON)])
+    switch outcome {
+    case .failure(let refusal):
+      log.warning("profile switch refused: \(refusal)")
+      return ControlProtocol.error("\(refusal)")
+    case .success(let changed):
+      return .object([
+        ("ok", .bool(true)), ("changed", .bool(changed)), ("layout", JSON.record(daemon.layoutRecord)),
+        ("profile", profileJSON),
+      ])
+    }
   }
 
   /// Answers `profile-list`: each profile, whether it matches the monitors present (and why

@@ -61,6 +61,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   public var lid: String
   /// The profile in force and why.
   public var profile: ProfileRecord
+  /// Whether the layout is chosen automatically or by hand, and which (nil from a daemon
+  /// that does not say).
+  public var layout: LayoutRecord?
   public var monitors: [Monitor]
   public var counters: Counters
   /// `Xft.dpi` as displayd set it in RESOURCE_MANAGER, while a profile with `dpi` is in force.
@@ -75,6 +78,24 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     public var reason: String
   }
 
+  /// `{"by_hand": false, "profile": null, "builtin": null}` under automatic choice; by hand,
+  /// the profile's or the built-in layout's name.
+  public struct LayoutRecord: Codable, Equatable, Sendable {
+    public var byHand: Bool
+    public var profile: String?
+    public var builtin: String?
+    public init(_ choice: LayoutChoice?) {
+      byHand = choice != nil
+      if case .profile(let name)? = choice { profile = name }
+      if case .layout(let layout)? = choice { builtin = layout.rawValue }
+    }
+    enum CodingKeys: String, CodingKey {
+      case byHand = "by_hand"
+      case profile
+      case builtin
+    }
+  }
+
   enum CodingKeys: String, CodingKey {
     case display
     case since
@@ -83,6 +104,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case main
     case lid
     case profile
+    case layout
     case monitors
     case counters
     case xftDPI = "xft_dpi"
@@ -110,12 +132,15 @@ extension Daemon {
       display: connection.name, since: startedAt, config: configPath, configError: configError,
       main: mainOutput?.name, lid: lid.rawValue,
       profile: StatusAnswer.ProfileRecord(name: activeProfile.name, reason: activeProfile.reason.rawValue),
-      monitors: list,
+      layout: layoutRecord, monitors: list,
       counters: StatusAnswer.Counters(
         reconciles: c.reconciles, reconcilesChanged: c.reconcilesChanged, windowsCreated: c.windowsCreated,
         windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites, probes: c.probes),
       xftDPI: xftDPI, xsettings: xsettingsManager)
   }
+
+  /// How the layout in force was chosen.
+  public var layoutRecord: StatusAnswer.LayoutRecord { StatusAnswer.LayoutRecord(layoutChoice) }
 
   /// The status answer as the control socket writes it.
   public func statusJSON(configPath: String?, configError: String?) -> JSON {

@@ -14,6 +14,10 @@ struct ProfileCommand: Subcommand {
     switch try ProfileCommandLine.action(args) {
     case .list(let json): return try list(args, json: json)
     case .switchTo(let name): return try switchTo(name, args)
+    case .switchLayout(let layout):
+      return try ask("profile-switch", [("layout", .string(layout.rawValue))], args)
+    case .switchAutomatic: return try ask("profile-switch", [("auto", .bool(true))], args)
+    case .cycle: return try ask("profile-cycle", [], args)
     case .save(let name, let write): return try save(name, toConfig: write, args)
     }
   }
@@ -45,6 +49,18 @@ struct ProfileCommand: Subcommand {
       return .failure
     }
     write("switched to profile '\(name)'\n")
+    return .success
+  }
+
+  /// A layout switch through the daemon, and what it did, in one line.
+  private func ask(_ request: String, _ arguments: [(String, JSON)], _ args: Arguments) throws -> ExitStatus {
+    let client = try DaemonClient.connect(display: args.display)
+    let (_, answer) = try client.request(request, arguments: arguments)
+    if let why = ProfileReport.refusal(answer) {
+      printError("profile \(request == "profile-cycle" ? "cycle" : "switch") refused: \(why)")
+      return .failure
+    }
+    write(ProfileReport.switchText(answer) + "\n")
     return .success
   }
 

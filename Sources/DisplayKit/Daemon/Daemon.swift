@@ -134,13 +134,15 @@ public final class Daemon {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
+    var events: [TopologyEvent] = []
+    if let manual = profileRuntime.manual, manual.desk != desk { events += try resumeAutomatic(n, reason: reason) }
     let profiled = try arrangeProfile(n, reason: reason)
+    events += profiled.events
     // Properties and touch devices follow whatever layout this leaves.
     if profiled.handled {
       applyOutputExtras()
-      return profiled.events
+      return events
     }
-    var events = profiled.events
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     for round in 0..<Self.maxRounds {
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
@@ -232,7 +234,8 @@ public final class Daemon {
     config = new
     settled = [:]
     failures = [:]
-    (profileRuntime.switched, profileRuntime.applied, profileRuntime.lidDesk) = (nil, nil, nil)
+    // A manual choice ends too (the desk now has another config): `arrange` restores what it changed.
+    (profileRuntime.applied, profileRuntime.lidDesk) = (nil, nil)
     // Read again: the file may have changed under the same path. A changed picture redraws.
     placeholderImage = loadImage(new.placeholder)
     if placeholderImage?.fingerprint != previous.3?.fingerprint {

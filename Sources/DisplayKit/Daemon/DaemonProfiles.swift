@@ -44,10 +44,15 @@ struct ProfileRuntime {
   var active = ActiveProfile(name: nil, reason: .none)
   /// The active profile and the outputs its entries took, for the windows.
   var chosen: (profile: Profile, assignment: ProfileAssignment)?
-  /// The profile chosen by hand, and the desk it was chosen on.
-  var switched: (name: String, desk: DeskKey)?
+  /// The profile or built-in layout chosen by hand, and the desk it was chosen on.
+  var manual: (choice: LayoutChoice, desk: DeskKey)?
+  /// The layout automatic choice had when the first manual choice was made: put back when
+  /// automatic choice resumes.
+  var automaticLayout: Topology?
   /// The profile last brought into force (or that failed), and the desk then.
   var applied: (name: String, desk: DeskKey)?
+  /// Whether the last apply of the chosen profile failed (and was rolled back).
+  var failed = false
   /// CRTCs that refused a transform: planned without `scale` from then on.
   var noTransform: Set<CrtcID> = []
   /// The desk the lid policy last ran for, and where the panel was before it went off.
@@ -64,7 +69,8 @@ extension Daemon {
     config.profiles.map { profile in
       var mismatch: ProfileMismatch?
       if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) { mismatch = why }
-      return ProfileListing(name: profile.name, mismatch: mismatch, active: profile.name == activeProfile.name)
+      let active = profile.name == activeProfile.name && !isBuiltinInForce
+      return ProfileListing(name: profile.name, mismatch: mismatch, active: active)
     }
   }
 
@@ -75,31 +81,19 @@ extension Daemon {
   /// such profile or it does not match the monitors present. It stays in force until the
   /// monitors, the lid or the config change.
   public func switchProfile(_ name: String) throws(DisplayError) -> ProfileSwitchRefusal? {
-    guard let profile = config.profiles.first(where: { $0.name == name }) else {
-      return .unknown(name: name, known: config.profiles.map(\.name))
-    }
-    if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) {
-      return .mismatch(name: name, why)
-    }
-    profileRuntime.switched = (name, desk)
-    profileRuntime.applied = nil
-    let old = topology
-    report(try reconcile(reason: "profile switch"), old)
+    if case .failure(let refusal) = try switchTo(.profile(name)) { return refusal }
     return nil
   }
 
   var desk: DeskKey { DeskKey(topology, lid: lid, config: config) }
 
-  /// The profile to apply: the one switched to by hand while the desk is the same and it
-  /// still matches, else the first that matches.
+  /// The profile to apply: the one (or the built-in layout) chosen by hand while the desk
+  /// is the same and it still fits, else the first that matches.
   func chooseProfile() -> (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason)? {
-    if let switched = profileRuntime.switched, switched.desk == desk,
-      let profile = config.profiles.first(where: { $0.name == switched.name }),
-      case .success(let assignment) = ProfileMatcher.match(profile, topology: topology, lid: lid)
-    {
-      return (profile, assignment, .switched)
+    if let manual = profileRuntime.manual, manual.desk == desk, case .success(let chosen) = resolve(manual.choice) {
+      return (chosen.profile, chosen.assignment, .switched)
     }
-    profileRuntime.switched = nil
+    (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
     return ProfileMatcher.choose(config.profiles, topology: topology, lid: lid).map {
       ($0.profile, $0.assignment, .matched)
     }
@@ -130,7 +124,7 @@ extension Daemon {
       switch try applyProfileRound(choice.profile, choice.assignment, n, reason, &noRotation, &logged, &events) {
       case .again: continue
       case .done(let applied):
-        profileRuntime.applied = (choice.profile.name, desk)
+        (profileRuntime.applied, profileRuntime.failed) = ((choice.profile.name, desk), !applied)
         // Leaving the profile later, every monitor gets the per-monitor rules afresh.
         (settled, failures) = ([:], [:])
         if applied {
@@ -220,6 +214,14 @@ extension Daemon {
 public enum ProfileSwitchRefusal: Error, Equatable, Sendable, CustomStringConvertible {
   case unknown(name: String, known: [String])
   case mismatch(name: String, ProfileMismatch)
+  /// A built-in layout the monitors present do not allow.
+  case layout(BuiltinLayout, LayoutRefusal)
+  /// A built-in layout the planner refuses (it would not fit the screen, or leave it dark).
+  case layoutPlan(BuiltinLayout, ProfilePlanError)
+  /// `profile cycle` with no profile matching and no built-in layout possible.
+  case nothingToCycle
+  /// Planned, but the server refused it: rolled back, the choice before it stays.
+  case notApplied(LayoutChoice)
 
   public var description: String {
     switch self {
@@ -227,6 +229,11 @@ public enum ProfileSwitchRefusal: Error, Equatable, Sendable, CustomStringConver
       return "no profile named '\(name)'"
         + (known.isEmpty ? "; the config has none" : " (profiles: \(known.joined(separator: ", ")))")
     case .mismatch(let name, let why): return "profile '\(name)' does not match the monitors present: \(why)"
+    case .layout(let layout, let why): return "layout '\(layout.rawValue)' is not possible: \(why)"
+    case .layoutPlan(let layout, let why): return "layout '\(layout.rawValue)' is not possible: \(why)"
+    case .nothingToCycle: return "no profile matches the monitors present and no built-in layout is possible"
+    case .notApplied(let choice):
+      return "\(choice) could not be applied (the server refused it; the log says why): the layout before it stays"
     }
   }
 }

@@ -1,0 +1,151 @@
+/// A layout chosen by hand: a profile of the config, or a built-in layout.
+public enum LayoutChoice: Hashable, Sendable, CustomStringConvertible {
+  case profile(String)
+  case layout(BuiltinLayout)
+
+  /// `profile 'desk'`, `layout 'mirror'`.
+  public var description: String {
+    switch self {
+    case .profile(let name): return "profile '\(name)'"
+    case .layout(let layout): return "layout '\(layout.rawValue)'"
+    }
+  }
+}
+
+extension Daemon {
+  /// The layout chosen by hand and still in force; nil while the choice is automatic.
+  public var layoutChoice: LayoutChoice? { profileRuntime.manual?.choice }
+
+  /// Whether the layout in force is a built-in one (so no profile of the config is active).
+  var isBuiltinInForce: Bool {
+    if case .layout? = layoutChoice { return activeProfile.reason == .switched }
+    return false
+  }
+
+  /// Puts the desk in `choice` by hand: refused, with the reason, when the profile does not
+  /// match or the layout is not possible with the monitors present. It stays in force until
+  /// the set of monitors, the lid or the config changes; then, or on `resumeAutomatic()`,
+  /// automatic choice resumes and what the manual choices changed is put back. Returns
+  /// whether the layout changed (false: it was in force already).
+  public func switchTo(_ choice: LayoutChoice) throws(DisplayError) -> Result<Bool, ProfileSwitchRefusal> {
+    if case .failure(let refusal) = resolve(choice, planned: true) { return .failure(refusal) }
+    let previous = profileRuntime
+    if profileRuntime.manual == nil { profileRuntime.automaticLayout = topology }
+    profileRuntime.manual = (choice, desk)
+    (profileRuntime.applied, profileRuntime.failed) = (nil, false)
+    let (old, before) = (topology, counters.reconcilesChanged)
+    report(try reconcile(reason: "profile switch"), old)
+    guard !profileRuntime.failed else {
+      // Rolled back to the layout before it: so is the choice (what was learnt stays).
+      var kept = previous
+      kept.noTransform = profileRuntime.noTransform
+      profileRuntime = kept
+      return .failure(.notApplied(choice))
+    }
+    return .success(counters.reconcilesChanged != before)
+  }
+
+  /// Ends a manual choice at once: the layout automatic choice had is put back, then chosen
+  /// again. Returns false when the choice was automatic already (nothing is done).
+  public func resumeAutomatic() throws(DisplayError) -> Bool {
+    guard profileRuntime.manual != nil else { return false }
+    let old = topology
+    counters.reconciles += 1
+    var events = try resumeAutomatic(counters.reconciles, reason: "automatic choice")
+    events += try reconcile(reason: "automatic choice")
+    report(events, old)
+    return true
+  }
+
+  /// What `profile cycle` steps through: the profiles that match the monitors present, in
+  /// config order, then the built-in layouts possible now, in `BuiltinLayout` order.
+  public var cycleOrder: [LayoutChoice] {
+    let profiles = config.profiles.filter { profile in
+      if case .success = ProfileMatcher.match(profile, topology: topology, lid: lid) { return true }
+      return false
+    }
+    let layouts = BuiltinLayout.allCases.filter { layout in
+      if case .success = resolve(.layout(layout), planned: true) { return true }
+      return false
+    }
+    return profiles.map { .profile($0.name) } + layouts.map { .layout($0) }
+  }
+
+  /// Switches to the entry of `cycleOrder` after the one in force (the manual choice, else
+  /// the matched profile), wrapping around; the first when neither is in the order.
+  public func cycle() throws(DisplayError) -> Result<(choice: LayoutChoice, changed: Bool), ProfileSwitchRefusal> {
+    let order = cycleOrder
+    guard let first = order.first else { return .failure(.nothingToCycle) }
+    let current = layoutChoice ?? activeProfile.name.map { LayoutChoice.profile($0) }
+    let next = current.flatMap { order.firstIndex(of: $0) }.map { order[($0 + 1) % order.count] } ?? first
+    switch try switchTo(next) {
+    case .success(let changed): return .success((next, changed))
+    case .failure(let refusal): return .failure(refusal)
+    }
+  }
+
+  /// The profile a choice stands for on the desk now, with its assignment; `planned` also
+  /// asks the planner, so a built-in layout that cannot be planned is refused up front.
+  func resolve(_ choice: LayoutChoice, planned: Bool = false) -> Result<BuiltinProfile, ProfileSwitchRefusal> {
+    switch choice {
+    case .profile(let name):
+      guard let profile = config.profiles.first(where: { $0.name == name }) else {
+        return .failure(.unknown(name: name, known: config.profiles.map(\.name)))
+      }
+      switch ProfileMatcher.match(profile, topology: topology, lid: lid) {
+      case .success(let assignment): return .success(BuiltinProfile(profile: profile, assignment: assignment))
+      case .failure(let why): return .failure(.mismatch(name: name, why))
+      }
+    case .layout(let layout):
+      let chosen: BuiltinProfile
+      switch BuiltinLayouts.profile(layout, topology: topology, config: config, mainMode: automaticMainMode) {
+      case .success(let made): chosen = made
+      case .failure(let why): return .failure(.layout(layout, why))
+      }
+      guard planned else { return .success(chosen) }
+      let planner = ProfilePlanner(
+        topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
+      do { _ = try planner.plan(chosen.profile, assignment: chosen.assignment) } catch {
+        return .failure(.layoutPlan(layout, error))
+      }
+      return .success(chosen)
+    }
+  }
+
+  /// The mode main had under automatic choice (so `mirror`'s common mode is not kept by the
+  /// next layout), when the same monitor was main and lit then; nil: the mode it has.
+  var automaticMainMode: Mode? {
+    guard let saved = profileRuntime.automaticLayout, let main = BuiltinLayouts.main(in: topology, config: config),
+      let before = saved.output(main.id), before.edid == main.edid, let mode = saved.currentMode(of: before),
+      main.modes.contains(mode.id)
+    else { return nil }
+    return mode
+  }
+
+  /// Drops the manual choice and puts back the layout automatic choice had (`LayoutRestore`),
+  /// in one apply; automatic choice then runs as usual. A stale snapshot is planned again.
+  func resumeAutomatic(_ n: Int, reason: String) throws(DisplayError) -> [TopologyEvent] {
+    let saved = profileRuntime.automaticLayout
+    log.info("manual \(profileRuntime.manual?.choice.description ?? "choice") ends (\(reason)): automatic choice")
+    (profileRuntime.manual, profileRuntime.automaticLayout, profileRuntime.applied) = (nil, nil, nil)
+    // Every monitor gets automatic choice afresh, as after leaving a profile.
+    (settled, failures) = ([:], [:])
+    guard let saved else { return [] }
+    var events: [TopologyEvent] = []
+    for _ in 0..<Self.maxRounds {
+      let plan = LayoutRestore.plan(saved: saved, now: topology)
+      for warning in plan.warnings { log.warning(warning) }
+      guard !plan.isEmpty else { break }
+      let outcome = try connection.apply(plan, in: topology)
+      events += adopt(try connection.snapshot())
+      if outcome.stale { continue }
+      let problems =
+        outcome.failed.map { "could not restore \($0.change.outputName): \($0.reason)" }
+        + outcome.problems + [outcome.refused].compactMap { $0 }
+      for problem in problems { log.error(problem) }
+      if problems.isEmpty { log.info("reconcile \(n) (\(reason)): restored " + describe(outcome)) }
+      break
+    }
+    return events
+  }
+}
