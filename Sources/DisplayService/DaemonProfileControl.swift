@@ -4,6 +4,7 @@ extension DaemonService {
   /// Answers `profile-switch`: the desk put in the named profile, or why not.
   func switchProfile(_ name: String?) -> JSON {
     guard let name, !name.isEmpty else { return ControlProtocol.error("profile-switch needs a \"name\"") }
+    if let refusal = layoutRefusal("profile switch") { return refusal }
     do {
       if let refusal = try daemon.switchProfile(name) {
         log.warning("profile switch refused: \(refusal)")

@@ -16,6 +16,7 @@ public final class DaemonService {
   var control: ControlServer?
   var watchdog: DeadlineTimer?
   var lid: LidWatcher?
+  var desktopBus: DesktopWatcher?
   var identify: IdentifyOverlays?
   let loadConfig: () throws -> Config
   let configPath: String?
@@ -52,7 +53,10 @@ public final class DaemonService {
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
   public func run() throws {
     try watchLid(daemon.config)
-    if lid == nil, !daemon.config.usesLid { log.info("the config does not use the lid: not watched, it counts as open") }
+    try watchDesktop()
+    if lid == nil, !daemon.config.usesLid {
+      log.info("the config does not use the lid: not watched, it counts as open")
+    }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
     shownStatus = daemon.summary
@@ -80,6 +84,7 @@ public final class DaemonService {
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
     if let bus = lid?.descriptor { list.append(bus) }
+    if let bus = desktopBus?.descriptor { list.append(bus) }
     if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
   }
@@ -97,6 +102,8 @@ public final class DaemonService {
       identify.remove()
     } else if let lid, lid.owns(fd) {
       if let state = lid.handle() { try daemon.setLid(state) }
+    } else if let desktopBus, desktopBus.owns(fd) {
+      if let signals = desktopBus.handle() { try daemon.setDesktopSignals(signals) }
     } else if let watchdog, fd == watchdog.fileDescriptor {
       watchdog.acknowledge()
       notifier.notify("WATCHDOG=1")

@@ -60,6 +60,23 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   public var profile: ProfileRecord
   public var monitors: [Monitor]
   public var counters: Counters
+  /// The desktop's display manager seen and who lays the monitors out; nil from a daemon
+  /// that predates it.
+  public var desktop: DesktopRecord?
+
+  /// `{"manager": "xfsettingsd" or null, "desktop": "XFCE" or null, "policy": "auto" |
+  /// "manage", "layout": "desktop" | "displayd"}`.
+  public struct DesktopRecord: Codable, Equatable, Sendable {
+    public var manager: String?
+    public var desktop: String?
+    public var policy: String
+    public var layout: String
+
+    public init(_ state: DesktopState) {
+      (manager, desktop) = (state.manager?.rawValue, state.manager?.desktop)
+      (policy, layout) = (state.policy.rawValue, state.layoutOwner)
+    }
+  }
 
   /// The active profile's name (nil when none is) and `ProfileReason` (`matched`,
   /// `switched`, `none`).
@@ -78,6 +95,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case profile
     case monitors
     case counters
+    case desktop
   }
 }
 
@@ -104,7 +122,8 @@ extension Daemon {
       monitors: list,
       counters: StatusAnswer.Counters(
         reconciles: c.reconciles, reconcilesChanged: c.reconcilesChanged, windowsCreated: c.windowsCreated,
-        windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites))
+        windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites),
+      desktop: StatusAnswer.DesktopRecord(desktop))
   }
 
   /// The status answer as the control socket writes it.
