@@ -47,6 +47,9 @@ final class DesktopWatcher {
     self.bus = bus
     self.log = log
     read()
+    // What arrived during the calls (the bus's NameAcquired, an owner change) waits inside
+    // sd-bus, which asks poll() for nothing until it is processed.
+    _ = handle()
   }
 
   deinit {
