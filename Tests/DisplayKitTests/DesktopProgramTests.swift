@@ -228,6 +228,15 @@ extension XServerTests {
       #expect(
         eventually(within: 3) { x.displaydWindows().map(\.rect) == [.init(x: 1920, y: 0, width: 1024, height: 768)] })
       #expect(try desk.status()["layout"] as? String == "displayd")
+
+      // Idle on the bus: other clients coming and going (busctl here) wake the daemon not
+      // once, as it matches only the watched names' owner changes.
+      daemon.settle()
+      #expect(eventually(within: 1) { allThreadsIdle(daemon.child.pid) })
+      let before = try wakeups(daemon.child.pid)
+      for _ in 0..<3 { _ = try desk.bus.hasOwner("org.kde.KScreen") }
+      _ = pollFDs([], timeoutMs: 500)  // the observation window, not a wait for anything
+      #expect(try wakeups(daemon.child.pid) == before, "no wake-ups while other bus clients come and go")
     }
   }
 }
