@@ -128,6 +128,22 @@ import Testing
     #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1920, height: 1080)])
   }
 
+  /// Under Xwayland (outputs `XWAYLAND*`) the compositor owns the layout: whatever the
+  /// rules say, no RandR request, and the window still follows the monitor.
+  @Test func underXwaylandNoRandRRequestIsMadeWithoutAnySessionBus() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["XWAYLAND0", "XWAYLAND1"], on: ["XWAYLAND0": TopologyBuilder.m1080]))
+    var config = Config()
+    config.defaults.mode = .size(width: 1024, height: 768)
+    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    try daemon.start()
+    #expect(daemon.desktop == DesktopState(manager: .xwayland, policy: .auto))
+    plugBelow(server)
+    try daemon.handleXEvents()
+    #expect(server.applies == 0)
+    #expect(Array(server.windows.values) == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
+  }
+
   /// A matching profile is not brought into force while the desktop has the layout, and a
   /// switch to it is refused (the service refuses before this; the daemon changes nothing either way).
   @Test func noProfileIsAppliedWhileTheDesktopHasTheLayout() throws {
