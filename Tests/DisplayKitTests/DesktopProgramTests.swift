@@ -204,6 +204,36 @@ extension XServerTests {
       #expect(try desk.status()["manager"] as? String == "mutter")
     }
 
+    /// Under a Wayland compositor (mutter, headless, with two virtual monitors) Xwayland's
+    /// RandR is the compositor's: displayd makes no request and still shows its window. With
+    /// `desktop: "manage"` (the behaviour before), it plans a rule's mode and the server
+    /// refuses the screen size it needs (BadMatch).
+    @Test func underXwaylandNoRandRRequestIsMadeAndTheWindowIsShown() throws {
+      let mutter = try MutterWayland(monitors: ["1280x720", "1024x768"])
+      let before = try mutter.run(["xrandr"]).out
+      #expect(before.contains("XWAYLAND1 connected 1024x768+1280+0"), "\(before)")
+      let runtime = try runtimeDirectory()
+      let env = ["XAUTHORITY": mutter.xauthority, "XDG_RUNTIME_DIR": runtime]
+      let daemon = try DaemonProcess(
+        display: mutter.display, config: "{ defaults: { mode: '800x600' } }", environment: env)
+      #expect(daemon.log.contains { $0.contains("desktop: xwayland (a Wayland session) manages displays") })
+      #expect(daemon.log.contains { $0.contains("window") && $0.contains("on XWAYLAND1 at 1024x768+1280+0") })
+      let tree = try mutter.run(["xwininfo", "-root", "-tree"]).out
+      #expect(tree.contains("\"displayd: XWAYLAND1\""), "\(tree)")
+      daemon.settle(quiet: 0.5)
+      #expect(daemon.changingReconciles.isEmpty, "\(daemon.changingReconciles)")
+      #expect(!daemon.log.contains { $0.contains("BadMatch") || $0.contains("800x600") })
+      #expect(try mutter.run(["xrandr"]).out == before, "the compositor's layout as it was")
+      daemon.child.signal(SIGTERM)
+      #expect(daemon.child.wait(timeout: 2) == 0)
+
+      let manage = try DaemonProcess(
+        display: mutter.display, config: "{ desktop: 'manage', defaults: { mode: '800x600' } }", environment: env)
+      manage.settle(quiet: 0.5)
+      #expect(manage.log.contains { $0.contains("XWAYLAND1 800x600") }, "\(manage.log)")
+      #expect(manage.log.contains { $0.contains("BadMatch") }, "\(manage.log)")
+    }
+
     /// KDE's kscreen is told by its bus name: a stand-in owns `org.kde.KScreen` (kded5 with
     /// kscreen is heavy). When it goes, displayd lays the monitors out again.
     @Test func aKScreenNameThatComesAndGoesHandsTheLayoutOverAndBack() throws {

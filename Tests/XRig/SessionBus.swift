@@ -12,28 +12,32 @@ import Foundation
 public final class SessionBus {
   public let address: String
   public let home: String
-  public let display: String
+  /// The X display its programs use; nil for a Wayland compositor's bus.
+  public let display: String?
   private let bus: ChildProcess
   private var programs: [ChildProcess] = []
 
   /// The environment for a process on this bus and display.
   public var environment: [String: String] {
-    [
+    var env = [
       "DBUS_SESSION_BUS_ADDRESS": address, "HOME": home, "XDG_CONFIG_HOME": home + "/config",
       "XDG_CACHE_HOME": home + "/cache", "XDG_DATA_HOME": home + "/data", "XDG_RUNTIME_DIR": home + "/run",
-      "DISPLAY": display, "PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
+      "PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
       // No accessibility bus: GTK programs would start at-spi on this bus for nothing.
       "NO_AT_BRIDGE": "1", "GTK_A11Y": "none",
     ]
+    env["DISPLAY"] = display
+    return env
   }
 
-  public init(display: String) throws {
+  public init(display: String?) throws {
     self.display = display
     home = try makeTempDirectory("displayd-home")
     for folder in ["config", "cache", "data", "run"] {
       guard mkdir(home + "/" + folder, 0o700) == 0 else { throw RigError("mkdir \(folder): \(errno)") }
     }
-    var env = ["HOME": home, "DISPLAY": display, "PATH": "/usr/bin:/bin", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"]
+    var env = ["HOME": home, "PATH": "/usr/bin:/bin", "NO_AT_BRIDGE": "1", "GTK_A11Y": "none"]
+    env["DISPLAY"] = display
     env["XDG_RUNTIME_DIR"] = home + "/run"
     env["XDG_CONFIG_HOME"] = home + "/config"
     bus = try ChildProcess(["dbus-daemon", "--session", "--nofork", "--print-address=1"], environment: env)

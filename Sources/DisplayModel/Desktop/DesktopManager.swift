@@ -115,8 +115,16 @@ public struct DesktopState: Hashable, Sendable {
         + "monitors out and the desktop may change it back (\(manager.handOver))"
     }
     return "desktop: \(manager.label) manages displays: displayd leaves modes, positions, rotation, primary "
-      + "and DPI to it and only puts its windows on the monitors; to have displayd lay them out, set "
-      + "desktop: \"manage\" in the config and \(manager.handOver)"
+      + "and DPI to it and only puts its windows on the monitors; " + advice(manager)
+  }
+
+  private func advice(_ manager: DesktopManager) -> String {
+    let manage = "to have displayd lay them out, set desktop: \"manage\" in the config"
+    switch manager {
+    case .xwayland: return "the compositor owns the layout and Xwayland's RandR is read-only: nothing can hand it over"
+    case .mutter: return manage + " (\(manager.handOver))"
+    default: return manage + " and \(manager.handOver)"
+    }
   }
 
   /// Why a command that changes the layout is refused; nil when displayd owns the layout.
