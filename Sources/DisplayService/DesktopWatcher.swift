@@ -79,15 +79,17 @@ final class DesktopWatcher {
   /// Processes what the bus has; returns the new signals when a watched name changed hands.
   func handle() -> DesktopSignals? {
     let before = signals
-    // Method calls read synchronously and queue what arrives meanwhile inside sd-bus,
-    // where poll() cannot see it: process again after reading.
-    for _ in 0..<3 {
+    // Method calls read synchronously and queue what arrives meanwhile inside sd-bus, where
+    // poll() cannot see it (sd-bus asks for no event until it is processed): process after
+    // every read. Names still changing hands after three reads keep the flag set, read again
+    // at the next wake-up their own signals make.
+    for round in 0...3 {
       let r = cl_session_process(bus)
       guard r >= 0 else {
         lose("the session bus connection failed (\(Self.describe(errno: r)))")
         break
       }
-      guard bus.pointee.changed != 0 else { break }
+      guard bus.pointee.changed != 0, round < 3 else { break }
       bus.pointee.changed = 0
       read()
     }
