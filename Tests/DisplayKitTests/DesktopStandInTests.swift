@@ -82,6 +82,20 @@ extension XServerTests {
       #expect(rig.daemon.waitFor("desktop: kscreen (KDE Plasma) is gone", timeout: 3) != nil)
     }
 
+    /// The bus going away under the daemon loses nothing: it logs why, counts the manager
+    /// gone and goes on (the X side still tells Xwayland).
+    @Test func aSessionBusThatGoesAwayLeavesTheDaemonRunningAndInCharge() throws {
+      let rig = try Rig()
+      _ = try rig.standIn("org.kde.KScreen", "/", "org.kde.Stand.In", "Ping", [])
+      #expect(rig.daemon.waitFor("desktop: kscreen (KDE Plasma) manages displays", timeout: 3) != nil)
+      rig.bus.stopBus()
+      let lost = rig.daemon.waitFor("the session bus connection failed", timeout: 3)
+      #expect(lost?.contains("displayd[warning]") == true, "\(rig.daemon.log)")
+      #expect(rig.daemon.waitFor("desktop: kscreen (KDE Plasma) is gone", timeout: 3) != nil)
+      #expect(rig.daemon.isRunning)
+      #expect(try rig.manager() == "-")
+    }
+
     @Test func mateSettingsDaemonIsAManagerOnlyWithItsXrandrPlugin() throws {
       let rig = try Rig()
       let keyboard = try rig.standIn(

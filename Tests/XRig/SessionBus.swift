@@ -49,8 +49,7 @@ public final class SessionBus {
 
   deinit {
     for program in programs.reversed() { stop(program) }
-    bus.signal(SIGTERM)
-    _ = bus.wait(timeout: 5)
+    stopBus()
   }
 
   /// Starts `argv` on this bus and display, its output appended to `log` (a path).
@@ -60,6 +59,14 @@ public final class SessionBus {
     let child = try ChildProcess(["/bin/sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", log] + argv, environment: env)
     programs.append(child)
     return child
+  }
+
+  /// Ends the bus daemon itself, as when the session's bus goes away under its clients.
+  public func stopBus() {
+    // A process already waited for may have given its pid to another.
+    guard bus.exitStatus == nil else { return }
+    bus.signal(SIGTERM)
+    _ = bus.wait(timeout: 5)
   }
 
   /// Stops a program started here: SIGTERM, then SIGKILL when it is still there after 5 s.
