@@ -1,3 +1,5 @@
+import DisplayKit
+import DisplayService
 import DisplayX11
 import Foundation
 import Testing
@@ -232,6 +234,15 @@ extension XServerTests {
       manage.settle(quiet: 0.5)
       #expect(manage.log.contains { $0.contains("XWAYLAND1 800x600") }, "\(manage.log)")
       #expect(manage.log.contains { $0.contains("BadMatch") }, "\(manage.log)")
+    }
+
+    /// The X side of the detection asks the server itself: Xvnc has RANDR and no XWAYLAND
+    /// (Xwayland 22.1 has none either; newer ones have it).
+    @Test func theServersExtensionsAreAskedThroughTheDisplayServer() throws {
+      let server = try TestXServer.vnc()
+      let connection: any DisplayServer = try XConnection(name: server.display)
+      #expect(connection.hasExtension("RANDR"))
+      #expect(!connection.hasExtension("XWAYLAND"))
     }
 
     /// KDE's kscreen is told by its bus name: a stand-in owns `org.kde.KScreen` (kded5 with
