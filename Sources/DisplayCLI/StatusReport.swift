@@ -24,6 +24,10 @@ public enum StatusReport {
     lines.append(
       "reconciles: \(c.reconciles) (\(c.reconcilesChanged) changed the layout); "
         + "windows created \(c.windowsCreated), destroyed \(c.windowsDestroyed)")
+    if let d = status.desktop {
+      let who = d.manager.map { "\($0) (\(d.desktop ?? "-"))" } ?? "none seen"
+      lines.append("desktop: \(who), policy \(d.policy): \(d.layout) lays the monitors out")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 

@@ -6,6 +6,7 @@ extension DaemonService {
   /// `{"ok": true, "changed": BOOL, "layout": LAYOUT, "profile": PROFILE}`, or why not.
   func switchLayout(_ request: ControlProtocol.SwitchRequest) -> JSON {
     let outcome: Result<Bool, ProfileSwitchRefusal>
+    if let refusal = layoutRefusal("profile switch") { return refusal }
     do {
       switch request {
       case .profile(let name?) where !name.isEmpty: outcome = try daemon.switchTo(.profile(name))

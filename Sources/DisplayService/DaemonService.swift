@@ -16,6 +16,7 @@ public final class DaemonService {
   var control: ControlServer?
   var watchdog: DeadlineTimer?
   var logind: LogindWatcher?
+  var desktopBus: DesktopWatcher?
   var identify: IdentifyOverlays?
   let loadConfig: () throws -> Config
   let configPath: String?
@@ -52,6 +53,7 @@ public final class DaemonService {
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
   public func run() throws {
     try watchLogind(daemon.config)
+    try watchDesktop()
     if !daemon.config.usesLid { log.info("the config does not use the lid: not watched, it counts as open") }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
@@ -80,6 +82,7 @@ public final class DaemonService {
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
     if let bus = logind?.descriptor { list.append(bus) }
+    if let bus = desktopBus?.descriptor { list.append(bus) }
     if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
   }
@@ -101,6 +104,8 @@ public final class DaemonService {
       if news.suspending > 0 { log.info("logind: PrepareForSleep(true), going to sleep: nothing to do") }
       // However many came at once, one fresh snapshot tells the truth.
       if news.resumed > 0 { try daemon.resync(reason: "resume (logind PrepareForSleep false)") }
+    } else if let desktopBus, desktopBus.owns(fd) {
+      if let signals = desktopBus.handle() { try daemon.setDesktopSignals(signals) }
     } else if let watchdog, fd == watchdog.fileDescriptor {
       watchdog.acknowledge()
       notifier.notify("WATCHDOG=1")

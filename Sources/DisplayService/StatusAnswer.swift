@@ -70,6 +70,23 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   public var xftDPI: Int?
   /// The XSETTINGS manager (owner of `_XSETTINGS_S0`) seen when displayd last set `Xft.dpi`.
   public var xsettings: String?
+  /// The desktop's display manager seen and who lays the monitors out; nil from a daemon
+  /// that predates it.
+  public var desktop: DesktopRecord?
+
+  /// `{"manager": "xfsettingsd" or null, "desktop": "XFCE" or null, "policy": "auto" |
+  /// "manage", "layout": "desktop" | "displayd"}`.
+  public struct DesktopRecord: Codable, Equatable, Sendable {
+    public var manager: String?
+    public var desktop: String?
+    public var policy: String
+    public var layout: String
+
+    public init(_ state: DesktopState) {
+      (manager, desktop) = (state.manager?.rawValue, state.manager?.desktop)
+      (policy, layout) = (state.policy.rawValue, state.layoutOwner)
+    }
+  }
 
   /// The active profile's name (nil when none is) and `ProfileReason` (`matched`,
   /// `switched`, `none`).
@@ -109,6 +126,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case counters
     case xftDPI = "xft_dpi"
     case xsettings
+    case desktop
   }
 }
 
@@ -136,7 +154,8 @@ extension Daemon {
       counters: StatusAnswer.Counters(
         reconciles: c.reconciles, reconcilesChanged: c.reconcilesChanged, windowsCreated: c.windowsCreated,
         windowsDestroyed: c.windowsDestroyed, redraws: c.redraws, composites: c.composites, probes: c.probes),
-      xftDPI: xftDPI, xsettings: xsettingsManager)
+      xftDPI: xftDPI, xsettings: xsettingsManager,
+      desktop: StatusAnswer.DesktopRecord(desktop))
   }
 
   /// How the layout in force was chosen.

@@ -162,3 +162,11 @@ public final class XConnection {
     return atom
   }
 }
+
+extension XConnection {
+  /// Whether the server has the extension `name` (`XWAYLAND`, ...).
+  public func hasExtension(_ name: String) -> Bool {
+    var (opcode, event, error): (Int32, Int32, Int32) = (0, 0, 0)
+    return XQueryExtension(display, name, &opcode, &event, &error) != 0
+  }
+}

@@ -29,6 +29,10 @@ struct CheckConfigCommand: Subcommand {
     // By the daemon's rule: logind is asked only when the config uses the lid.
     let lid = config.lid(reading: currentLidState)
     write(CheckReport.text(config: config, topology: topology, lid: lid))
+    var desktop = currentDesktopSignals()
+    desktop.xwaylandExtension = connection.hasExtension("XWAYLAND")
+    desktop.outputNames = topology.outputs.map(\.name)
+    write(DesktopState(manager: desktop.manager, policy: config.desktop).summary + "\n")
     return .success
   }
 }

@@ -42,7 +42,7 @@ import Testing
   }
 
   static let status =
-    #"{"display":":fake","since":"START","config":"/home/u/.config/displayd/config.json5","config_error":null,"main":"eDP-1","lid":"open","profile":{"name":null,"reason":"none"},"layout":{"by_hand":false,"profile":null,"builtin":null},"monitors":[{"output":"HDMI-1","identity":{"manufacturer":"ACR","product_name":"PIN\"NAME","serial":"S-1","display_id":"ACR-1a-818181fb-1017f53c794686bd"},"mode":"1920x1080@60.00","geometry":{"x":1920,"y":0,"width":1920,"height":1080},"window":4194305,"content":"placeholder","level":"normal","since":"SINCE"}],"counters":{"reconciles":2,"reconciles_changed":1,"windows_created":1,"windows_destroyed":0,"redraws":1,"composites":0,"probes":0},"xft_dpi":null,"xsettings":null}"#
+    #"{"display":":fake","since":"START","config":"/home/u/.config/displayd/config.json5","config_error":null,"main":"eDP-1","lid":"open","profile":{"name":null,"reason":"none"},"layout":{"by_hand":false,"profile":null,"builtin":null},"monitors":[{"output":"HDMI-1","identity":{"manufacturer":"ACR","product_name":"PIN\"NAME","serial":"S-1","display_id":"ACR-1a-818181fb-1017f53c794686bd"},"mode":"1920x1080@60.00","geometry":{"x":1920,"y":0,"width":1920,"height":1080},"window":4194305,"content":"placeholder","level":"normal","since":"SINCE"}],"counters":{"reconciles":2,"reconciles_changed":1,"windows_created":1,"windows_destroyed":0,"redraws":1,"composites":0,"probes":0},"xft_dpi":null,"xsettings":null,"desktop":{"manager":null,"desktop":null,"policy":"auto","layout":"displayd"}}"#
 
   static let connected =
     #"{"event":"connected","output":"HDMI-1","time":"2026-12-01T10:00:00.000Z","id":101,"connected":true,"connection":"connected","primary":false,"main":false,"crtc":null,"rotation":null,"current_mode":null,"mm":{"width":0,"height":0},"non_desktop":false,"identity":{"manufacturer":"ACR","product_code":26,"serial_number":2172748283,"product_name":"PIN\"NAME","serial_string":"S-1","edid_version":"1.3","extension_count":0,"checksum_ok":true,"max_image_size_cm":[41,26],"preferred_mode":{"width":1440,"height":900,"refresh_hz":59.887,"pixel_clock_khz":106500,"interlaced":false},"manufacture_year":2008,"manufacture_week":18,"model_year":null,"input_type":"analog","block_count":1,"extension_block_types":[],"extension_checksums_ok":[],"display_id":"ACR-1a-818181fb-1017f53c794686bd","warnings":[]}}"#
@@ -65,8 +65,20 @@ import Testing
         layout: automatic
           HDMI-1 [ACR PIN"NAME]: 1920x1080@60.00, window 0x400001, placeholder, level normal, since SINCE
         reconciles: 2 (1 changed the layout); windows created 1, destroyed 0
+        desktop: none seen, policy auto: displayd lays the monitors out
 
         """)
+  }
+
+  /// The desktop is the answer's last key: every byte before it is as it was, and an answer
+  /// without it (an older daemon's) still reads, its text without the desktop line.
+  @Test func theDesktopKeyComesLastAndMayBeMissing() throws {
+    let (daemon, _, _) = try plugged()
+    let line = statusLine(daemon, error: nil)
+    let old = try #require(line.firstRange(of: #","desktop":"#)).lowerBound
+    let answer = try StatusAnswer.decode(Array((String(line[..<old]) + "}").utf8))
+    #expect(answer.desktop == nil)
+    #expect(!StatusReport.text(answer).contains("desktop:"))
   }
 
   @Test func theEventRecordAndItsLines() throws {

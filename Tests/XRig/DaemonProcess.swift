@@ -29,6 +29,8 @@ public final class DaemonProcess {
     env["DISPLAY"] = nil
     env["XDG_CONFIG_HOME"] = "/nonexistent"
     env["XDG_RUNTIME_DIR"] = nil
+    // Nor the runner's session bus: a test that wants one starts its own.
+    env["DBUS_SESSION_BUS_ADDRESS"] = nil
     // The test runner's own journal and systemd sockets are not the daemon's to use.
     for name in ["JOURNAL_STREAM", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS"] { env[name] = nil }
     for (k, v) in environment { env[k] = v }

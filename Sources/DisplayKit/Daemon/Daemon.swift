@@ -52,6 +52,8 @@ public final class Daemon {
   var extras = ExtrasRuntime()
   /// Called after a profile is brought into force, before the windows follow.
   public var onProfileApplied: ((Profile) -> Void)?
+  /// What is known of the desktop's display manager (DaemonDesktop.swift).
+  var desktopRuntime = DesktopRuntime()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(
@@ -62,6 +64,7 @@ public final class Daemon {
     self.config = config
     self.log = log
     watcher = try TopologyWatcher(connection: connection, probe: true)
+    desktopRuntime.signals.xwaylandExtension = connection.hasExtension("XWAYLAND")
     placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
     _ = painter?.picture(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
@@ -134,6 +137,7 @@ public final class Daemon {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
+    if let manager = noteDesktop() { return leaveLayout(to: manager, n, reason: reason) }
     var events: [TopologyEvent] = []
     if let manual = profileRuntime.manual, manual.desk != desk { events += try resumeAutomatic(n, reason: reason) }
     let profiled = try arrangeProfile(n, reason: reason)

@@ -6,6 +6,9 @@ public protocol DisplayServer: AnyObject {
   /// The display's name, for logs and status.
   var name: String { get }
 
+  /// Whether the server has the extension `name` (`XWAYLAND` tells of a compositor).
+  func hasExtension(_ name: String) -> Bool
+
   // The event loop.
   /// A descriptor that becomes readable when events arrive, for `poll()`.
   var fileDescriptor: FileDescriptor { get }
@@ -82,6 +85,9 @@ public protocol DisplayServer: AnyObject {
 }
 
 extension DisplayServer {
+  /// A server without extensions, for stand-ins.
+  public func hasExtension(_ name: String) -> Bool { false }
+
   /// One consistent snapshot, without probing connectors.
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
 }

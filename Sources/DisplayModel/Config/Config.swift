@@ -240,6 +240,8 @@ public struct Config: Hashable, Sendable {
   public var panel: String?
   /// `defaults.lid_closed`, used when no profile matches.
   public var lidClosed = LidClosedAction.ignore
+  /// Whether a desktop's display manager, when one runs, lays the monitors out (`auto`).
+  public var desktop = DesktopPolicy.auto
   public init() {}
 
   /// Whether the lid can change what the config lays out: a profile with a `lid` condition, or

@@ -84,12 +84,13 @@ extension Config: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["main", "defaults", "placeholder", "monitors", "hooks", "profiles", "panel"])
+    try c.requireOnly(["main", "defaults", "placeholder", "monitors", "hooks", "profiles", "panel", "desktop"])
     main = try c.optional("main")
     defaults = try c.optional("defaults") ?? MonitorSettings()
     placeholder = try c.optional("placeholder") ?? PlaceholderStyle()
     monitors = try c.optional("monitors") ?? []
     hooks = try c.optional("hooks") ?? HookConfig()
+    desktop = try c.parsed("desktop", expected: oneOf(DesktopPolicy.self), DesktopPolicy.init) ?? desktop
     try decodeProfiles(c)
   }
 }
