@@ -50,7 +50,8 @@ extension Daemon {
   func leaveLayout(to manager: DesktopManager, _ n: Int, reason: String) -> [TopologyEvent] {
     if profileRuntime.active.name != nil { log.info("profile: none in force while \(manager.rawValue) has the layout") }
     profileRuntime.active = ActiveProfile(name: nil, reason: .none)
-    (profileRuntime.chosen, profileRuntime.applied, profileRuntime.switched) = (nil, nil, nil)
+    (profileRuntime.chosen, profileRuntime.applied, profileRuntime.manual) = (nil, nil, nil)
+    profileRuntime.automaticLayout = nil
     (profileRuntime.lidDesk, settled, failures) = (nil, [:], [:])
     log.debug("reconcile \(n) (\(reason)): the layout is \(manager.rawValue)'s; nothing to change")
     return []
