@@ -79,6 +79,7 @@ public final class DaemonService {
     list += hooks.descriptors.map { ($0, pollIn) }
     if let watchdog { list.append((watchdog.fileDescriptor, pollIn)) }
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
+    if let grace = daemon.graceTimerDescriptor { list.append((grace, pollIn)) }
     if let bus = lid?.descriptor { list.append(bus) }
     if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
@@ -92,6 +93,8 @@ public final class DaemonService {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
     } else if fd == daemon.frameTimerDescriptor {
       daemon.frameTimerFired()
+    } else if fd == daemon.graceTimerDescriptor {
+      try daemon.graceTimerFired()
     } else if let identify, fd == identify.timer.fileDescriptor {
       identify.timer.acknowledge()
       identify.remove()

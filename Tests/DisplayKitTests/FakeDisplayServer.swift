@@ -21,6 +21,8 @@ final class FakeDisplayServer: DisplayServer {
   private var pictureWindow: [UInt: WindowID] = [:]
   /// Snapshots fail as on a connection that broke.
   var lost = false
+  /// DPMS has blanked the screen.
+  var blanked = false
   /// Applies of a change to these outputs fail with every mode, as a server refusing them.
   var refusing: Set<OutputID> = []
   /// Root areas drawn on since the daemon last took the damage.
@@ -110,6 +112,8 @@ final class FakeDisplayServer: DisplayServer {
     defer { pendingRandR = 0 }
     return pendingRandR
   }
+
+  func screenBlanked() -> Bool { blanked }
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     if lost { throw .connectionLost(display: name) }

@@ -1,0 +1,138 @@
+/// A monitor that disconnected and may come back within the grace (a monitor going to sleep,
+/// a dock's hiccup): until then the daemon acts as if it were still there.
+struct PendingDisconnect {
+  /// The output as it was while connected: its monitor (EDID) and modes.
+  var output: Output
+  /// What it showed then, to tell whether it comes back as it was.
+  var geometry: Rect?
+  var mode: ModeID?
+  /// Monotonic time the grace ends.
+  var deadline: UInt64
+}
+
+/// The disconnects waiting for their grace, and the one timer that serves them.
+struct GraceRuntime {
+  var pending: [OutputID: PendingDisconnect] = [:]
+  /// Disconnects whose grace just ended: handled by the next snapshot, not held again.
+  var releasing: Set<OutputID> = []
+  /// Armed only while something is pending; made with the first disconnect held.
+  var timer: DeadlineTimer?
+  /// While the screen is blanked, how often it is asked whether it is on again.
+  static let blankedRecheck: UInt64 = 1_000_000_000
+}
+
+extension Daemon {
+  /// Outputs whose disconnect waits for its grace.
+  public var pendingDisconnects: [OutputID] { grace.pending.keys.sorted() }
+
+  /// The grace timer's descriptor while it is armed, for the event loop.
+  public var graceTimerDescriptor: FileDescriptor? { grace.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
+
+  /// The grace timer fired: handles the disconnects whose grace is over, as on any event.
+  public func graceTimerFired() throws(DisplayError) {
+    grace.timer?.acknowledge()
+    let due = dueDisconnects()
+    if due.isEmpty {
+      armGraceTimer()
+      return
+    }
+    for id in due {
+      if let name = grace.pending[id]?.output.name { log.info("\(name): not back within the grace; disconnected") }
+      grace.pending[id] = nil
+      grace.releasing.insert(id)
+    }
+    let old = topology
+    var events = adopt(try connection.snapshot())
+    events += try arrange(reason: "disconnect grace over")
+    report(events, old)
+    syncWindows()
+  }
+
+  /// The pending disconnects to handle now: those whose grace is over, unless the screen is
+  /// blanked (a sleeping desk's monitors drop off one by one, as xfsettingsd knows) and another
+  /// monitor is still lit (never a dark desk for longer than the grace).
+  func dueDisconnects() -> [OutputID] {
+    let now = clock.nanoseconds
+    let over = grace.pending.filter { now >= $0.value.deadline }.keys.sorted()
+    guard !over.isEmpty else { return [] }
+    guard connection.screenBlanked() else { return over }
+    let lit = topology.connectedOutputs.contains { grace.pending[$0.id] == nil && topology.geometry(of: $0) != nil }
+    if lit { log.debug("the screen is blanked (DPMS): disconnects held until it is on again") }
+    return lit ? [] : over
+  }
+
+  /// Arms the timer for the earliest deadline (or the next look at a blanked screen), or
+  /// disarms it when nothing is pending.
+  func armGraceTimer() {
+    guard let first = grace.pending.values.map(\.deadline).min() else {
+      grace.timer?.disarm()
+      return
+    }
+    if grace.timer == nil { grace.timer = try? DeadlineTimer() }
+    let now = clock.nanoseconds
+    grace.timer?.arm(after: first > now ? first - now : GraceRuntime.blankedRecheck)
+  }
+
+  /// The grace's part of adopting a snapshot: holds new disconnects, settles those that came
+  /// back, and returns `real` as the daemon treats it (pending monitors still connected) with
+  /// the events to report instead of the diff's for those outputs.
+  func graceStep(_ real: Topology) -> (view: Topology, events: [TopologyEvent], quiet: Set<OutputID>) {
+    let previous = topology
+    var events: [TopologyEvent] = []
+    var quiet: Set<OutputID> = []
+    for (id, held) in grace.pending {
+      guard let now = real.output(id), now.isConnected else { continue }
+      grace.pending[id] = nil
+      if MonitorKey(now) == MonitorKey(held.output) {
+        log.info("\(now.name): back within the grace; left as it was")
+        let same = real.geometry(of: now) == held.geometry && real.activeCrtc(of: now)?.mode == held.mode
+        if same { quiet.insert(id) }
+      } else {
+        // Another monitor on the connector: the old one's disconnect, then a new monitor.
+        log.info("\(now.name): another monitor came back within the grace; the old one is disconnected")
+        var gone = held.output
+        (gone.connection, gone.crtc) = (.disconnected, nil)
+        events.append(TopologyEvent(kind: .disconnected, output: gone))
+        events.append(
+          TopologyEvent(kind: .connected, output: now, geometry: real.geometry(of: now), mode: real.currentMode(of: now)))
+        quiet.insert(id)
+        if let monitor = monitors[id] {
+          release(monitor)
+          monitors[id] = nil
+        }
+      }
+    }
+    let seconds = config.disconnectGrace
+    if seconds > 0 {
+      let deadline = clock.nanoseconds.addingReportingOverflow(UInt64(seconds * 1e9))
+      for output in previous.connectedOutputs where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
+        guard let now = real.output(output.id), !now.isConnected else { continue }
+        grace.pending[output.id] = PendingDisconnect(
+          output: output, geometry: previous.geometry(of: output), mode: previous.activeCrtc(of: output)?.mode,
+          deadline: deadline.overflow ? .max : deadline.partialValue)
+        var shown = output
+        (shown.connection, shown.crtc) = (.disconnected, now.crtc)
+        events.append(TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: seconds))
+        log.info("\(output.name): disconnected; waiting \(seconds) s for it to come back")
+      }
+    }
+    grace.releasing = []
+    armGraceTimer()
+    quiet.formUnion(grace.pending.keys)
+    return (masked(real), events, quiet)
+  }
+
+  /// `real` with every pending monitor still connected (its EDID and modes as they were, its
+  /// CRTC as the server has it now), and the primary kept while it is one of them.
+  func masked(_ real: Topology) -> Topology {
+    var view = real
+    for (id, held) in grace.pending {
+      guard let index = view.outputs.firstIndex(where: { $0.id == id }) else { continue }
+      var output = held.output
+      output.crtc = view.outputs[index].crtc
+      view.outputs[index] = output
+    }
+    if view.primary == nil, let primary = topology.primary, grace.pending[primary] != nil { view.primary = primary }
+    return view
+  }
+}
