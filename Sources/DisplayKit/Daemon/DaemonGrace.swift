@@ -94,7 +94,8 @@ extension Daemon {
         (gone.connection, gone.crtc) = (.disconnected, nil)
         events.append(TopologyEvent(kind: .disconnected, output: gone))
         events.append(
-          TopologyEvent(kind: .connected, output: now, geometry: real.geometry(of: now), mode: real.currentMode(of: now)))
+          TopologyEvent(
+            kind: .connected, output: now, geometry: real.geometry(of: now), mode: real.currentMode(of: now)))
         quiet.insert(id)
         if let monitor = monitors[id] {
           release(monitor)
@@ -105,7 +106,8 @@ extension Daemon {
     let seconds = config.disconnectGrace
     if seconds > 0 {
       let deadline = clock.nanoseconds.addingReportingOverflow(UInt64(seconds * 1e9))
-      for output in previous.connectedOutputs where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
+      for output in previous.connectedOutputs
+      where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
         guard let now = real.output(output.id), !now.isConnected else { continue }
         grace.pending[output.id] = PendingDisconnect(
           output: output, geometry: previous.geometry(of: output), mode: previous.activeCrtc(of: output)?.mode,
