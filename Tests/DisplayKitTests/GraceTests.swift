@@ -162,6 +162,37 @@ import Testing
     #expect(desk.daemon.counters.windowsDestroyed == 0 && desk.daemon.pendingDisconnects.isEmpty)
   }
 
+  @Test func aFlapLeavesTheProfileInForceAndAnUnplugAfterTheGraceLeavesIt() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let clock = ManualClock()
+    let config = try Config.parse(
+      Array(
+        """
+        { profiles: [
+            { name: "docked", outputs: [ { match: { output: "eDP-1" } },
+                                         { match: { output: "HDMI-1" }, position: "right-of eDP-1" } ] },
+            { name: "solo", outputs: [ { match: { output: "eDP-1" } } ] } ] }
+        """.utf8), file: "c.json5")
+    let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(daemon.activeProfile.name == "docked")
+    let requests = server.requests
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleXEvents()
+    #expect(daemon.activeProfile.name == "docked", "no switch during the grace")
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(daemon.activeProfile.name == "docked" && server.requests == requests, "nothing applied for a flap")
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleXEvents()
+    clock.advance(2_000_000_000)
+    try daemon.graceTimerFired()
+    #expect(daemon.activeProfile.name == "solo", "after the grace, as today")
+  }
+
   @Test func aDisconnectWhileTheScreenIsBlankedIsHeldUntilItIsOnAgain() throws {
     let desk = try Desk()
     desk.server.blanked = true
@@ -173,8 +204,24 @@ import Testing
     #expect(desk.daemon.graceTimerDescriptor != nil, "looked at again while held")
     desk.server.blanked = false
     try desk.wait(1)
-    #expect(desk.window == nil && desk.kinds == [.disconnectPending, .disconnected], "handled once on")
+    #expect(desk.window != nil, "once the screen is on, the monitor has the grace again to wake up")
+    try desk.wait(1.5)
+    #expect(desk.window == nil && desk.kinds == [.disconnectPending, .disconnected], "then handled")
     #expect(desk.server.topology.crtcs[1].mode == nil && desk.daemon.graceTimerDescriptor == nil)
+  }
+
+  @Test func aMonitorBackSoonAfterTheScreenIsOnIsLeftAsItWas() throws {
+    let desk = try Desk()
+    let window = try #require(desk.window)
+    desk.server.blanked = true
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    try desk.wait(600)
+    desk.server.blanked = false
+    try desk.wait(1)
+    desk.plug(edid: desk.edid)
+    try desk.daemon.handleXEvents()
+    #expect(desk.window == window && desk.kinds == [.disconnectPending] && desk.daemon.pendingDisconnects.isEmpty)
   }
 
   @Test func aMonitorBackWhileTheScreenIsBlankedIsLeftAsItWas() throws {

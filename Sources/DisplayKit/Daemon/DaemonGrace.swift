@@ -8,6 +8,9 @@ struct PendingDisconnect {
   var mode: ModeID?
   /// Monotonic time the grace ends.
   var deadline: UInt64
+  /// Held past its grace while the screen was blanked: once it is on, the grace runs again
+  /// (monitors take seconds to wake and assert their hot-plug signal).
+  var heldByBlank = false
 }
 
 /// The disconnects waiting for their grace, and the one timer that serves them.
@@ -55,10 +58,31 @@ extension Daemon {
     let now = clock.nanoseconds
     let over = grace.pending.filter { now >= $0.value.deadline }.keys.sorted()
     guard !over.isEmpty else { return [] }
-    guard connection.screenBlanked() else { return over }
     let lit = topology.connectedOutputs.contains { grace.pending[$0.id] == nil && topology.geometry(of: $0) != nil }
-    if lit { log.debug("the screen is blanked (DPMS): disconnects held until it is on again") }
-    return lit ? [] : over
+    if lit && connection.screenBlanked() {
+      log.debug("the screen is blanked (DPMS): disconnects held until it is on again")
+      for id in over { grace.pending[id]?.heldByBlank = true }
+      return []
+    }
+    let again = graceDeadline()
+    var due: [OutputID] = []
+    for id in over {
+      if lit && grace.pending[id]?.heldByBlank == true {
+        grace.pending[id]?.heldByBlank = false
+        grace.pending[id]?.deadline = again
+      } else {
+        due.append(id)
+      }
+    }
+    return due
+  }
+
+  /// The end of a grace starting now.
+  func graceDeadline() -> UInt64 {
+    // Bounded by the config; a Config made in code may say anything.
+    let seconds = config.disconnectGrace > 0 ? min(config.disconnectGrace, Config.graces.upperBound) : 0
+    let deadline = clock.nanoseconds.addingReportingOverflow(UInt64(seconds * 1e9))
+    return deadline.overflow ? .max : deadline.partialValue
   }
 
   /// Arms the timer for the earliest deadline (or the next look at a blanked screen), or
@@ -105,13 +129,13 @@ extension Daemon {
     }
     let seconds = config.disconnectGrace
     if seconds > 0 {
-      let deadline = clock.nanoseconds.addingReportingOverflow(UInt64(seconds * 1e9))
+      let deadline = graceDeadline()
       for output in previous.connectedOutputs
       where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
         guard let now = real.output(output.id), !now.isConnected else { continue }
         grace.pending[output.id] = PendingDisconnect(
           output: output, geometry: previous.geometry(of: output), mode: previous.activeCrtc(of: output)?.mode,
-          deadline: deadline.overflow ? .max : deadline.partialValue)
+          deadline: deadline)
         var shown = output
         (shown.connection, shown.crtc) = (.disconnected, now.crtc)
         events.append(TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: seconds))
