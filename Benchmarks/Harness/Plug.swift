@@ -84,7 +84,7 @@ private func plugRuns(_ server: TestXServer, _ tools: Tools, runs: Int) throws {
   row("displayd: plug -> connected hook started", hooked)
   row("displayd: plug -> placeholder painted", painted)
   row("displayd: unplug sent -> window gone", released, ratios: false)
-  row("  the same with the default disconnect_grace", graced, ratios: false)
+  row("  the same, default disconnect_grace", graced, ratios: false)
   print("  (runs above with disconnect_grace: 0; the default waits \(defaultGrace) s for the monitor to come back)")
   print(
     String(

@@ -105,6 +105,21 @@ extension XServerTests {
       #expect(graceTimers(rig.daemon.child.pid).isEmpty, "no timer once nothing is pending")
     }
 
+    /// The churn the grace removes, as a grace of 0 (the behaviour before it) still shows: a
+    /// flap releases the window and makes a new one, runs both hooks and sends both events.
+    @Test func withoutAGraceAFlapChurnsTheWindowHooksAndEvents() throws {
+      let rig = try Rig(grace: 0)
+      let window = try rig.plug()
+      _ = try rig.events()
+      try rig.vnc.setLayout(rig.unplugged)
+      #expect(eventually(within: 2) { rig.x.displaydWindows().isEmpty })
+      let again = try rig.plug()
+      #expect(again.id != window.id, "another window")
+      #expect(eventually(within: 2) { rig.hooks().count == 3 }, "connected, disconnected, connected: \(rig.hooks())")
+      let events = try rig.events().map(\.event)
+      #expect(events.contains("disconnected") && events.contains("connected") && !events.contains("disconnect-pending"))
+    }
+
     @Test func aMonitorGoneForLongerIsHandledAfterTheGraceAsToday() throws {
       let rig = try Rig(grace: 0.5)
       _ = try rig.plug()
