@@ -97,11 +97,23 @@ extension Daemon {
     grace.timer?.arm(after: first > now ? first - now : GraceRuntime.blankedRecheck)
   }
 
-  /// The grace's part of adopting a snapshot: holds new disconnects, settles those that came
-  /// back, and returns `real` as the daemon treats it (pending monitors still connected) with
-  /// the events to report instead of the diff's for those outputs.
+  /// The grace's part of adopting a snapshot: settles the monitors that came back, holds new
+  /// disconnects, and returns `real` as the daemon treats it (pending monitors still
+  /// connected), the events to report for those outputs, and the outputs whose own events
+  /// from the diff are not to be reported.
   func graceStep(_ real: Topology) -> (view: Topology, events: [TopologyEvent], quiet: Set<OutputID>) {
-    let previous = topology
+    var (events, quiet) = settleReturns(real)
+    events += holdDisconnects(real)
+    grace.releasing = []
+    armGraceTimer()
+    quiet.formUnion(grace.pending.keys)
+    return (masked(real), events, quiet)
+  }
+
+  /// Pending monitors connected again: the same one is left as it was (quiet, unless the
+  /// server changed its scanout meanwhile); another one is the old one's disconnect and a
+  /// new monitor, with a new window.
+  private func settleReturns(_ real: Topology) -> (events: [TopologyEvent], quiet: Set<OutputID>) {
     var events: [TopologyEvent] = []
     var quiet: Set<OutputID> = []
     for (id, held) in grace.pending {
@@ -111,41 +123,42 @@ extension Daemon {
         log.info("\(now.name): back within the grace; left as it was")
         let same = real.geometry(of: now) == held.geometry && real.activeCrtc(of: now)?.mode == held.mode
         if same { quiet.insert(id) }
-      } else {
-        // Another monitor on the connector: the old one's disconnect, then a new monitor.
-        log.info("\(now.name): another monitor came back within the grace; the old one is disconnected")
-        var gone = held.output
-        (gone.connection, gone.crtc) = (.disconnected, nil)
-        events.append(TopologyEvent(kind: .disconnected, output: gone))
-        events.append(
-          TopologyEvent(
-            kind: .connected, output: now, geometry: real.geometry(of: now), mode: real.currentMode(of: now)))
-        quiet.insert(id)
-        if let monitor = monitors[id] {
-          release(monitor)
-          monitors[id] = nil
-        }
+        continue
+      }
+      log.info("\(now.name): another monitor came back within the grace; the old one is disconnected")
+      var gone = held.output
+      (gone.connection, gone.crtc) = (.disconnected, nil)
+      events.append(TopologyEvent(kind: .disconnected, output: gone))
+      events.append(
+        TopologyEvent(kind: .connected, output: now, geometry: real.geometry(of: now), mode: real.currentMode(of: now)))
+      quiet.insert(id)
+      if let monitor = monitors[id] {
+        release(monitor)
+        monitors[id] = nil
       }
     }
+    return (events, quiet)
+  }
+
+  /// Outputs connected in the daemon's view and disconnected in `real`: held for the grace
+  /// (none with a grace of 0, nor those whose grace just ended); one `disconnect-pending` each.
+  private func holdDisconnects(_ real: Topology) -> [TopologyEvent] {
     let seconds = config.disconnectGrace
-    if seconds > 0 {
-      let deadline = graceDeadline()
-      for output in previous.connectedOutputs
-      where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
-        guard let now = real.output(output.id), !now.isConnected else { continue }
-        grace.pending[output.id] = PendingDisconnect(
-          output: output, geometry: previous.geometry(of: output), mode: previous.activeCrtc(of: output)?.mode,
-          deadline: deadline)
-        var shown = output
-        (shown.connection, shown.crtc) = (.disconnected, now.crtc)
-        events.append(TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: seconds))
-        log.info("\(output.name): disconnected; waiting \(seconds) s for it to come back")
-      }
+    guard seconds > 0 else { return [] }
+    let deadline = graceDeadline()
+    var events: [TopologyEvent] = []
+    for output in topology.connectedOutputs
+    where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
+      guard let now = real.output(output.id), !now.isConnected else { continue }
+      grace.pending[output.id] = PendingDisconnect(
+        output: output, geometry: topology.geometry(of: output), mode: topology.activeCrtc(of: output)?.mode,
+        deadline: deadline)
+      var shown = output
+      (shown.connection, shown.crtc) = (.disconnected, now.crtc)
+      events.append(TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: seconds))
+      log.info("\(output.name): disconnected; waiting \(seconds) s for it to come back")
     }
-    grace.releasing = []
-    armGraceTimer()
-    quiet.formUnion(grace.pending.keys)
-    return (masked(real), events, quiet)
+    return events
   }
 
   /// `real` with every pending monitor still connected (its EDID and modes as they were, its
