@@ -103,6 +103,10 @@ extension XServerTests {
       #expect(events.contains { $0 == ("disconnect-pending", "VNC-1") }, "\(events)")
       #expect(!events.contains { $0.event == "disconnected" || $0.event == "connected" }, "\(events)")
       #expect(graceTimers(rig.daemon.child.pid).isEmpty, "no timer once nothing is pending")
+      #expect(eventually(within: 1) { allThreadsIdle(rig.daemon.child.pid) })
+      let before = try wakeups(rig.daemon.child.pid)
+      _ = pollFDs([], timeoutMs: 1_000)  // the observation window, not a wait for anything
+      #expect(try wakeups(rig.daemon.child.pid) == before, "no wake-ups in 1 s of idling after a flap")
     }
 
     /// The churn the grace removes, as a grace of 0 (the behaviour before it) still shows: a
