@@ -134,6 +134,18 @@ import Testing
     #expect(desk.daemon.graceTimerDescriptor == nil)
   }
 
+  @Test func aReloadToAGraceOfZeroHandlesWhatWaitsAtOnce() throws {
+    let desk = try Desk()
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    var config = desk.daemon.config
+    config.disconnectGrace = 0
+    try desk.daemon.reload(config)
+    #expect(desk.window != nil && desk.daemon.graceTimerDescriptor != nil, "due now: the timer fires next")
+    try desk.daemon.graceTimerFired()
+    #expect(desk.window == nil && desk.kinds == [.disconnectPending, .disconnected])
+  }
+
   @Test func anotherMonitorOnTheConnectorWithinTheGraceIsANewMonitor() throws {
     let desk = try Desk()
     let window = try #require(desk.window)

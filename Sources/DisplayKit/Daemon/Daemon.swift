@@ -239,6 +239,7 @@ public final class Daemon {
       let old = topology
       report(try arrange(reason: "config reload"), old)
       syncWindows()
+      graceReloaded()
     } catch {
       (config, settled, failures, placeholderImage, profileRuntime) = previous
       throw error

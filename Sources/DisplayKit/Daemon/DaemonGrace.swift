@@ -88,13 +88,22 @@ extension Daemon {
   /// Arms the timer for the earliest deadline (or the next look at a blanked screen), or
   /// disarms it when nothing is pending.
   func armGraceTimer() {
-    guard let first = grace.pending.values.map(\.deadline).min() else {
+    let now = clock.nanoseconds
+    let recheck = now.addingReportingOverflow(GraceRuntime.blankedRecheck).partialValue
+    guard let next = grace.pending.values.map({ $0.heldByBlank ? max($0.deadline, recheck) : $0.deadline }).min()
+    else {
       grace.timer?.disarm()
       return
     }
     if grace.timer == nil { grace.timer = try? DeadlineTimer() }
-    let now = clock.nanoseconds
-    grace.timer?.arm(after: first > now ? first - now : GraceRuntime.blankedRecheck)
+    grace.timer?.arm(after: next > now ? next - now : 1)
+  }
+
+  /// A new config's grace: with 0, what waits is handled at once (as 0 means).
+  func graceReloaded() {
+    guard config.disconnectGrace == 0, !grace.pending.isEmpty else { return }
+    for id in grace.pending.keys { grace.pending[id]?.deadline = 0 }
+    armGraceTimer()
   }
 
   /// The grace's part of adopting a snapshot: settles the monitors that came back, holds new
