@@ -28,7 +28,8 @@ func cpuBenchmark(plugs: Int) throws {
 private func cpuPerCycle(_ server: TestXServer, _ vnc: VNCClient, _ main: UInt32, plugs: Int, config: String) throws
   -> Double
 {
-  let daemon = try DaemonProcess(display: server.display, config: config, logLevel: "info")
+  let daemon = try DaemonProcess(
+    display: server.display, config: config, logLevel: "info", disconnectGrace: 0)
   let x = try XInspector(server.display)
   let windows = !config.contains("none")
   func cycle() throws {
@@ -61,7 +62,8 @@ func rssBenchmark(plugs: Int, monitors: Int) throws {
   guard let main = vnc.screens.first?.id else { throw RigError("no main screen") }
   let daemon = try DaemonProcess(
     display: server.display,
-    config: "{ placeholder: { background: '#204080', foreground: '#ffcc00', text: 'HELLO' } }", logLevel: "info")
+    config: "{ placeholder: { background: '#204080', foreground: '#ffcc00', text: 'HELLO' } }", logLevel: "info",
+    disconnectGrace: 0)
   let x = try XInspector(server.display)
   let pid = daemon.child.pid
   let idle = statusKB(pid, "VmRSS") ?? 0

@@ -9,6 +9,7 @@
 #include <X11/extensions/Xdamage.h>
 #include <X11/extensions/Xfixes.h>
 #include <X11/extensions/XInput2.h>
+#include <X11/extensions/dpms.h>
 #include <X11/Xlib-xcb.h>
 #include <xcb/randr.h>
 

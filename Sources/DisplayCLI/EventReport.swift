@@ -15,6 +15,7 @@ public enum EventReport {
     if let mode = record.state.currentMode {
       words.append("\(mode.name)@" + fixed(mode.refreshHz, places: 2) + (mode.interlaced ? "i" : ""))
     }
+    if let s = record.graceSeconds { words.append("grace \(s) s") }
     return words.joined(separator: " ")
   }
 }

@@ -83,6 +83,7 @@ public final class DaemonService {
     if let frame = daemon.frameTimerDescriptor { list.append((frame, pollIn)) }
     if let bus = logind?.descriptor { list.append(bus) }
     if let bus = desktopBus?.descriptor { list.append(bus) }
+    if let grace = daemon.graceTimerDescriptor { list.append((grace, pollIn)) }
     if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
   }
@@ -95,6 +96,8 @@ public final class DaemonService {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
     } else if fd == daemon.frameTimerDescriptor {
       daemon.frameTimerFired()
+    } else if fd == daemon.graceTimerDescriptor {
+      try daemon.graceTimerFired()
     } else if let identify, fd == identify.timer.fileDescriptor {
       identify.timer.acknowledge()
       identify.remove()

@@ -12,8 +12,9 @@ struct WatchCommand: Subcommand {
     name: "watch", usage: "usage: displayd watch [--json] [--display D]",
     help: """
       Prints one line per hot-plug event as it happens: connected, disconnected,
-      mode-changed, primary-changed, edid-changed. Runs until SIGINT or SIGTERM (status 0).
-      Costs no wake-ups while nothing changes.
+      mode-changed, primary-changed, edid-changed (and through a running daemon,
+      disconnect-pending: a monitor gone, waiting for disconnect_grace). Runs until SIGINT
+      or SIGTERM (status 0). Costs no wake-ups while nothing changes.
 
         --json       one JSON object per line: {"event", "output", "time", ...state}
         --display D  the X display (default: $DISPLAY)

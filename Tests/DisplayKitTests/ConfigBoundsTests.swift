@@ -42,6 +42,11 @@ import XRig
     ("{ monitors: [{ match: { product_code: -1 } }] }", "monitors[0].match.product_code"),
     ("{ placeholder: { details: NaN } }", "placeholder.details"),
     ("{ main: Infinity }", "main"),
+    ("{ disconnect_grace: Infinity }", "disconnect_grace"),
+    ("{ disconnect_grace: NaN }", "disconnect_grace"),
+    ("{ disconnect_grace: -0.1 }", "disconnect_grace"),
+    ("{ disconnect_grace: 60.5 }", "disconnect_grace"),
+    ("{ disconnect_grace: 'soon' }", "disconnect_grace"),
   ]
 
   @Test(arguments: bad.indices) func aBadNumberIsAConfigErrorNamingTheKey(_ i: Int) {

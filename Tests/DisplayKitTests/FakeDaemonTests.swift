@@ -25,9 +25,16 @@ import Testing
     }
   }
 
+  /// Unplugs handled at once, as the tests of what an unplug does expect (no grace).
+  var immediate: Config {
+    var config = Config()
+    config.disconnectGrace = 0
+    return config
+  }
+
   @Test func aPluggedMonitorGetsAWindowAtItsPlaceAndUnpluggingReleasesEverything() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    let daemon = try Daemon(connection: server, config: immediate, log: quiet)
     try daemon.start()
     #expect(server.windows.isEmpty && server.held == 0)
     plug(server, 1)
@@ -134,7 +141,7 @@ import Testing
 
   @Test func aMirrorShowsThePlaceholderWhileItsSourceIsGoneAndMirrorsAgainAfter() throws {
     let server = desk()
-    var config = Config()
+    var config = immediate
     var rule = MonitorRule()
     rule.match.output = "HDMI-1"
     rule.content = .mirror

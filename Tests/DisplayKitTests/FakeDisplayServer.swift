@@ -27,6 +27,8 @@ final class FakeDisplayServer: DisplayServer {
   var unprobed: Topology?
   /// Snapshots that asked the server to re-probe its connectors.
   private(set) var probes = 0
+  /// DPMS has blanked the screen.
+  var blanked = false
   /// Applies of a change to these outputs fail with every mode, as a server refusing them.
   var refusing: Set<OutputID> = []
   /// Root areas drawn on since the daemon last took the damage.
@@ -119,6 +121,8 @@ final class FakeDisplayServer: DisplayServer {
     defer { pendingRandR = 0 }
     return pendingRandR
   }
+
+  func screenBlanked() -> Bool { blanked }
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     if lost { throw .connectionLost(display: name) }

@@ -97,7 +97,8 @@ extension XServerTests {
       let original = "// my desk\n{\n  defaults: { level: 'normal' },  // keep\n}\n"
       let daemon = try DaemonProcess(
         display: server.display, config: original,
-        environment: ["XDG_RUNTIME_DIR": runtime, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"])
+        environment: ["XDG_RUNTIME_DIR": runtime, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"],
+        disconnectGrace: nil)  // the file's bytes are checked: as written, nothing added
       let path = try #require(daemon.configPath)
       let env = Self.environment(runtime: runtime)
       daemon.settle()

@@ -11,12 +11,15 @@ public final class DaemonProcess {
   public let configPath: String?
 
   /// Starts the daemon with `config` (JSON5 text) if given, and waits for its first reconcile.
+  /// `disconnectGrace` goes into the config (one made for it when none is given) unless the
+  /// config sets it or it is nil: 0 by default, so an unplug is handled at once, as the tests
+  /// of what an unplug does expect; nil leaves the daemon's default grace.
   public init(
     display: String, config: String? = nil, extra: [String] = [], environment: [String: String] = [:],
-    logLevel: String = "debug"
+    logLevel: String = "debug", disconnectGrace: Double? = 0
   ) throws {
     var args = [displaydPath, "run", "--display", display, "--log-level", logLevel]
-    if let config {
+    if let config = Self.withGrace(config, disconnectGrace) {
       let dir = try makeTempDirectory("displayd-config")
       let path = dir + "/config.json5"
       try config.write(toFile: path, atomically: true, encoding: .utf8)
@@ -38,6 +41,14 @@ public final class DaemonProcess {
     guard waitFor("ready: ", timeout: 5) != nil else {
       throw RigError("daemon did not start: \(log.joined(separator: "\n")) \(child.drainOutput().err)")
     }
+  }
+
+  /// `config` with `disconnect_grace` added on its first line (so error lines stay as they are).
+  static func withGrace(_ config: String?, _ grace: Double?) -> String? {
+    guard let grace, config?.contains("disconnect_grace") != true else { return config }
+    guard let config else { return "{ disconnect_grace: \(grace) }" }
+    guard let brace = config.firstIndex(of: "{") else { return config }
+    return String(config[...brace]) + " disconnect_grace: \(grace)," + String(config[config.index(after: brace)...])
   }
 
   /// The first log line from now on containing `text`, within `timeout` seconds.

@@ -54,6 +54,8 @@ public final class Daemon {
   public var onProfileApplied: ((Profile) -> Void)?
   /// What is known of the desktop's display manager (DaemonDesktop.swift).
   var desktopRuntime = DesktopRuntime()
+  /// Disconnects waiting for `disconnect_grace` (DaemonGrace.swift).
+  var grace = GraceRuntime()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once.
   public init(
@@ -108,7 +110,9 @@ public final class Daemon {
       log.debug("outputs lit but disconnected: probing connectors")
       new = try connection.snapshot(ReadOptions(probe: true))
     }
-    guard new != topology else {
+    // While a disconnect waits, the server's topology may differ from the daemon's view only
+    // by that monitor's return: always look.
+    guard new != topology || !grace.pending.isEmpty else {
       log.debug("\(randr) RandR event(s), topology unchanged")
       if resync { syncWindows() }
       return
@@ -151,7 +155,7 @@ public final class Daemon {
     for round in 0..<Self.maxRounds {
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
       let plan = Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform)
-        .plan(settled: Set(settled.keys).union(excluded))
+        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys))
       if round == 0 { for warning in plan.warnings { log.warning(warning) } }
       if plan.isEmpty {
         for id in plan.configures { settle(id) }
@@ -201,18 +205,21 @@ public final class Daemon {
     failures[id] = nil
   }
 
-  /// Forgets settled and failed outputs whose monitor went away or was swapped for another.
+  /// Forgets settled and failed outputs whose monitor went away or was swapped for another
+  /// (one whose disconnect waits for the grace has not gone yet).
   private func forgetGoneMonitors() {
     let present = { (id: OutputID, key: MonitorKey) in
-      self.topology.output(id).map { $0.isConnected && MonitorKey($0) == key } ?? false
+      self.grace.pending[id] != nil || self.topology.output(id).map { $0.isConnected && MonitorKey($0) == key } ?? false
     }
     settled = settled.filter { present($0.key, $0.value) }
     failures = failures.filter { present($0.key, $0.value.monitor) }
   }
 
-  /// Makes `new` the current snapshot; logs and returns what changed since the last one.
+  /// Makes `new` the current snapshot (with the monitors whose disconnect waits for the grace
+  /// still in it); logs and returns what changed since the last one.
   func adopt(_ new: Topology) -> [TopologyEvent] {
-    let events = watcher.adopt(new)
+    let step = graceStep(new)
+    let events = step.events + watcher.adopt(step.view).filter { !step.quiet.contains($0.output.id) }
     for event in events { log.info(event.summary) }
     return events
   }
@@ -249,6 +256,7 @@ public final class Daemon {
       let old = topology
       report(try arrange(reason: "config reload"), old)
       syncWindows()
+      graceReloaded()
     } catch {
       (config, settled, failures, placeholderImage, profileRuntime) = previous
       throw error

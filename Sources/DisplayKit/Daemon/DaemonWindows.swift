@@ -5,12 +5,15 @@ extension Daemon {
     let wanted = Dictionary(windowConfig.wantedWindows(in: topology).map { ($0.output.id, $0) }) { a, _ in a }
     let redraws = counters.redraws
     defer { if counters.redraws != redraws { releaseFreedMemory() } }
+    // A monitor whose disconnect waits for the grace keeps its window as it is.
     for (id, monitor) in monitors
-    where wanted[id].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true {
+    where grace.pending[id] == nil
+      && wanted[id].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true
+    {
       release(monitor)
       monitors[id] = nil
     }
-    for (id, want) in wanted.sorted(by: { $0.key < $1.key }) {
+    for (id, want) in wanted.sorted(by: { $0.key < $1.key }) where grace.pending[id] == nil {
       if let refusal = want.refusal, monitors[id]?.drawn?.details != refusal { log.warning(refusal) }
       if var monitor = monitors[id] {
         if monitor.rect != want.rect {

@@ -26,6 +26,10 @@ public protocol DisplayServer: AnyObject {
   /// have changed the topology.
   func drainEvents(_ onWindow: (WindowEvent) -> Void) throws(DisplayError) -> Int
 
+  /// Whether DPMS has blanked the screen (standby, suspend or off); false on a server
+  /// without the DPMS extension, or with DPMS disabled.
+  func screenBlanked() -> Bool
+
   // Topology.
   /// One consistent snapshot.
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology

@@ -242,6 +242,11 @@ public struct Config: Hashable, Sendable {
   public var lidClosed = LidClosedAction.ignore
   /// Whether a desktop's display manager, when one runs, lays the monitors out (`auto`).
   public var desktop = DesktopPolicy.auto
+  /// Seconds a disconnected monitor has to come back before its disconnect is handled (a
+  /// monitor going to sleep, a dock's hiccup); 0 handles it at once. Within `graces`.
+  public var disconnectGrace = 1.5
+  /// The graces a config may give, in seconds.
+  public static let graces = 0.0...60.0
   public init() {}
 
   /// Whether the lid can change what the config lays out: a profile with a `lid` condition, or

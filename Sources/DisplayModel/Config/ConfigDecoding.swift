@@ -84,13 +84,18 @@ extension Config: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["main", "defaults", "placeholder", "monitors", "hooks", "profiles", "panel", "desktop"])
+    try c.requireOnly([
+      "main", "defaults", "placeholder", "monitors", "hooks", "profiles", "panel", "desktop", "disconnect_grace",
+    ])
     main = try c.optional("main")
     defaults = try c.optional("defaults") ?? MonitorSettings()
     placeholder = try c.optional("placeholder") ?? PlaceholderStyle()
     monitors = try c.optional("monitors") ?? []
     hooks = try c.optional("hooks") ?? HookConfig()
     desktop = try c.parsed("desktop", expected: oneOf(DesktopPolicy.self), DesktopPolicy.init) ?? desktop
+    disconnectGrace =
+      try c.bounded("disconnect_grace", Self.graces, lowerOpen: false, expected: "a number of seconds 0...60")
+      ?? disconnectGrace
     try decodeProfiles(c)
   }
 }

@@ -71,17 +71,31 @@ extension Config {
       return ConfigError(
         file: file, line: line(of: problem.offset, in: bytes), message: "syntax error: \(problem.message)")
     case .dataCorrupted(let ctx):
-      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: ctx.debugDescription)
+      return ConfigError(
+        file: file, line: topLevelLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        message: ctx.debugDescription)
     case .typeMismatch(let type, let ctx):
-      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type))")
+      return ConfigError(
+        file: file, line: topLevelLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        message: "expected \(typeName(type))")
     case .valueNotFound(let type, let ctx):
       return ConfigError(
-        file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type)), found null")
+        file: file, line: topLevelLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        message: "expected \(typeName(type)), found null")
     case .keyNotFound(let key, let ctx):
       return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "missing key '\(key.stringValue)'")
     @unknown default:
       return ConfigError(file: file, message: "\(error)")
     }
+  }
+
+  /// The line of a top-level key (`disconnect_grace: NaN`), the one kind of path whose place
+  /// is found without walking nested values; nil for deeper paths.
+  static func topLevelLine(_ path: [CodingKey], _ bytes: [UInt8]) -> Int? {
+    guard path.count == 1, let key = path.first?.stringValue,
+      let member = JSON5Locator.topLevelObject(in: bytes)?.members.first(where: { $0.key == key })
+    else { return nil }
+    return line(of: member.keyStart, in: bytes)
   }
 
   /// `monitors[1].mode`.

@@ -10,6 +10,9 @@ public enum TopologyEventKind: String, Hashable, Sendable, CaseIterable {
   case primaryChanged = "primary-changed"
   /// The output's EDID property changed: another monitor, or one whose identity was set.
   case edidChanged = "edid-changed"
+  /// The monitor went away, and the daemon waits for the grace (`disconnect_grace`) before it
+  /// handles that: followed by `disconnected` if it does not come back, by nothing if it does.
+  case disconnectPending = "disconnect-pending"
 }
 
 /// One change, derived from a pair of snapshots, with the output's new state.
@@ -21,12 +24,17 @@ public struct TopologyEvent: Hashable, Sendable {
   public var geometry: Rect?
   /// Its mode now, nil when it has none.
   public var mode: Mode?
+  /// The seconds a pending disconnect waits for the monitor (`disconnectPending` only).
+  public var graceSeconds: Double?
 
-  public init(kind: TopologyEventKind, output: Output, geometry: Rect? = nil, mode: Mode? = nil) {
+  public init(
+    kind: TopologyEventKind, output: Output, geometry: Rect? = nil, mode: Mode? = nil, graceSeconds: Double? = nil
+  ) {
     self.kind = kind
     self.output = output
     self.geometry = geometry
     self.mode = mode
+    self.graceSeconds = graceSeconds
   }
 }
 
@@ -37,6 +45,7 @@ extension TopologyEvent {
     var words = [kind.rawValue, output.name]
     if let g = geometry { words.append(g.description) }
     if let m = mode { words.append(m.label) }
+    if let s = graceSeconds { words.append("grace \(s) s") }
     return words.joined(separator: " ")
   }
 }

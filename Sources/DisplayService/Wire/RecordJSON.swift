@@ -58,7 +58,7 @@ extension EventRecord: JSONRecord {
       [
         (CodingKeys.event.rawValue, .string(event)), (CodingKeys.output.rawValue, .string(output)),
         (CodingKeys.time.rawValue, .string(time)),
-      ] + state.members)
+      ] + state.members + (graceSeconds.map { [(CodingKeys.graceSeconds.rawValue, .double($0))] } ?? []))
   }
 }
 

@@ -121,13 +121,20 @@ public struct EventRecord: Codable, Equatable, Sendable {
   public var output: String
   public var time: String
   public var state: OutputState
-  enum CodingKeys: String, CodingKey { case event, output, time }
+  /// `disconnect-pending` only (absent otherwise): the seconds the daemon waits for the
+  /// monitor to come back before it handles the disconnect.
+  public var graceSeconds: Double?
+  enum CodingKeys: String, CodingKey {
+    case event, output, time
+    case graceSeconds = "grace_seconds"
+  }
 
   public init(_ event: TopologyEvent, in topology: Topology, time: String = timestampNow()) {
     self.event = event.kind.rawValue
     output = event.output.name
     self.time = time
     state = OutputState(event.output, in: topology)
+    graceSeconds = event.graceSeconds
   }
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -135,6 +142,7 @@ public struct EventRecord: Codable, Equatable, Sendable {
     output = try c.decode(String.self, forKey: .output)
     time = try c.decode(String.self, forKey: .time)
     state = try OutputState(from: decoder)
+    graceSeconds = try c.decodeIfPresent(Double.self, forKey: .graceSeconds)
   }
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: CodingKeys.self)
@@ -142,5 +150,7 @@ public struct EventRecord: Codable, Equatable, Sendable {
     try c.encode(output, forKey: .output)
     try c.encode(time, forKey: .time)
     try state.encode(to: encoder)
+    // Absent, not null, on other events: their lines stay as they were.
+    if let graceSeconds { try c.encode(graceSeconds, forKey: .graceSeconds) }
   }
 }

@@ -1,0 +1,186 @@
+/// A monitor that disconnected and may come back within the grace (a monitor going to sleep,
+/// a dock's hiccup): until then the daemon acts as if it were still there.
+struct PendingDisconnect {
+  /// The output as it was while connected: its monitor (EDID) and modes.
+  var output: Output
+  /// What it showed then, to tell whether it comes back as it was.
+  var geometry: Rect?
+  var mode: ModeID?
+  /// Monotonic time the grace ends.
+  var deadline: UInt64
+  /// Held past its grace while the screen was blanked: once it is on, the grace runs again
+  /// (monitors take seconds to wake and assert their hot-plug signal).
+  var heldByBlank = false
+}
+
+/// The disconnects waiting for their grace, and the one timer that serves them.
+struct GraceRuntime {
+  var pending: [OutputID: PendingDisconnect] = [:]
+  /// Disconnects whose grace just ended: handled by the next snapshot, not held again.
+  var releasing: Set<OutputID> = []
+  /// Armed only while something is pending; made with the first disconnect held.
+  var timer: DeadlineTimer?
+  /// While the screen is blanked, how often it is asked whether it is on again.
+  static let blankedRecheck: UInt64 = 1_000_000_000
+}
+
+extension Daemon {
+  /// Outputs whose disconnect waits for its grace.
+  public var pendingDisconnects: [OutputID] { grace.pending.keys.sorted() }
+
+  /// The grace timer's descriptor while it is armed, for the event loop.
+  public var graceTimerDescriptor: FileDescriptor? { grace.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
+
+  /// The grace timer fired: handles the disconnects whose grace is over, as on any event.
+  public func graceTimerFired() throws(DisplayError) {
+    grace.timer?.acknowledge()
+    let due = dueDisconnects()
+    if due.isEmpty {
+      armGraceTimer()
+      return
+    }
+    for id in due {
+      if let name = grace.pending[id]?.output.name { log.info("\(name): not back within the grace; disconnected") }
+      grace.pending[id] = nil
+      grace.releasing.insert(id)
+    }
+    let old = topology
+    var events = adopt(try connection.snapshot())
+    events += try arrange(reason: "disconnect grace over")
+    report(events, old)
+    syncWindows()
+  }
+
+  /// The pending disconnects to handle now: those whose grace is over, unless the screen is
+  /// blanked (a sleeping desk's monitors drop off one by one, as xfsettingsd knows) and another
+  /// monitor is still lit (never a dark desk for longer than the grace).
+  func dueDisconnects() -> [OutputID] {
+    let now = clock.nanoseconds
+    let over = grace.pending.filter { now >= $0.value.deadline }.keys.sorted()
+    guard !over.isEmpty else { return [] }
+    let lit = topology.connectedOutputs.contains { grace.pending[$0.id] == nil && topology.geometry(of: $0) != nil }
+    if lit && connection.screenBlanked() {
+      log.debug("the screen is blanked (DPMS): disconnects held until it is on again")
+      for id in over { grace.pending[id]?.heldByBlank = true }
+      return []
+    }
+    let again = graceDeadline()
+    var due: [OutputID] = []
+    for id in over {
+      if lit && grace.pending[id]?.heldByBlank == true {
+        grace.pending[id]?.heldByBlank = false
+        grace.pending[id]?.deadline = again
+      } else {
+        due.append(id)
+      }
+    }
+    return due
+  }
+
+  /// The end of a grace starting now.
+  func graceDeadline() -> UInt64 {
+    // Bounded by the config; a Config made in code may say anything.
+    let seconds = config.disconnectGrace > 0 ? min(config.disconnectGrace, Config.graces.upperBound) : 0
+    let deadline = clock.nanoseconds.addingReportingOverflow(UInt64(seconds * 1e9))
+    return deadline.overflow ? .max : deadline.partialValue
+  }
+
+  /// Arms the timer for the earliest deadline (or the next look at a blanked screen), or
+  /// disarms it when nothing is pending.
+  func armGraceTimer() {
+    let now = clock.nanoseconds
+    let recheck = now.addingReportingOverflow(GraceRuntime.blankedRecheck).partialValue
+    guard let next = grace.pending.values.map({ $0.heldByBlank ? max($0.deadline, recheck) : $0.deadline }).min()
+    else {
+      grace.timer?.disarm()
+      return
+    }
+    if grace.timer == nil { grace.timer = try? DeadlineTimer() }
+    grace.timer?.arm(after: next > now ? next - now : 1)
+  }
+
+  /// A new config's grace: with 0, what waits is handled at once (as 0 means).
+  func graceReloaded() {
+    guard config.disconnectGrace == 0, !grace.pending.isEmpty else { return }
+    for id in grace.pending.keys { grace.pending[id]?.deadline = 0 }
+    armGraceTimer()
+  }
+
+  /// The grace's part of adopting a snapshot: settles the monitors that came back, holds new
+  /// disconnects, and returns `real` as the daemon treats it (pending monitors still
+  /// connected), the events to report for those outputs, and the outputs whose own events
+  /// from the diff are not to be reported.
+  func graceStep(_ real: Topology) -> (view: Topology, events: [TopologyEvent], quiet: Set<OutputID>) {
+    var (events, quiet) = settleReturns(real)
+    events += holdDisconnects(real)
+    grace.releasing = []
+    armGraceTimer()
+    quiet.formUnion(grace.pending.keys)
+    return (masked(real), events, quiet)
+  }
+
+  /// Pending monitors connected again: the same one is left as it was (quiet, unless the
+  /// server changed its scanout meanwhile); another one is the old one's disconnect and a
+  /// new monitor, with a new window.
+  private func settleReturns(_ real: Topology) -> (events: [TopologyEvent], quiet: Set<OutputID>) {
+    var events: [TopologyEvent] = []
+    var quiet: Set<OutputID> = []
+    for (id, held) in grace.pending {
+      guard let now = real.output(id), now.isConnected else { continue }
+      grace.pending[id] = nil
+      if MonitorKey(now) == MonitorKey(held.output) {
+        log.info("\(now.name): back within the grace; left as it was")
+        let same = real.geometry(of: now) == held.geometry && real.activeCrtc(of: now)?.mode == held.mode
+        if same { quiet.insert(id) }
+        continue
+      }
+      log.info("\(now.name): another monitor came back within the grace; the old one is disconnected")
+      var gone = held.output
+      (gone.connection, gone.crtc) = (.disconnected, nil)
+      events.append(TopologyEvent(kind: .disconnected, output: gone))
+      events.append(
+        TopologyEvent(kind: .connected, output: now, geometry: real.geometry(of: now), mode: real.currentMode(of: now)))
+      quiet.insert(id)
+      if let monitor = monitors[id] {
+        release(monitor)
+        monitors[id] = nil
+      }
+    }
+    return (events, quiet)
+  }
+
+  /// Outputs connected in the daemon's view and disconnected in `real`: held for the grace
+  /// (none with a grace of 0, nor those whose grace just ended); one `disconnect-pending` each.
+  private func holdDisconnects(_ real: Topology) -> [TopologyEvent] {
+    let seconds = config.disconnectGrace
+    guard seconds > 0 else { return [] }
+    let deadline = graceDeadline()
+    var events: [TopologyEvent] = []
+    for output in topology.connectedOutputs
+    where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
+      guard let now = real.output(output.id), !now.isConnected else { continue }
+      grace.pending[output.id] = PendingDisconnect(
+        output: output, geometry: topology.geometry(of: output), mode: topology.activeCrtc(of: output)?.mode,
+        deadline: deadline)
+      var shown = output
+      (shown.connection, shown.crtc) = (.disconnected, now.crtc)
+      events.append(TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: seconds))
+      log.info("\(output.name): disconnected; waiting \(seconds) s for it to come back")
+    }
+    return events
+  }
+
+  /// `real` with every pending monitor still connected (its EDID and modes as they were, its
+  /// CRTC as the server has it now), and the primary kept while it is one of them.
+  func masked(_ real: Topology) -> Topology {
+    var view = real
+    for (id, held) in grace.pending {
+      guard let index = view.outputs.firstIndex(where: { $0.id == id }) else { continue }
+      var output = held.output
+      output.crtc = view.outputs[index].crtc
+      view.outputs[index] = output
+    }
+    if view.primary == nil, let primary = topology.primary, grace.pending[primary] != nil { view.primary = primary }
+    return view
+  }
+}

@@ -1,0 +1,15 @@
+import CXrandr
+
+extension XConnection {
+  /// Whether DPMS has blanked the screen: enabled, and in standby, suspend or off. False
+  /// without the DPMS extension (Xvnc and the dummy Xorg have none), asking nothing more then.
+  public func screenBlanked() -> Bool {
+    var event: Int32 = 0
+    var error: Int32 = 0
+    guard DPMSQueryExtension(display, &event, &error) != 0, DPMSCapable(display) != 0 else { return false }
+    var level: CARD16 = 0
+    var enabled: BOOL = 0
+    guard DPMSInfo(display, &level, &enabled) != 0 else { return false }
+    return enabled != 0 && level != CARD16(DPMSModeOn)
+  }
+}

@@ -1,0 +1,270 @@
+import DisplayCLI
+import DisplayKit
+import DisplayService
+import Testing
+
+/// `disconnect_grace`: a monitor that drops off and comes back within the grace (a DisplayPort
+/// monitor going to sleep, a dock's USB hiccup) finds everything as it was. Against the fake
+/// with a manual clock; the real server's side is in GraceVNCTests.
+@Suite struct DisconnectGraceTests {
+  let quiet = Logger(level: .error) { _ in }
+
+  @Test func theGraceIsOneAndAHalfSecondsByDefaultAndZeroToSixtyIsAccepted() throws {
+    #expect(Config().disconnectGrace == 1.5)
+    for (text, value) in [("0", 0.0), ("60", 60.0), ("0.25", 0.25)] {
+      let config = try Config.parse(Array("{ disconnect_grace: \(text) }".utf8), file: "c.json5")
+      #expect(config.disconnectGrace == value)
+    }
+  }
+
+  @Test func aBadGraceIsAConfigErrorNamingTheFileLineAndKey() {
+    for bad in ["Infinity", "-Infinity", "NaN", "-1", "61", "'soon'", "true"] {
+      do {
+        _ = try Config.parse(Array("{\n  main: 'eDP-1',\n  disconnect_grace: \(bad),\n}".utf8), file: "c.json5")
+        Issue.record("accepted: \(bad)")
+      } catch {
+        #expect(error.keyPath == "disconnect_grace" && error.line == 3, "\(bad): \(error)")
+        #expect(error.description.hasPrefix("c.json5:3:"), "\(bad): \(error)")
+      }
+    }
+  }
+
+  @Test func thePendingEventsRecordSaysSoAndOtherRecordsKeepTheirBytes() throws {
+    let desk = try Desk()
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    let event = try #require(desk.events.first)
+    let record = EventRecord(event, in: desk.daemon.topology, time: "T")
+    let line = JSON.record(record).serialized()
+    #expect(line.hasPrefix(#"{"event":"disconnect-pending","output":"HDMI-1","time":"T","id":101,"connected":false"#))
+    #expect(line.hasSuffix(#","grace_seconds":1.5}"#), "\(line)")
+    #expect(line == (try JSON(encoding: record)).serialized(), "the hand-built record is its Encodable's")
+    #expect(try EventRecord.decode(Array(line.utf8)) == record)
+    let text = EventReport.text(record)
+    #expect(text.hasPrefix("T disconnect-pending HDMI-1 ") && text.hasSuffix(" grace 1.5 s"), "\(text)")
+    let plain = EventRecord(TopologyEvent(kind: .connected, output: event.output), in: desk.daemon.topology, time: "T")
+    #expect(!JSON.record(plain).serialized().contains("grace"), "absent from other events")
+    #expect(JSON.record(plain).serialized() == (try JSON(encoding: plain)).serialized())
+  }
+
+  /// eDP-1 lit as main, HDMI-1 plugged and covered by a window; the daemon's events recorded.
+  final class Desk {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let clock = ManualClock()
+    let daemon: Daemon
+    var events: [TopologyEvent] = []
+    let edid: [UInt8]
+
+    init(grace: Double = 1.5, main: Bool = true) throws {
+      var config = Config()
+      config.disconnectGrace = grace
+      edid = try hostileEDID(name: "ALPHA", serial: "1")
+      daemon = try Daemon(connection: server, config: config, log: Logger(level: .error) { _ in }, clock: clock)
+      daemon.onEvents = { [unowned self] new, _, _ in events += new }
+      try daemon.start()
+      plug(edid: edid)
+      try daemon.handleXEvents()
+      events = []
+    }
+
+    func plug(edid: [UInt8]?) {
+      server.change {
+        $0.outputs[1].connection = .connected
+        $0.outputs[1].edid = edid
+      }
+    }
+
+    /// The monitor goes: as on real hardware, its CRTC stays set until someone turns it off.
+    func unplug() {
+      server.change {
+        $0.outputs[1].connection = .disconnected
+        $0.outputs[1].edid = nil
+      }
+    }
+
+    var window: WindowID? { daemon.monitors[OutputID(rawValue: 101)]?.window }
+    var kinds: [TopologyEventKind] { events.map(\.kind) }
+
+    /// Time passes; the timer fires (the service's poll would see its descriptor).
+    func wait(_ seconds: Double) throws {
+      clock.advance(UInt64(seconds * 1e9))
+      try daemon.graceTimerFired()
+    }
+  }
+
+  @Test func aFlapWithinTheGraceChangesNothingAndReportsOnlyThatItWasPending() throws {
+    let desk = try Desk()
+    let window = try #require(desk.window)
+    let (applies, requests, created) = (desk.server.applies, desk.server.requests, desk.daemon.counters.windowsCreated)
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    #expect(desk.daemon.graceTimerDescriptor != nil, "a timer while the disconnect waits")
+    #expect(desk.window == window && desk.server.topology.crtcs[1].mode != nil, "its window and CRTC kept")
+    try desk.wait(1)
+    desk.plug(edid: desk.edid)
+    try desk.daemon.handleXEvents()
+    #expect(desk.window == window, "the same window")
+    #expect(desk.server.applies == applies && desk.server.requests == requests, "no request at all")
+    #expect(desk.daemon.counters.windowsCreated == created && desk.daemon.counters.windowsDestroyed == 0)
+    #expect(desk.kinds == [.disconnectPending], "no disconnected/connected pair")
+    #expect(desk.events.first?.graceSeconds == 1.5)
+    #expect(desk.daemon.graceTimerDescriptor == nil && desk.daemon.pendingDisconnects.isEmpty, "no timer left")
+  }
+
+  @Test func aMonitorNotBackWithinTheGraceIsHandledAsToday() throws {
+    let desk = try Desk()
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    try desk.wait(1.4)
+    #expect(desk.window != nil && desk.kinds == [.disconnectPending], "still waiting at 1.4 s")
+    try desk.wait(0.2)
+    #expect(desk.window == nil && desk.server.windows.isEmpty, "window released")
+    #expect(desk.server.topology.crtcs[1].mode == nil, "its CRTC turned off")
+    #expect(desk.kinds == [.disconnectPending, .disconnected])
+    #expect(desk.events.last?.output.name == "HDMI-1" && desk.server.held == 0 && desk.server.badFrees == 0)
+    #expect(desk.daemon.graceTimerDescriptor == nil, "no timer once nothing is pending")
+  }
+
+  @Test func aGraceOfZeroHandlesTheDisconnectAtOnce() throws {
+    let desk = try Desk(grace: 0)
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    #expect(desk.window == nil && desk.kinds == [.disconnected] && desk.server.topology.crtcs[1].mode == nil)
+    #expect(desk.daemon.graceTimerDescriptor == nil)
+  }
+
+  @Test func aReloadToAGraceOfZeroHandlesWhatWaitsAtOnce() throws {
+    let desk = try Desk()
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    var config = desk.daemon.config
+    config.disconnectGrace = 0
+    try desk.daemon.reload(config)
+    #expect(desk.window != nil && desk.daemon.graceTimerDescriptor != nil, "due now: the timer fires next")
+    try desk.daemon.graceTimerFired()
+    #expect(desk.window == nil && desk.kinds == [.disconnectPending, .disconnected])
+  }
+
+  @Test func anotherMonitorOnTheConnectorWithinTheGraceIsANewMonitor() throws {
+    let desk = try Desk()
+    let window = try #require(desk.window)
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    desk.plug(edid: try hostileEDID(name: "BETA", serial: "2"))
+    try desk.daemon.handleXEvents()
+    #expect(Array(desk.kinds.prefix(3)) == [.disconnectPending, .disconnected, .connected], "\(desk.kinds)")
+    #expect(desk.window != nil && desk.window != window, "a new window for the new monitor")
+    #expect(desk.daemon.pendingDisconnects.isEmpty && desk.daemon.graceTimerDescriptor == nil)
+  }
+
+  @Test func aStormOfFlapsKeepsTheWindowAndMakesNoRequest() throws {
+    let desk = try Desk()
+    let window = try #require(desk.window)
+    let requests = desk.server.requests
+    for _ in 0..<20 {
+      desk.unplug()
+      try desk.daemon.handleXEvents()
+      desk.clock.advance(100_000_000)
+      desk.plug(edid: desk.edid)
+      try desk.daemon.handleXEvents()
+    }
+    #expect(desk.window == window && desk.server.requests == requests)
+    #expect(desk.kinds == Array(repeating: .disconnectPending, count: 20))
+    #expect(desk.daemon.counters.windowsDestroyed == 0 && desk.daemon.pendingDisconnects.isEmpty)
+  }
+
+  @Test func aFlapLeavesTheProfileInForceAndAnUnplugAfterTheGraceLeavesIt() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let clock = ManualClock()
+    let config = try Config.parse(
+      Array(
+        """
+        { profiles: [
+            { name: "docked", outputs: [ { match: { output: "eDP-1" } },
+                                         { match: { output: "HDMI-1" }, position: "right-of eDP-1" } ] },
+            { name: "solo", outputs: [ { match: { output: "eDP-1" } } ] } ] }
+        """.utf8), file: "c.json5")
+    let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(daemon.activeProfile.name == "docked")
+    let requests = server.requests
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleXEvents()
+    #expect(daemon.activeProfile.name == "docked", "no switch during the grace")
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(daemon.activeProfile.name == "docked" && server.requests == requests, "nothing applied for a flap")
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleXEvents()
+    clock.advance(2_000_000_000)
+    try daemon.graceTimerFired()
+    #expect(daemon.activeProfile.name == "solo", "after the grace, as today")
+  }
+
+  @Test func aDisconnectWhileTheScreenIsBlankedIsHeldUntilItIsOnAgain() throws {
+    let desk = try Desk()
+    desk.server.blanked = true
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    try desk.wait(1.6)
+    try desk.wait(30)
+    #expect(desk.window != nil && desk.kinds == [.disconnectPending], "held past the grace while blanked")
+    #expect(desk.daemon.graceTimerDescriptor != nil, "looked at again while held")
+    desk.server.blanked = false
+    try desk.wait(1)
+    #expect(desk.window != nil, "once the screen is on, the monitor has the grace again to wake up")
+    try desk.wait(1.5)
+    #expect(desk.window == nil && desk.kinds == [.disconnectPending, .disconnected], "then handled")
+    #expect(desk.server.topology.crtcs[1].mode == nil && desk.daemon.graceTimerDescriptor == nil)
+  }
+
+  @Test func aMonitorBackSoonAfterTheScreenIsOnIsLeftAsItWas() throws {
+    let desk = try Desk()
+    let window = try #require(desk.window)
+    desk.server.blanked = true
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    try desk.wait(600)
+    desk.server.blanked = false
+    try desk.wait(1)
+    desk.plug(edid: desk.edid)
+    try desk.daemon.handleXEvents()
+    #expect(desk.window == window && desk.kinds == [.disconnectPending] && desk.daemon.pendingDisconnects.isEmpty)
+  }
+
+  @Test func aMonitorBackWhileTheScreenIsBlankedIsLeftAsItWas() throws {
+    let desk = try Desk()
+    let window = try #require(desk.window)
+    desk.server.blanked = true
+    desk.unplug()
+    try desk.daemon.handleXEvents()
+    try desk.wait(20)
+    desk.plug(edid: desk.edid)
+    try desk.daemon.handleXEvents()
+    #expect(desk.window == window && desk.kinds == [.disconnectPending])
+  }
+
+  @Test func theLastLitMonitorIsNotHeldByTheBlankedScreenPastTheGrace() throws {
+    // A desktop with one monitor, the main one: when it goes, nothing else is lit.
+    let server = FakeDisplayServer(TopologyBuilder.topology(["HDMI-1", "DP-1"], on: ["HDMI-1": TopologyBuilder.m1080]))
+    let clock = ManualClock()
+    let daemon = try Daemon(connection: server, config: Config(), log: quiet, clock: clock)
+    var kinds: [TopologyEventKind] = []
+    daemon.onEvents = { events, _, _ in kinds += events.map(\.kind) }
+    try daemon.start()
+    server.blanked = true
+    server.change { $0.outputs[0].connection = .disconnected }
+    try daemon.handleXEvents()
+    clock.advance(1_400_000_000)
+    try daemon.graceTimerFired()
+    #expect(kinds == [.disconnectPending], "the grace still applies")
+    clock.advance(200_000_000)
+    try daemon.graceTimerFired()
+    #expect(kinds.contains(.disconnected), "never a dark desk past the grace: \(kinds)")
+    #expect(daemon.pendingDisconnects.isEmpty && daemon.graceTimerDescriptor == nil)
+  }
+}
