@@ -101,14 +101,16 @@ final class DesktopWatcher {
     var names: Set<String> = []
     for name in DesktopSignals.busNames {
       let r = cl_session_has_owner(bus, name)
-      if r > 0 { names.insert(name) }
+      // A call that failed (a busy bus) keeps what was known: never a manager gone by timeout.
+      if r > 0 || (r < 0 && signals.busNames.contains(name)) { names.insert(name) }
       if r < 0 { log.warning("session bus: NameHasOwner \(name) failed (\(Self.describe(errno: r)))") }
     }
     var next = DesktopSignals()
     next.busNames = names
     for (name, path, interface) in DesktopSignals.kded where names.contains(name) {
       let r = cl_session_answer_has(bus, name, path, interface, "loadedModules", "kscreen")
-      next.kdedModules = (next.kdedModules ?? []) + (r > 0 ? ["kscreen"] : [])
+      let had = signals.kdedModules?.contains("kscreen") ?? false
+      next.kdedModules = (next.kdedModules ?? []) + (r > 0 || (r < 0 && had) ? ["kscreen"] : [])
     }
     if names.contains(DesktopSignals.mate) {
       next.mateXrandr =

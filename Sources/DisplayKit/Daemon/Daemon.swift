@@ -141,7 +141,12 @@ public final class Daemon {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
-    if let manager = noteDesktop() { return leaveLayout(to: manager, n, reason: reason) }
+    if let manager = noteDesktop() {
+      let events = leaveLayout(to: manager, n, reason: reason)
+      // Properties and touch devices are not the layout: they follow the desktop's.
+      applyOutputExtras()
+      return events
+    }
     var events: [TopologyEvent] = []
     if let manual = profileRuntime.manual, manual.desk != desk { events += try resumeAutomatic(n, reason: reason) }
     let profiled = try arrangeProfile(n, reason: reason)

@@ -47,7 +47,7 @@ extension Daemon {
       return log.warning("could not set \(name) in RESOURCE_MANAGER: \(error)")
     }
     // Not ours (never set, or another client wrote over it): that is what to go back to.
-    if before != xft.written { xft.original = before }
+    if xft.written == nil || before != xft.written { xft.original = before }
     (xft.written, xft.dpi) = (entry, Int(value))
     if before != entry { log.info("\(name) \(value) in RESOURCE_MANAGER (was \(Self.show(before)))") }
     noteXSettings()
@@ -59,12 +59,15 @@ extension Daemon {
     let original = xft.original
     var theirs = false
     do {
-      try connection.editResources { database in
+      let readable = try connection.editResources { database in
         guard ResourceDatabase.entry(of: name, in: database) == written else {
           theirs = true
           return nil
         }
         return ResourceDatabase.setting(name, to: original, in: database)
+      }
+      guard readable else {
+        return log.warning("RESOURCE_MANAGER is not a string displayd can read: \(name) not restored")
       }
     } catch {
       return log.warning("could not restore \(name) in RESOURCE_MANAGER: \(error)")
@@ -101,11 +104,13 @@ extension Daemon {
     return name.isEmpty ? nil : name
   }
 
-  /// What another client wrote, fit for one log line: tabs as spaces, other control characters dropped, at most
+  /// What another client wrote, fit for one log line: tabs as spaces, other control characters (C0, DEL, C1) dropped, at most
   /// 64 characters.
   static func printable(_ text: String) -> String {
     var result = ""
-    let scalars = text.unicodeScalars.map { $0 == "\t" ? " " : $0 }.filter { $0.value >= 0x20 && $0.value != 0x7F }
+    let scalars = text.unicodeScalars.map { $0 == "\t" ? " " : $0 }.filter {
+      $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value)
+    }
     result.unicodeScalars.append(contentsOf: scalars.prefix(64))
     return result
   }

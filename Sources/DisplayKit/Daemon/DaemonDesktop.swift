@@ -48,6 +48,8 @@ extension Daemon {
   /// A reconcile while the desktop has the layout: no profile is in force and nothing is
   /// changed; the windows follow the desktop's layout.
   func leaveLayout(to manager: DesktopManager, _ n: Int, reason: String) -> [TopologyEvent] {
+    // DPI is the desktop's too: what displayd set in RESOURCE_MANAGER goes back.
+    followXftDPI(nil)
     if profileRuntime.active.name != nil { log.info("profile: none in force while \(manager.rawValue) has the layout") }
     profileRuntime.active = ActiveProfile(name: nil, reason: .none)
     (profileRuntime.chosen, profileRuntime.applied, profileRuntime.manual) = (nil, nil, nil)

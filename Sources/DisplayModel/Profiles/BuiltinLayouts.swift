@@ -151,6 +151,8 @@ public enum BuiltinLayouts {
     func lit(_ output: Output) -> ProfileOutput {
       var entry = ProfileOutput()
       entry.match.output = output.name
+      // A layout moves monitors; their rules' properties and touch devices go with them.
+      entry.extras = config.extras(for: output) ?? entry.extras
       entry.mode =
         output.id == main.id
         ? mainRequest
