@@ -3,7 +3,7 @@ _displayd() {
   local cur prev commands
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  commands="run status reload check-config outputs modes watch edid screenshot identify profile"
+  commands="run status reload apply check-config outputs modes watch edid screenshot identify profile"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -13,6 +13,8 @@ _displayd() {
     --log-level) COMPREPLY=($(compgen -W "error warning info debug" -- "$cur")); return ;;
     --seconds) COMPREPLY=($(compgen -W "3 5 10" -- "$cur")); return ;;
     --display) COMPREPLY=($(compgen -W "${DISPLAY:-:0}" -- "$cur")); return ;;
+    --profile)
+      COMPREPLY=($(compgen -W "$(displayd profile list 2>/dev/null | sed -n 's/^[* ] \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
     --output)
       COMPREPLY=($(compgen -W "$(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")); return ;;
   esac
@@ -20,6 +22,7 @@ _displayd() {
     run) COMPREPLY=($(compgen -W "--config --display --log-level --help" -- "$cur")) ;;
     status) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
     reload) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
+    apply) COMPREPLY=($(compgen -W "--profile --dry-run --config --display --help" -- "$cur")) ;;
     check-config) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
     outputs) COMPREPLY=($(compgen -W "--json --probe --display --help" -- "$cur")) ;;
     modes)

@@ -16,6 +16,8 @@ public enum ControlProtocol {
     case identify(seconds: Int)
     /// `{"request": "profile-switch", "name": NAME}` (nil when the name is missing).
     case profileSwitch(name: String?)
+    /// `{"request": "apply", "name": NAME}` (no name: the profile the monitors choose).
+    case apply(profile: String?)
     case malformed
   }
 
@@ -65,6 +67,7 @@ public enum ControlProtocol {
     guard let request = try? JSONDecoder().decode(RequestLine.self, from: Data(line)) else { return .malformed }
     if request.request == "identify" { return .identify(seconds: request.seconds ?? IdentifyDuration.defaultSeconds) }
     if request.request == "profile-switch" { return .profileSwitch(name: request.name) }
+    if request.request == "apply" { return .apply(profile: request.name) }
     return .request(request.request)
   }
 

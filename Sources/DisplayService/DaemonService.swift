@@ -41,6 +41,7 @@ public final class DaemonService {
     control?.handler = { [unowned self] request in self.answer(request) }
     control?.onIdentify = { [unowned self] seconds in self.identify(seconds: seconds) }
     control?.onProfileSwitch = { [unowned self] name in self.switchProfile(name) }
+    control?.onApply = { [unowned self] name in self.apply(profile: name) }
     daemon.onProfileApplied = { [unowned self] profile in self.profileApplied(profile) }
     if let interval = notifier.watchdogInterval {
       watchdog = try DeadlineTimer()
@@ -52,7 +53,9 @@ public final class DaemonService {
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
   public func run() throws {
     try watchLid(daemon.config)
-    if lid == nil, !daemon.config.usesLid { log.info("the config does not use the lid: not watched, it counts as open") }
+    if lid == nil, !daemon.config.usesLid {
+      log.info("the config does not use the lid: not watched, it counts as open")
+    }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
     shownStatus = daemon.summary
@@ -178,7 +181,7 @@ public final class DaemonService {
     case "profile-list": return profileList()
     case "config-path": return .object([("ok", .bool(true)), ("config", JSON.optional(configPath) { .string($0) })])
     default:
-      let known = "status, reload, subscribe, identify, profile-list, profile-switch, config-path"
+      let known = "status, reload, subscribe, identify, profile-list, profile-switch, apply, config-path"
       return .object([("ok", .bool(false)), ("error", .string("unknown request '\(request)' (\(known))"))])
     }
   }
