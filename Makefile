@@ -12,7 +12,7 @@ BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-d
   libpango1.0-dev fonts-dejavu-core fonts-noto-cjk libsystemd-dev
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
-  dbus python3-dbusmock imagemagick xserver-xephyr autorandr kanshi
+  dbus python3-dbusmock imagemagick xserver-xephyr autorandr kanshi hwdata
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall

@@ -15,7 +15,8 @@ extension ProfileCommand {
       return .failure
     }
     let result = tool == .autorandr ? Self.readAutorandr(source) : Self.readKanshi(source)
-    for note in result.notes { Console.err("displayd: note: \(note)\n") }
+    let notes = result.notes.sorted { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
+    for note in notes { Console.err("displayd: note: \(note)\n") }
     for broken in result.broken { printError("cannot import: \(broken)") }
     if result.profiles.isEmpty && result.broken.isEmpty {
       printError("no \(tool.rawValue) profiles in \(source)")

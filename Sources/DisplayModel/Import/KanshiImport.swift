@@ -31,7 +31,7 @@ public enum KanshiImport {
       switch d.words.first {
       case "output": continue
       case "profile":
-        let name = d.words.count > 1 ? d.words[1] : "kanshi-\(d.line)"
+        let name = d.words.count > 1 ? d.words[1] : "kanshi line \(d.line)"
         if d.words.count == 1 { result.notes.append(ImportNote(file, d.line, "a profile without a name: '\(name)'")) }
         guard let block = d.block, d.words.count <= 2 else {
           result.broken.append(ImportNote(file, d.line, "expected `profile [NAME] { ... }`"))
@@ -47,7 +47,11 @@ public enum KanshiImport {
         result.notes.append(ImportNote(file, d.line, "unknown directive `\(d.words.first ?? "")`: ignored"))
       }
     }
+    for d in reader.defaults where !reader.used.contains(d.line) {
+      result.notes.append(ImportNote(file, d.line, "top-level `output \(d.words[1])` is used by no profile: ignored"))
+    }
     result.notes += reader.notes
+    result.notes.sort { ($0.line ?? 0) < ($1.line ?? 0) }
     return result
   }
 
@@ -69,6 +73,8 @@ struct KanshiReader {
   let file: String
   let vendors: [String: String]
   var defaults: [KanshiDirective] = []
+  /// The lines of the defaults some profile's output took.
+  var used: Set<Int> = []
   var notes: [ImportNote] = []
 
   mutating func profile(_ name: String, _ block: [KanshiDirective]) -> Result<ImportedProfile, ImportNote> {
@@ -99,6 +105,7 @@ struct KanshiReader {
         criteria.hasPrefix("$") && zip(top.words, top.words.dropFirst()).contains { $0 == ("alias", criteria) }
       guard aliased || top.words[1] == criteria else { continue }
       if aliased { criteria = top.words[1] }
+      used.insert(top.line)
       commands += [(top.line, Array(top.words.dropFirst(2)))] + (top.block ?? []).map { ($0.line, $0.words) }
     }
     guard !criteria.hasPrefix("$") else {
@@ -128,7 +135,7 @@ struct KanshiReader {
       notes.append(
         ImportNote(
           file, line,
-          "the make in \"\(criteria)\" is not a known company (hwdata's pnp.ids): matched by model and serial"))
+          "the make in \"\(criteria)\" is not a known company (hwdata's pnp.ids): matched by serial alone"))
     }
     let known = !parts.isEmpty
     let serial = rest.count > 1 ? rest.popLast() : nil
