@@ -33,7 +33,7 @@ _displayd() {
     identify) COMPREPLY=($(compgen -W "--seconds --display --help" -- "$cur")) ;;
     profile)
       if [ "$COMP_CWORD" -eq 2 ]; then
-        COMPREPLY=($(compgen -W "list switch save --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "list switch save import --help" -- "$cur"))
         return
       fi
       case "${COMP_WORDS[2]}" in
@@ -41,6 +41,12 @@ _displayd() {
         switch)
           COMPREPLY=($(compgen -W "--display --help $(displayd profile list 2>/dev/null | sed -n 's/^[* ] \([^ ]*\) .*/\1/p')" -- "$cur")) ;;
         save) COMPREPLY=($(compgen -W "--write --display --help" -- "$cur")) ;;
+        import)
+          if [ "$COMP_CWORD" -eq 3 ]; then
+            COMPREPLY=($(compgen -W "autorandr kanshi" -- "$cur"))
+          else
+            COMPREPLY=($(compgen -W "--write --help" -- "$cur") $(compgen -f -- "$cur"))
+          fi ;;
       esac ;;
   esac
 }

@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import Foundation
 import Testing
@@ -160,5 +161,27 @@ import XRig
     #expect(try Config.load(path: config).profiles.map(\.name) == ["desk", "nomad"])
     let usage = try runCommand([displaydPath, "profile", "import", "xrandr"], environment: env)
     #expect(usage.status == 64 && usage.err.contains("cannot import from 'xrandr' (autorandr, kanshi)"))
+  }
+}
+
+/// `profile import`'s command line, pure.
+@Suite struct ProfileImportCommandLineTests {
+  func action(_ words: [String]) throws -> ProfileAction {
+    try ProfileCommandLine.action(try Arguments(words, spec: ProfileCommandLine.spec))
+  }
+
+  @Test func theToolThePathAndWrite() throws {
+    #expect(try action(["import", "autorandr"]) == .importFrom(.autorandr, path: nil, write: false))
+    #expect(try action(["import", "kanshi", "/k", "--write"]) == .importFrom(.kanshi, path: "/k", write: true))
+  }
+
+  @Test(arguments: [
+    (["import"], "profile import needs autorandr or kanshi"), (["import", "x"], "cannot import from 'x'"),
+    (["import", "kanshi", ""], "the PATH is empty"), (["import", "kanshi", "a", "b"], "unexpected argument 'b'"),
+    (["import", "kanshi", "--json"], "--json goes with profile list"),
+  ])
+  func aWrongLineIsAUsageError(_ words: [String], _ message: String) throws {
+    let error = #expect(throws: UsageError.self) { _ = try action(words) }
+    #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
   }
 }
