@@ -51,16 +51,17 @@ struct ApplyCommand: Subcommand {
     return report(try daemon.applyOnce(profile: args["--profile"]))
   }
 
+  /// The outcome in one line; names from the config are shown escaped.
   private func report(_ result: ApplyOnceResult) -> ExitStatus {
     switch result {
     case .applied(let what):
-      write("applied \(what)\n")
+      write("applied \(Logger.escaped(what))\n")
       return .success
     case .inForce(let what):
-      write("\(what): already in force, nothing to change\n")
+      write("\(Logger.escaped(what)): already in force, nothing to change\n")
       return .success
     case .refused(let reason):
-      printError("apply refused: \(reason)")
+      printError("apply refused: \(Logger.escaped(reason))")
       return .failure
     }
   }

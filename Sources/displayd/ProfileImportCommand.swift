@@ -16,8 +16,9 @@ extension ProfileCommand {
     }
     let result = tool == .autorandr ? Self.readAutorandr(source) : Self.readKanshi(source)
     let notes = result.notes.sorted { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
-    for note in notes { Console.err("displayd: note: \(note)\n") }
-    for broken in result.broken { printError("cannot import: \(broken)") }
+    // The files' words are shown escaped: a control character in one cannot forge a line.
+    for note in notes { Console.err("displayd: note: \(Logger.escaped(note.description))\n") }
+    for broken in result.broken { printError("cannot import: \(Logger.escaped(broken.description))") }
     if result.profiles.isEmpty && result.broken.isEmpty {
       printError("no \(tool.rawValue) profiles in \(source)")
       return .failure
@@ -27,7 +28,7 @@ extension ProfileCommand {
         printError("nothing written: fix or move the profiles that cannot be imported first")
         return .failure
       }
-      return try append(result.profiles.map(\.object), names: result.profiles.map(\.name), args)
+      return try append(result.profiles.map(\.object), names: result.profiles.map { Logger.escaped($0.name) }, args)
     }
     write(result.profiles.map { $0.text + "\n" }.joined())
     return result.broken.isEmpty ? .success : .failure

@@ -159,6 +159,12 @@ import XRig
     let written = try runCommand([displaydPath, "profile", "import", "kanshi", "--write"], environment: env)
     #expect(written.status == 0 && written.out == "appended profiles 'desk', 'nomad' to \(config)\n", "\(written.err)")
     #expect(try Config.load(path: config).profiles.map(\.name) == ["desk", "nomad"])
+    let hostile = home + "/hostile.conf"
+    try "profile x {\n  output DP-1 enable\n  frob\u{1b}[2J\n}\n".write(
+      toFile: hostile, atomically: true, encoding: .utf8)
+    let escaped = try runCommand([displaydPath, "profile", "import", "kanshi", hostile], environment: env)
+    #expect(escaped.status == 0 && !escaped.err.contains("\u{1b}"), "\(escaped.err)")
+    #expect(escaped.err.contains(#"unknown profile directive `frob\u{1b}[2J`"#), "\(escaped.err)")
     let usage = try runCommand([displaydPath, "profile", "import", "xrandr"], environment: env)
     #expect(usage.status == 64 && usage.err.contains("cannot import from 'xrandr' (autorandr, kanshi)"))
   }
