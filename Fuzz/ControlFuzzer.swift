@@ -18,6 +18,8 @@ public func fuzzControl(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .malformed: answer = ControlProtocol.malformedAnswer
     case .request(let name): answer = ControlProtocol.error("unknown request '\(name)'")
     case .identify(let seconds): answer = ControlProtocol.error("identify \(seconds)")
+    case .profileSwitch(let name): answer = ControlProtocol.error("profile-switch \(name ?? "-")")
+    case .apply(let profile): answer = ControlProtocol.error("apply \(profile ?? "-")")
     }
     // An answer is one line whatever the request held.
     precondition(!answer.serialized().utf8.contains(0x0A), "a newline in an answer")
