@@ -1,3 +1,4 @@
+import CXrandr
 import DisplayKit
 import DisplayX11
 import Foundation
@@ -68,6 +69,55 @@ extension XServerTests {
       let apply = try runCommand([displaydPath, "apply", "--config", path], environment: env)
       #expect(apply.status == 0 && apply.out == "applied profile 'desk'\n", "\(apply.out) \(apply.err)")
       #expect(Self.desk(try PlanBuilder.snapshot(server)) == saved)
+    }
+
+    /// Gives an output a property as a driver would: an enum (atoms) or a range (integers).
+    static func addProperty(
+      _ server: TestXServer, _ output: String, _ name: String, enum values: [String] = [],
+      range: (Int, Int)? = nil, value: String
+    ) throws {
+      guard let d = XOpenDisplay(server.display) else { throw RigError("cannot open \(server.display)") }
+      defer { XCloseDisplay(d) }
+      let id = try #require(try XConnection(name: server.display).readTopology().output(named: output)).id
+      let (xid, property) = (RROutput(id.rawValue), XInternAtom(d, name, 0))
+      if let range {
+        var bounds = [Int(range.0), Int(range.1)]
+        XRRConfigureOutputProperty(d, xid, property, 0, 1, 2, &bounds)
+        var v = Int(value) ?? 0
+        withUnsafeBytes(of: &v) { raw in
+          XRRChangeOutputProperty(
+            d, xid, property, XA_INTEGER, 32, PropModeReplace, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+        }
+      } else {
+        var atoms = values.map { Int(XInternAtom(d, $0, 0)) }
+        XRRConfigureOutputProperty(d, xid, property, 0, 0, Int32(atoms.count), &atoms)
+        var v = Int(XInternAtom(d, value, 0))
+        withUnsafeBytes(of: &v) { raw in
+          XRRChangeOutputProperty(
+            d, xid, property, XA_ATOM, 32, PropModeReplace, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
+        }
+      }
+      XSync(d, 0)
+    }
+
+    /// autorandr saves the properties it knows as `x-prop-*` lines; they come back as the
+    /// entry's `properties` with their RandR names and types.
+    @Test func theOutputPropertiesAutorandrSavesBecomeTheEntrysProperties() throws {
+      let server = try Self.server()
+      try Self.addProperty(
+        server, "DUMMY0", "Broadcast RGB", enum: ["Automatic", "Full", "Limited 16:235"], value: "Full")
+      try Self.addProperty(server, "DUMMY1", "max bpc", range: (6, 16), value: "10")
+      let home = try makeTempDirectory("displayd-autorandr")
+      let env = ["PATH": "/usr/bin:/bin", "DISPLAY": server.display, "HOME": home, "XDG_CONFIG_HOME": home]
+      #expect(try runCommand(["autorandr", "--save", "props"], environment: env).status == 0)
+      let config = try String(contentsOfFile: home + "/autorandr/props/config", encoding: .utf8)
+      #expect(config.contains("x-prop-broadcast_rgb Full") && config.contains("x-prop-max_bpc 10"), "\(config)")
+      let r = try runCommand(
+        [displaydPath, "profile", "import", "autorandr", home + "/autorandr/props"], environment: env)
+      #expect(r.status == 0, "\(r.err)")
+      #expect(r.out.contains(#"primary: true, properties: { "Broadcast RGB": "Full" } },"#), "\(r.out)")
+      #expect(r.out.contains(#", properties: { "max bpc": 10 } },"#), "\(r.out)")
+      #expect(r.out.hasPrefix("{\n  name: \"props\",\n"), "one profile's folder is imported by itself")
     }
 
     @Test func writeAppendsEveryProfileToTheConfigOrNothingWhenOneIsBroken() throws {
