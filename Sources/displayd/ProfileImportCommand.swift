@@ -62,7 +62,7 @@ extension ProfileCommand {
           name: name, setup: setup, setupFile: folder + "/setup", config: config, configFile: folder + "/config")
         let (imported, notes) = try profile.get()
         result.profiles.append(imported)
-        result.notes += notes
+        result.notes += notes + otherFiles(folder)
       } catch let note as ImportNote {
         result.broken.append(note)
       } catch {}
@@ -81,6 +81,16 @@ extension ProfileCommand {
       var result = ImportResult()
       result.broken.append(ImportNote(file, nil, "cannot read: \(error)"))
       return result
+    }
+  }
+
+  /// autorandr's hook scripts and anything else in a profile's folder, as notes.
+  private static func otherFiles(_ folder: String) -> [ImportNote] {
+    var ignored = ImportResult()
+    return entries(of: folder, &ignored).filter { $0 != "config" && $0 != "setup" }.map { name in
+      let hook = ["preswitch", "postswitch", "predetect", "postsave", "block"].contains { name.hasPrefix($0) }
+      let why = hook ? "autorandr's hook not imported: the profile's hooks.applied runs commands" : "not imported"
+      return ImportNote(folder + "/" + name, nil, why)
     }
   }
 
