@@ -48,7 +48,8 @@ extension ProfileCommand {
     let folders = isProfile(dir) ? [dir] : entries(of: dir, &result).map { dir + "/" + $0 }
     for folder in folders {
       guard isProfile(folder) else {
-        if isDirectory(folder) { result.notes.append(ImportNote(folder, nil, "no config and setup: not a profile")) }
+        let what = isDirectory(folder) ? "no config and setup: not a profile" : "not a profile (autorandr's own file?)"
+        result.notes.append(ImportNote(folder, nil, what))
         continue
       }
       let name = String(folder.split(separator: "/").last ?? Substring(folder))
