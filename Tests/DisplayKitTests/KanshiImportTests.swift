@@ -130,6 +130,12 @@ import XRig
       ])
   }
 
+  @Test func aSecondProfileOfTheSameNameIsAnError() {
+    let result = KanshiImport.read("profile a {\n output A enable\n}\nprofile a {\n output B enable\n}\n", file: "k")
+    #expect(result.profiles.map(\.name) == ["a"])
+    #expect(result.broken.map(\.description) == ["k:4: a second profile named 'a'"])
+  }
+
   @Test func theVendorTableIsReadFromPnpIDs() {
     let table = KanshiImport.vendors(pnpIDs: "DEL\tDell Inc.\nDLL\tDell Inc.\nGSM\tLG Electronics\nbad line\n")
     #expect(table == ["Dell Inc.": "DEL", "LG Electronics": "GSM"])

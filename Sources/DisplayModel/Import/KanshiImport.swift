@@ -37,6 +37,10 @@ public enum KanshiImport {
           result.broken.append(ImportNote(file, d.line, "expected `profile [NAME] { ... }`"))
           continue
         }
+        if result.profiles.contains(where: { $0.name == name }) {
+          result.broken.append(ImportNote(file, d.line, "a second profile named '\(name)'"))
+          continue
+        }
         switch reader.profile(name, block) {
         case .success(let p): result.profiles.append(p)
         case .failure(let e): result.broken.append(e)
