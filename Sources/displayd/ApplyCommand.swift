@@ -16,8 +16,8 @@ struct ApplyCommand: Subcommand {
       Applies once what the daemon would apply at start (the profile the monitors and the lid
       choose, else the monitors rules) and exits: for a login screen's display setup script
       (LightDM's display-setup-script, SDDM's Xsetup) and for scripts. No window, no control
-      socket, no lock left behind, no renderer loaded. When a daemon runs on the display, the
-      request goes through it (with the daemon's config).
+      socket, no lock left behind, no renderer loaded, no hooks run. When a daemon runs on
+      the display, the request goes through it (with the daemon's config and hooks).
 
         --profile NAME  this profile instead of the one the monitors choose; refused, with
                         the reason, when it does not match the monitors present
