@@ -22,7 +22,9 @@ let commands: [CommandEntry] = [
   CommandEntry("identify", "show each lit output's name, monitor and mode on it for a few seconds") {
     IdentifyCommand()
   },
-  CommandEntry("profile", "list layout profiles, switch to one, save the current layout as one") { ProfileCommand() },
+  CommandEntry(
+    "profile", "list layout profiles, switch to one, save the current layout, import autorandr's or kanshi's"
+  ) { ProfileCommand() },
 ]
 
 let argv = Array(CommandLine.arguments.dropFirst())
