@@ -31,6 +31,8 @@ struct ApplyCommand: Subcommand {
       """,
     flags: ["--dry-run"], options: ["--profile", "--config", displayOption])
 
+  /// The one entry point: every way of applying (here, through the daemon, dry) starts here,
+  /// so a check that refuses `apply` goes at its top.
   func run(_ args: Arguments) throws -> ExitStatus {
     if let name = args["--profile"], name.isEmpty { throw UsageError("the profile NAME is empty", usage: spec.usage) }
     let source = ConfigSource(explicit: args["--config"])
@@ -42,7 +44,7 @@ struct ApplyCommand: Subcommand {
     return try applyHere(config, args)
   }
 
-  /// The one place that decides whether and how the desk is arranged without a daemon.
+  /// The desk arranged by this process, with the daemon's planning and no windows.
   private func applyHere(_ config: Config, _ args: Arguments) throws -> ExitStatus {
     let connection = try connect(args)
     let log = Logger(level: .warning)

@@ -177,6 +177,31 @@ extension XServerTests {
       #expect(help.status == 0 && help.out.contains("display-setup-script"))
     }
 
+    /// On Xvnc, monitors plugged through the VNC client: the rules place them, a second
+    /// apply sends nothing.
+    @Test func onXvncTheRulesPlaceThePluggedMonitorsOnce() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let main = try #require(vnc.screens.first?.id)
+      try vnc.setLayout(VNCClient.row([(main, 1920, 1080), (main + 1, 1280, 1024)]))
+      let dir = try makeTempDirectory("displayd-apply")
+      let config = dir + "/config.json5"
+      try "{ monitors: [ { match: { output: 'VNC-1' }, position: 'below VNC-0' } ] }".write(
+        toFile: config, atomically: true, encoding: .utf8)
+      let env = ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": dir, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent"]
+      let apply = {
+        try runCommand([displaydPath, "apply", "--config", config, "--display", server.display], environment: env)
+      }
+      let first = try apply()
+      #expect(first.status == 0 && first.out == "applied the monitors rules\n", "\(first.out) \(first.err)")
+      let t = try PlanBuilder.snapshot(server)
+      #expect(
+        t.output(named: "VNC-1").flatMap { t.geometry(of: $0) }.map { "\($0.x),\($0.y)" } == "0,1080", "\(Layout(t))")
+      let second = try apply()
+      #expect(second.out == "the monitors rules: already in force, nothing to change\n", "\(second.out) \(second.err)")
+      #expect(try PlanBuilder.snapshot(server).timestamp == t.timestamp)
+    }
+
     /// On Xvnc with a daemon: `apply` goes through the control socket, the daemon puts its
     /// profile back after a change by hand, and a refusal comes back with the daemon's reason.
     @Test func applyGoesThroughARunningDaemon() throws {
