@@ -53,9 +53,7 @@ public final class DaemonService {
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.
   public func run() throws {
     try watchLid(daemon.config)
-    if lid == nil, !daemon.config.usesLid {
-      log.info("the config does not use the lid: not watched, it counts as open")
-    }
+    if lid == nil, !daemon.config.usesLid { log.info("the config does not use the lid: not watched, it counts as open") }
     try daemon.start()
     if let path = control?.path { log.info("control socket \(path)") }
     shownStatus = daemon.summary
