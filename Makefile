@@ -13,7 +13,8 @@ BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-d
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
   dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd xinput \
-  xfce4-settings xfconf dbus-x11 mutter xwayland
+  xfce4-settings xfconf dbus-x11 mutter xwayland \
+  autorandr kanshi hwdata
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall

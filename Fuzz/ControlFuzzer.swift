@@ -19,6 +19,7 @@ public func fuzzControl(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .request(let name): answer = ControlProtocol.error("unknown request '\(name)'")
     case .identify(let seconds): answer = ControlProtocol.error("identify \(seconds)")
     case .profileSwitch(let request): answer = ControlProtocol.error("profile switch \(request)")
+    case .apply(let profile): answer = ControlProtocol.error("apply \(profile ?? "-")")
     }
     // An answer is one line whatever the request held.
     precondition(!answer.serialized().utf8.contains(0x0A), "a newline in an answer")

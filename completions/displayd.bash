@@ -3,7 +3,7 @@ _displayd() {
   local cur prev commands
   cur=${COMP_WORDS[COMP_CWORD]}
   prev=${COMP_WORDS[COMP_CWORD-1]}
-  commands="run status reload check-config outputs modes watch edid screenshot identify profile"
+  commands="run status reload apply check-config outputs modes watch edid screenshot identify profile"
   if [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "$commands --help --version" -- "$cur"))
     return
@@ -15,6 +15,8 @@ _displayd() {
     --display) COMPREPLY=($(compgen -W "${DISPLAY:-:0}" -- "$cur")); return ;;
     --layout)
       COMPREPLY=($(compgen -W "extend-right extend-left extend-above mirror external-only main-only" -- "$cur")); return ;;
+    --profile)
+      COMPREPLY=($(compgen -W "$(displayd profile list 2>/dev/null | sed -n 's/^[* ] \([^ ]*\) .*/\1/p')" -- "$cur")); return ;;
     --output)
       COMPREPLY=($(compgen -W "$(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")); return ;;
   esac
@@ -22,6 +24,7 @@ _displayd() {
     run) COMPREPLY=($(compgen -W "--config --display --log-level --help" -- "$cur")) ;;
     status) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
     reload) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
+    apply) COMPREPLY=($(compgen -W "--profile --dry-run --config --display --help" -- "$cur")) ;;
     check-config) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
     outputs) COMPREPLY=($(compgen -W "--json --probe --display --help" -- "$cur")) ;;
     modes)
@@ -32,7 +35,7 @@ _displayd() {
     identify) COMPREPLY=($(compgen -W "--seconds --display --help" -- "$cur")) ;;
     profile)
       if [ "$COMP_CWORD" -eq 2 ]; then
-        COMPREPLY=($(compgen -W "list switch cycle save --help" -- "$cur"))
+        COMPREPLY=($(compgen -W "list switch cycle save import --help" -- "$cur"))
         return
       fi
       case "${COMP_WORDS[2]}" in
@@ -41,6 +44,12 @@ _displayd() {
           COMPREPLY=($(compgen -W "--layout --auto --display --help $(displayd profile list 2>/dev/null | sed -n 's/^[* ] \([^ ]*\) .*/\1/p')" -- "$cur")) ;;
         cycle) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
         save) COMPREPLY=($(compgen -W "--write --display --help" -- "$cur")) ;;
+        import)
+          if [ "$COMP_CWORD" -eq 3 ]; then
+            COMPREPLY=($(compgen -W "autorandr kanshi" -- "$cur"))
+          else
+            COMPREPLY=($(compgen -W "--write --help" -- "$cur") $(compgen -f -- "$cur"))
+          fi ;;
       esac ;;
   esac
 }

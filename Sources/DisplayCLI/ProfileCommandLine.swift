@@ -15,13 +15,20 @@ public enum ProfileAction: Equatable, Sendable {
   case cycle
   /// `profile save NAME [--write]`.
   case save(name: String, write: Bool)
+  /// `profile import autorandr|kanshi [PATH] [--write]`.
+  case importFrom(ImportTool, path: String?, write: Bool)
+}
+
+/// The tools `profile import` reads.
+public enum ImportTool: String, Sendable, CaseIterable {
+  case autorandr, kanshi
 }
 
 /// The `profile` command's line: its spec and the action it names. Pure.
 public enum ProfileCommandLine {
   public static let usage =
     "usage: displayd profile <list [--json] | switch NAME | switch --layout LAYOUT | switch --auto | cycle"
-    + " | save NAME [--write]> [--display D]"
+    + " | save NAME [--write] | import autorandr|kanshi [PATH] [--write]> [--display D]"
 
   public static let spec = CommandSpec(
     name: "profile", usage: usage,
@@ -47,13 +54,23 @@ public enum ProfileCommandLine {
           --write    appends it to the config file instead (the running daemon's, else the
                      default path), keeping the rest of the file as it is, and makes the
                      daemon reload
+        import autorandr [DIR]
+                     prints autorandr's saved profiles (DIR: default
+                     $XDG_CONFIG_HOME/autorandr, else ~/.config/autorandr) as displayd
+                     profiles, each a JSON5 object followed by a comma, to paste into
+                     `profiles: [ ... ]`; what is left out is noted on stderr
+        import kanshi [FILE]
+                     the same for a kanshi config (default $XDG_CONFIG_HOME/kanshi/config,
+                     else ~/.config/kanshi/config)
+          --write    (save, import) appends to the config file instead
         --json       (list) the answer as one JSON object
         --display D  the X display (default: $DISPLAY)
 
-      Exit status: 0 success, 1 a refused switch or cycle or a failed reload, 64 usage error,
-      69 no daemon (switch, cycle) or no X server, 78 bad config or a name already taken.
+      Exit status: 0 success, 1 a refused switch or cycle, a failed reload or a profile that
+      cannot be imported (nothing written), 64 usage error, 69 no daemon (switch, cycle) or no
+      X server, 78 bad config or a name already taken.
       """,
-    flags: ["--json", "--write", "--auto"], options: ["--display", "--layout"], maxPositionals: 2)
+    flags: ["--json", "--write", "--auto"], options: ["--display", "--layout"], maxPositionals: 3)
 
   /// The action `args` (parsed with `spec`) names; a usage error when the words do not fit.
   public static func action(_ args: Arguments) throws(UsageError) -> ProfileAction {
@@ -69,18 +86,28 @@ public enum ProfileCommandLine {
     case "switch", "save":
       guard let name = rest.first else { throw UsageError("profile \(verb) needs a profile NAME", usage: usage) }
       guard !name.isEmpty else { throw UsageError("the profile NAME is empty", usage: usage) }
+      if let extra = rest.dropFirst().first { throw UsageError("unexpected argument '\(extra)'", usage: usage) }
       action = verb == "switch" ? .switchTo(name) : .save(name: name, write: args.has("--write"))
     case "cycle":
       if let extra = rest.first { throw UsageError("unexpected argument '\(extra)'", usage: usage) }
       action = .cycle
+    case "import":
+      guard let word = rest.first else { throw UsageError("profile import needs autorandr or kanshi", usage: usage) }
+      guard let tool = ImportTool(rawValue: word) else {
+        throw UsageError("cannot import from '\(word)' (autorandr, kanshi)", usage: usage)
+      }
+      if let path = rest.dropFirst().first, path.isEmpty { throw UsageError("the PATH is empty", usage: usage) }
+      action = .importFrom(tool, path: rest.dropFirst().first, write: args.has("--write"))
     default:
-      throw UsageError("unknown profile command '\(verb)' (list, switch, cycle, save)", usage: usage)
+      throw UsageError("unknown profile command '\(verb)' (list, switch, cycle, save, import)", usage: usage)
     }
     if args.has("--auto") || args["--layout"] != nil, verb != "switch" {
       throw UsageError("--layout and --auto go with profile switch", usage: usage)
     }
     if args.has("--json"), verb != "list" { throw UsageError("--json goes with profile list", usage: usage) }
-    if args.has("--write"), verb != "save" { throw UsageError("--write goes with profile save", usage: usage) }
+    if args.has("--write"), verb != "save" && verb != "import" {
+      throw UsageError("--write goes with profile save or import", usage: usage)
+    }
     return action
   }
 

@@ -16,6 +16,8 @@ public enum ControlProtocol {
     case identify(seconds: Int)
     /// `profile-switch` (with `"name"`, `"layout"` or `"auto": true`) and `profile-cycle`.
     case profileSwitch(SwitchRequest)
+    /// `{"request": "apply", "name": NAME}` (no name: the profile the monitors choose).
+    case apply(profile: String?)
     case malformed
   }
 
@@ -82,6 +84,7 @@ public enum ControlProtocol {
     if request.request == "identify" { return .identify(seconds: request.seconds ?? IdentifyDuration.defaultSeconds) }
     if request.request == "profile-switch" { return .profileSwitch(switchRequest(request)) }
     if request.request == "profile-cycle" { return .profileSwitch(.cycle) }
+    if request.request == "apply" { return .apply(profile: request.name) }
     return .request(request.request)
   }
 

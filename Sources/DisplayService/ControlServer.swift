@@ -40,6 +40,8 @@ public final class ControlServer {
   public var onIdentify: (Int) -> JSON = { _ in ControlProtocol.error("starting") }
   /// Answers `profile-switch` and `profile-cycle` with what they ask for.
   public var onProfileSwitch: (ControlProtocol.SwitchRequest) -> JSON = { _ in ControlProtocol.error("starting") }
+  /// Answers `apply`.
+  public var onApply: (String?) -> JSON = { _ in ControlProtocol.error("starting") }
   static let maxLine = ControlProtocol.maxLine
   static let maxPending = 1 << 20
   static let maxClients = 64
@@ -196,6 +198,7 @@ public final class ControlServer {
         reply(fd, answer)
       case .identify(let seconds): reply(fd, onIdentify(seconds))
       case .profileSwitch(let request): reply(fd, onProfileSwitch(request))
+      case .apply(let profile): reply(fd, onApply(profile))
       case .request(let name):
         if name == "subscribe" { clients[fd]?.subscribed = true }
         reply(fd, handler(name))

@@ -50,7 +50,7 @@ public final class DaemonClient {
   public var fileDescriptor: FileDescriptor { fd }
 
   /// Requests whose `"ok": false` answer is returned rather than thrown.
-  static let answersRefusals: Set<String> = ["reload", "profile-switch", "profile-cycle"]
+  static let answersRefusals: Set<String> = ["reload", "profile-switch", "profile-cycle", "apply"]
 
   /// Sends a request and returns the answer's members.
   public func request(_ name: String) throws(Failure) -> [String: JSON] {

@@ -35,6 +35,23 @@ extension DaemonService {
     }
   }
 
+  /// Answers `apply`: the desk arranged once as at start-up (or in profile `name`):
+  /// `{"ok": true, "result": "applied" | "in-force", "what": ..., "profile": ...}`, or why not.
+  func apply(profile name: String?) -> JSON {
+    if let refusal = layoutRefusal("apply") { return refusal }
+    let result: ApplyOnceResult
+    do { result = try daemon.applyOnce(profile: name) } catch { return ControlProtocol.error("apply: \(error)") }
+    switch result {
+    case .refused(let reason):
+      log.warning("apply refused: \(reason)")
+      return ControlProtocol.error(reason)
+    case .applied(let what), .inForce(let what):
+      return .object([
+        ("ok", .bool(true)), ("result", .string(result.word)), ("what", .string(what)), ("profile", profileJSON),
+      ])
+    }
+  }
+
   /// Answers `profile-list`: each profile, whether it matches the monitors present (and why
   /// not), and which is active.
   func profileList() -> JSON {

@@ -42,6 +42,7 @@ public final class DaemonService {
     control?.handler = { [unowned self] request in self.answer(request) }
     control?.onIdentify = { [unowned self] seconds in self.identify(seconds: seconds) }
     control?.onProfileSwitch = { [unowned self] request in self.switchLayout(request) }
+    control?.onApply = { [unowned self] name in self.apply(profile: name) }
     daemon.onProfileApplied = { [unowned self] profile in self.profileApplied(profile) }
     if let interval = notifier.watchdogInterval {
       watchdog = try DeadlineTimer()
@@ -205,7 +206,8 @@ public final class DaemonService {
     case "profile-list": return profileList()
     case "config-path": return .object([("ok", .bool(true)), ("config", JSON.optional(configPath) { .string($0) })])
     default:
-      let known = "status, reload, subscribe, identify, profile-list, profile-switch, profile-cycle, config-path"
+      let known =
+        "status, reload, subscribe, identify, profile-list, profile-switch, profile-cycle, apply, config-path"
       return .object([("ok", .bool(false)), ("error", .string("unknown request '\(request)' (\(known))"))])
     }
   }

@@ -19,6 +19,7 @@ struct ProfileCommand: Subcommand {
     case .switchAutomatic: return try ask("profile-switch", [("auto", .bool(true))], args)
     case .cycle: return try ask("profile-cycle", [], args)
     case .save(let name, let write): return try save(name, toConfig: write, args)
+    case .importFrom(let tool, let path, let write): return try importProfiles(tool, path, toConfig: write, args)
     }
   }
 
@@ -75,6 +76,13 @@ struct ProfileCommand: Subcommand {
       write(profile + "\n")
       return .success
     }
+    return try append([profile], names: [name], args)
+  }
+
+  /// Appends profile objects to the config file (the running daemon's, else the default
+  /// path), every other byte kept, and has the daemon reload. Nothing is written unless
+  /// every one of them can be.
+  func append(_ profiles: [String], names: [String], _ args: Arguments) throws -> ExitStatus {
     let client = try DaemonClient.open(display: args.display)
     guard let path = try configPath(client) else {
       printError("no config path: neither XDG_CONFIG_HOME nor HOME is set")
@@ -86,14 +94,16 @@ struct ProfileCommand: Subcommand {
     case .failure(.system(let error)) where error.code == ENOENT: bytes = Array("{}\n".utf8)
     case .failure(let error): throw ConfigError(file: path, message: "cannot read: \(error)")
     }
-    let edited = try ProfileSave.appending(profile, toConfig: bytes, file: path)
+    var edited = bytes
+    for profile in profiles { edited = try ProfileSave.appending(profile, toConfig: edited, file: path) }
     do {
       try replaceFile(path, with: edited)
     } catch {
       printError("cannot write \(path): \(error)")
       return .failure
     }
-    write("appended profile '\(name)' to \(path)\n")
+    let quoted = names.map { "'\($0)'" }.joined(separator: ", ")
+    write("appended profile\(names.count == 1 ? "" : "s") \(quoted) to \(path)\n")
     guard let client else { return .success }
     let answer: [String: JSON] = try client.request("reload")
     if case .string(let error)? = answer["error"] {

@@ -80,7 +80,7 @@ extension XServerTests {
     let help = try displayd(["--help"]).out
     let lines = help.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "Commands:" }.dropFirst()
       .prefix { !$0.isEmpty }
-    #expect(lines.count == 11, "\(lines)")
+    #expect(lines.count == 12, "\(lines)")
     let columns = Set(
       lines.map { line -> Int in
         let start = line.firstIndex { $0 != " " } ?? line.startIndex

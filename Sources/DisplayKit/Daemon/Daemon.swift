@@ -42,8 +42,10 @@ public final class Daemon {
   var placeholderImage: PlaceholderImage?
   /// The laptop lid as the service last heard it (open without logind).
   public private(set) var lid = LidState.open
-  /// Draws every placeholder with one pango context and layout.
-  let painter = PlaceholderPainter()
+  /// Draws every placeholder with one pango context and layout; nil without windows.
+  let painter: PlaceholderPainter?
+  /// Whether this daemon makes windows (false for `displayd apply`: no renderer loaded).
+  public let managesWindows: Bool
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
   var profileRuntime = ProfileRuntime()
   /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
@@ -57,16 +59,22 @@ public final class Daemon {
   /// Disconnects waiting for `disconnect_grace` (DaemonGrace.swift).
   var grace = GraceRuntime()
 
-  /// Selects RandR events and reads the first snapshot, probing connectors once.
+  /// Selects RandR events and reads the first snapshot, probing connectors once. Without
+  /// `windows`, the daemon only arranges the layout (`applyOnce`): cairo and pango are
+  /// never loaded.
   public init(
-    connection: any DisplayServer, config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
+    connection: any DisplayServer, config: Config, log: Logger, clock: any MonotonicClock = SystemClock(),
+    windows: Bool = true
   ) throws(DisplayError) {
     self.connection = connection
     self.clock = clock
     self.config = config
     self.log = log
+    managesWindows = windows
     watcher = try TopologyWatcher(connection: connection, probe: true)
     desktopRuntime.signals.xwaylandExtension = connection.hasExtension("XWAYLAND")
+    painter = windows ? PlaceholderPainter() : nil
+    guard windows else { return }
     placeholderImage = loadImage(config.placeholder)
     // Load fonts now, not when the first monitor is plugged.
     _ = painter?.picture(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))

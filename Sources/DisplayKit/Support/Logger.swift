@@ -33,9 +33,17 @@ public final class Logger {
     self.sink = sink
   }
 
+  /// Errors logged so far, shown or not: how `applyOnce` tells a failed apply.
+  public private(set) var errors = 0
+  /// The last error logged, shown or not.
+  public private(set) var lastError: String?
+
   public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
-    guard level >= self.level else { return }
+    let isError = level == .error
+    guard level >= self.level || isError else { return }
     let text = Self.escaped(message())
+    if isError { (errors, lastError) = (errors + 1, text) }
+    guard level >= self.level else { return }
     if journal {
       sink("<\(level.rawValue)>\(text)\n")
     } else {

@@ -1,0 +1,224 @@
+/// A kanshi config's profiles as displayd profiles. Pure: the command reads the file.
+///
+/// `profile [NAME] { output CRITERIA COMMAND... }`, each output's commands on its line or in
+/// a `{ ... }` block; top-level `output CRITERIA ...` directives give defaults for the
+/// profiles' outputs with the same criteria (or their `alias $NAME`). A kanshi profile
+/// matches when each of its outputs matches a connected one and there are no others, as a
+/// displayd profile does. kanshi's `scale S` shows an area 1/S times the mode: displayd's
+/// `scale` 1/S.
+public enum KanshiImport {
+  /// Reads every profile; `vendors` maps a company name (hwdata's pnp.ids) to its PNP id,
+  /// for descriptions (`"Dell Inc. DELL U2415 7MT0167B2YNL"`).
+  public static func read(_ text: String, file: String, vendors: [String: String] = [:]) -> ImportResult {
+    var result = ImportResult()
+    let directives: [KanshiDirective]
+    do {
+      var tokens = try KanshiSyntax.tokens(text, file: file)[...]
+      directives = try KanshiDirective.parse(&tokens, file: file, nested: false)
+    } catch {
+      result.broken.append(error)
+      return result
+    }
+    var reader = KanshiReader(file: file, vendors: vendors)
+    for d in directives where d.words.first == "output" {
+      guard d.words.count >= 2 else {
+        result.broken.append(ImportNote(file, d.line, "`output` without criteria"))
+        continue
+      }
+      reader.defaults.append(d)
+    }
+    for d in directives {
+      switch d.words.first {
+      case "output": continue
+      case "profile":
+        let name = d.words.count > 1 ? d.words[1] : "kanshi line \(d.line)"
+        if d.words.count == 1 { result.notes.append(ImportNote(file, d.line, "a profile without a name: '\(name)'")) }
+        guard let block = d.block, d.words.count <= 2 else {
+          result.broken.append(ImportNote(file, d.line, "expected `profile [NAME] { ... }`"))
+          continue
+        }
+        if result.profiles.contains(where: { $0.name == name }) {
+          result.broken.append(ImportNote(file, d.line, "a second profile named '\(name)'"))
+          continue
+        }
+        switch reader.profile(name, block) {
+        case .success(let p): result.profiles.append(p)
+        case .failure(let e): result.broken.append(e)
+        }
+      case "include":
+        result.notes.append(ImportNote(file, d.line, "`include` not followed: import that file by itself"))
+      default:
+        result.notes.append(ImportNote(file, d.line, "unknown directive `\(d.words.first ?? "")`: ignored"))
+      }
+    }
+    for d in reader.defaults where !reader.used.contains(d.line) {
+      result.notes.append(ImportNote(file, d.line, "top-level `output \(d.words[1])` is used by no profile: ignored"))
+    }
+    result.notes += reader.notes
+    result.notes.sort { ($0.line ?? 0) < ($1.line ?? 0) }
+    return result
+  }
+
+  /// hwdata's `pnp.ids` (`ABC<tab>Company`) as company → PNP id (the first id of a name).
+  public static func vendors(pnpIDs text: String) -> [String: String] {
+    var table: [String: String] = [:]
+    for line in text.split(separator: "\n") {
+      let parts = line.split(separator: "\t", maxSplits: 1)
+      guard parts.count == 2, parts[0].count == 3 else { continue }
+      let name = String(parts[1]).trimmed
+      if table[name] == nil { table[name] = String(parts[0]) }
+    }
+    return table
+  }
+}
+
+/// The profile-by-profile state of one import: the top-level defaults and the notes.
+struct KanshiReader {
+  let file: String
+  let vendors: [String: String]
+  var defaults: [KanshiDirective] = []
+  /// The lines of the defaults some profile's output took.
+  var used: Set<Int> = []
+  var notes: [ImportNote] = []
+
+  mutating func profile(_ name: String, _ block: [KanshiDirective]) -> Result<ImportedProfile, ImportNote> {
+    var outputs: [ImportedOutput] = []
+    do {
+      for d in block {
+        switch d.words.first {
+        case "output": outputs.append(try output(d))
+        case "exec":
+          notes.append(ImportNote(file, d.line, "`exec` not imported: put it in the profile's hooks.applied"))
+        default: notes.append(ImportNote(file, d.line, "unknown profile directive `\(d.words.first ?? "")`: ignored"))
+        }
+      }
+    } catch {
+      return .failure(error)
+    }
+    guard !outputs.isEmpty else { return .failure(ImportNote(file, nil, "profile '\(name)' has no outputs")) }
+    return .success(ImportedProfile(name: name, outputs: outputs))
+  }
+
+  mutating func output(_ d: KanshiDirective) throws(ImportNote) -> ImportedOutput {
+    guard d.words.count >= 2 else { throw ImportNote(file, d.line, "`output` without criteria") }
+    var criteria = d.words[1]
+    var commands: [(line: Int, words: [String])] = []
+    // A profile's `output $NAME` takes the criteria of the top-level output aliased NAME.
+    for top in defaults {
+      let aliased =
+        criteria.hasPrefix("$") && zip(top.words, top.words.dropFirst()).contains { $0 == ("alias", criteria) }
+      guard aliased || top.words[1] == criteria else { continue }
+      if aliased { criteria = top.words[1] }
+      used.insert(top.line)
+      commands += [(top.line, Array(top.words.dropFirst(2)))] + (top.block ?? []).map { ($0.line, $0.words) }
+    }
+    guard !criteria.hasPrefix("$") else {
+      throw ImportNote(file, d.line, "no top-level output has `alias \(criteria)`")
+    }
+    commands += [(d.line, Array(d.words.dropFirst(2)))] + (d.block ?? []).map { ($0.line, $0.words) }
+    var entry = ImportedOutput(match: try match(criteria, d.line))
+    for (line, words) in commands { try apply(words, line, &entry) }
+    return entry
+  }
+
+  /// `*`, a connector, or a description `Make Model Serial`.
+  mutating func match(_ criteria: String, _ line: Int) throws(ImportNote) -> String {
+    if criteria == "*" { return "{ output: \"*\" }" }
+    let words = criteria.split(separator: " ").map(String.init)
+    guard words.count > 1 else { return "{ output: " + ProfileSave.quoted(ProfileSave.escaped(criteria)) + " }" }
+    var rest = words[...]
+    var parts: [String] = []
+    if let (make, code) = vendors.filter({ criteria.hasPrefix($0.key + " ") }).max(by: { $0.key.count < $1.key.count })
+    {
+      rest = rest.dropFirst(make.split(separator: " ").count)
+      parts.append("manufacturer: " + ProfileSave.quoted(code))
+    } else if let first = rest.first, first.count == 3, first.allSatisfy({ $0.isUppercase && $0.isASCII }) {
+      parts.append("manufacturer: " + ProfileSave.quoted(first))
+      rest = rest.dropFirst()
+    } else {
+      notes.append(
+        ImportNote(
+          file, line,
+          "the make in \"\(criteria)\" is not a known company (hwdata's pnp.ids): matched by serial alone"))
+    }
+    let known = !parts.isEmpty
+    let serial = rest.count > 1 ? rest.popLast() : nil
+    let model = rest.joined(separator: " ")
+    if known, model.hasPrefix("0x"), let code = Int(model.dropFirst(2), radix: 16) {
+      parts.append("product_code: \(code)")
+    } else if known, !model.isEmpty {
+      parts.append("product_name: " + ProfileSave.quoted(ProfileSave.escaped(model)))
+    }
+    if let serial, serial != "Unknown" {
+      let text = serial.hasPrefix("0x") ? Int(serial.dropFirst(2), radix: 16).map(String.init) ?? serial : serial
+      parts.append("serial: " + ProfileSave.quoted(ProfileSave.escaped(text)))
+    }
+    guard parts.count > (known ? 1 : 0) else {
+      throw ImportNote(file, line, "cannot tell a monitor by \"\(criteria)\"")
+    }
+    return "{ " + parts.joined(separator: ", ") + " }"
+  }
+
+  /// One output command line: `enable`, `disable`, `mode`, `position`, `scale`, `transform`.
+  mutating func apply(_ words: [String], _ line: Int, _ entry: inout ImportedOutput) throws(ImportNote) {
+    var rest = words[...]
+    let file = self.file
+    let at = { (message: String) in ImportNote(file, line, message) }
+    while let command = rest.popFirst() {
+      switch command {
+      case "enable": entry.enabled = true
+      case "disable": entry.enabled = false
+      case "alias", "adaptive_sync":
+        guard let value = rest.popFirst() else { throw at("`\(command)` needs a value") }
+        if command == "adaptive_sync" {
+          notes.append(at("`adaptive_sync \(value)` ignored: X has no such output setting"))
+        }
+      case "mode":
+        if rest.first == "--custom" {
+          rest.removeFirst()
+          notes.append(at("`mode --custom`: imported as a plain mode, which the monitor must list"))
+        }
+        guard let v = rest.popFirst() else { throw at("`mode` needs WxH[@R[Hz]]") }
+        try mode(v, at, &entry)
+      case "position":
+        let xy = (rest.popFirst() ?? "").split(separator: ",", omittingEmptySubsequences: false)
+        guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), abs(x) <= 32767, abs(y) <= 32767 else {
+          throw at("`position` needs X,Y")
+        }
+        (entry.x, entry.y) = (x, y)
+      case "scale":
+        guard let s = rest.popFirst().flatMap(Double.init), s > 0, let scale = ImportedOutput.scale(1 / s) else {
+          throw at("`scale` needs a factor of 0.125...4")
+        }
+        entry.scale = scale
+      case "transform":
+        guard let t = rest.popFirst(), let (rotate, reflect) = Self.transforms[t] else {
+          throw at("`transform` needs normal, 90, 180, 270, flipped, flipped-90, flipped-180 or flipped-270")
+        }
+        (entry.rotate, entry.reflect) = (rotate, reflect)
+      default: throw at("unknown output command `\(command)`")
+      }
+    }
+  }
+
+  /// `WxH`, `WxH@R` or `WxH@RHz`.
+  func mode(_ v: String, _ at: (String) -> ImportNote, _ entry: inout ImportedOutput) throws(ImportNote) {
+    let halves = v.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+    let size = halves[0].split(separator: "x", omittingEmptySubsequences: false)
+    guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), ModeRequest.sizes.contains(w),
+      ModeRequest.sizes.contains(h)
+    else { throw at("mode '\(v)' is not WxH[@R[Hz]]") }
+    (entry.width, entry.height, entry.refresh) = (w, h, nil)
+    guard halves.count == 2 else { return }
+    let rate = halves[1].hasSuffix("Hz") ? String(halves[1].dropLast(2)) : String(halves[1])
+    guard let r = Double(rate), r > 0, r <= ModeRequest.maxRefresh else { throw at("mode '\(v)': bad refresh rate") }
+    entry.refresh = rate
+  }
+
+  /// Wayland's output transforms as RandR rotations: `90` turns the picture a quarter
+  /// clockwise (xrandr's `right`); `flipped` mirrors it left to right first.
+  static let transforms: [String: (RotateRequest, ReflectRequest)] = [
+    "normal": (.normal, .none), "90": (.right, .none), "180": (.inverted, .none), "270": (.left, .none),
+    "flipped": (.normal, .x), "flipped-90": (.right, .x), "flipped-180": (.inverted, .x), "flipped-270": (.left, .x),
+  ]
+}
