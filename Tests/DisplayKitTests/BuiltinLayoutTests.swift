@@ -44,6 +44,22 @@ import XRig
     #expect(r.screen == "4864x1080" && r.primary == "eDP-1")
   }
 
+  /// A layout moves monitors: a touch screen or a property given by a rule must go with its
+  /// monitor, or the touch screen points at the area the monitor left.
+  @Test func everyLayoutKeepsTheRulesTouchDevicesAndPropertiesOnTheirOutputs() throws {
+    let c = try config(
+      "monitors: [{ match: { output: 'eDP-1' }, touch: ['ELAN*'] },"
+        + " { match: { output: 'HDMI-1' }, properties: { 'Broadcast RGB': 'Full' } }]")
+    for layout in BuiltinLayout.allCases where layout != .externalOnly {
+      let made = try BuiltinLayouts.profile(layout, topology: laptop, config: c).get()
+      let panel = try #require(made.profile.outputs.first { $0.match.output == "eDP-1" })
+      #expect(panel.extras.touch == ["ELAN*"], "\(layout)")
+      if let hdmi = made.profile.outputs.first(where: { $0.match.output == "HDMI-1" && $0.enabled != false }) {
+        #expect(hdmi.extras.properties["Broadcast RGB"] == .text("Full"), "\(layout)")
+      }
+    }
+  }
+
   @Test func extendLeftGoesLeftFromMainTheFirstOtherNextToIt() throws {
     let r = try apply(.extendLeft, laptop, try ruled())
     #expect(r.rects == ["HDMI-1": "1024x768+0+0", "DP-1": "1920x1080+1024+0", "eDP-1": "1920x1080+2944+0"])

@@ -67,6 +67,19 @@ let dpiProfiles = """
     #expect(text(server) == "Xft.dpi:\t120\n")
   }
 
+  /// The value to go back to is what was there just before displayd wrote, not what was
+  /// there the first time: a value the user removed in between must not come back.
+  @Test func aValueTheUserRemovedAfterARestoreIsNotPutBackLater() throws {
+    let (server, daemon) = try started("a:\t1\nXft.dpi:\t96\n")
+    #expect(try daemon.switchProfile("plain") == nil)
+    #expect(text(server) == "a:\t1\nXft.dpi:\t96\n")
+    server.resources = Array("a:\t1\n".utf8)  // the user's xrdb -remove
+    #expect(try daemon.switchProfile("hidpi") == nil)
+    #expect(text(server) == "a:\t1\nXft.dpi:\t144\n")
+    #expect(try daemon.switchProfile("plain") == nil)
+    #expect(text(server) == "a:\t1\n", "removed again, not the 96 of before")
+  }
+
   @Test func anAlreadySetValueIsNotWrittenAgain() throws {
     let (server, daemon) = try started("Xft.dpi:\t144\n")
     #expect(server.resourceWrites == 0)
