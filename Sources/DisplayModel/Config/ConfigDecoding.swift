@@ -164,7 +164,9 @@ extension MonitorRule: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["match", "mode", "position", "content", "level", "mirror", "ignore"] + Self.layoutKeys)
+    try c.requireOnly(
+      ["match", "mode", "position", "content", "level", "mirror", "ignore"] + Self.layoutKeys
+        + customModeKeys)
     guard c.contains(AnyKey("match")) else {
       throw DecodingError.keyNotFound(
         AnyKey("match"), .init(codingPath: decoder.codingPath, debugDescription: "a rule needs a match"))
@@ -177,6 +179,7 @@ extension MonitorRule: Decodable {
     mirror = try c.optional("mirror")
     ignore = try c.optional("ignore") ?? false
     try decodeLayout(c)
+    custom = try c.customMode(mode: mode)
   }
 }
 

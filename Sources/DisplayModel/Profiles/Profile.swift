@@ -122,6 +122,8 @@ public struct ProfileOutput: Hashable, Sendable {
   /// nil: from the `monitors` rules and `defaults`.
   public var level: WindowLevel?
   public var mirror: MirrorOptions?
+  /// `custom`, `reduced`, `modeline`: a mode displayd makes when the output lacks it.
+  public var custom: CustomModeRequest?
   public init() {}
 
   /// The scales an entry may ask for.

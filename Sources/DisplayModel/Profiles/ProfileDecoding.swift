@@ -65,7 +65,7 @@ extension ProfileOutput: Decodable {
     try c.requireOnly([
       "match", "alias", "enabled", "mode", "position", "rotate", "reflect", "scale", "scale_filter", "primary",
       "content", "level", "mirror",
-    ])
+    ] + customModeKeys)
     guard c.contains(AnyKey("match")) else {
       throw DecodingError.keyNotFound(
         AnyKey("match"), .init(codingPath: decoder.codingPath, debugDescription: "an entry needs a match"))
@@ -83,6 +83,7 @@ extension ProfileOutput: Decodable {
     content = try c.parsed("content", expected: oneOf(ContentKind.self), ContentKind.init) ?? content
     level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init)
     mirror = try c.optional("mirror")
+    custom = try c.customMode(mode: c.contains(AnyKey("mode")) ? mode : nil)
   }
 }
 
