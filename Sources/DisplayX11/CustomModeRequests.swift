@@ -5,12 +5,11 @@ import DisplayModel
 /// `XRRAddOutputMode`, `XRRDeleteOutputMode`, `XRRDestroyMode`, each with its own error check.
 extension XConnection {
   /// Makes `mode` (its name and timings) a mode of the server: the one already there under
-  /// that name when its timings are the same, else a new one. The id, and whether it is new.
+  /// that name when its timings are the same, else a new one (which the server refuses when
+  /// the name is taken). The id, and whether it is new.
   func createMode(_ mode: Mode, _ resources: ScreenResources) -> Result<(ModeID, created: Bool), ModeRequestError> {
-    if let existing = serverMode(named: mode.name, resources) {
-      guard existing.sameTimings(as: mode) else {
-        return .failure(ModeRequestError(text: "a mode named \(mode.name) with other timings exists"))
-      }
+    // Another name's timings are the server's to refuse (BadName), not ours to guess.
+    if let existing = serverMode(named: mode.name, resources), existing.sameTimings(as: mode) {
       return .success((existing.id, false))
     }
     let first = nextRequest

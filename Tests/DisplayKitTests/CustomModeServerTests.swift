@@ -108,3 +108,26 @@ extension XServerTests {
     }
   }
 }
+
+extension XServerTests.CustomModesOnServers {
+  /// A mode the server refuses (here BadName: another client holds the name with other
+  /// timings) is a warning naming the output and the mode, and the output falls back along
+  /// its chain.
+  @Test func aModeTheServerRefusesIsAWarningAndTheOutputFallsBack() throws {
+    let server = try TestXServer.dummy()
+    try server.must(["xrandr", "--addmode", "DUMMY1", "800x600"])
+    try server.must(["xrandr", "--output", "DUMMY1", "--mode", "800x600", "--right-of", "DUMMY0"])
+    try server.must([
+      "xrandr", "--newmode", Self.name, "10", "1600", "1601", "1602", "1603", "700", "701", "702", "703",
+    ])
+    let daemon = try DaemonProcess(display: server.display, config: String(format: Self.rule, "DUMMY1"))
+    daemon.settle()
+    let warning = daemon.log.first { $0.contains("the server refused custom mode") }
+    #expect(warning?.contains("DUMMY1") == true && warning?.contains(Self.name) == true, "\(daemon.log)")
+    // The fallbacks are the modes it lists no larger than the area planned for the custom
+    // one, largest first: the dummy's 1024x576.
+    let xrandr = try server.must(["xrandr"])
+    #expect(xrandr.contains("DUMMY1 connected 1024x576+2048+0"), "\(xrandr)\n\(daemon.log)")
+    #expect(!daemon.log.contains { $0.contains("could not configure") || $0.contains("not restored") }, "\(daemon.log)")
+  }
+}
