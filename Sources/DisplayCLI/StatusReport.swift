@@ -20,6 +20,6 @@ public enum StatusReport {
     lines.append(
       "reconciles: \(c.reconciles) (\(c.reconcilesChanged) changed the layout); "
         + "windows created \(c.windowsCreated), destroyed \(c.windowsDestroyed)")
-    return lines.joined(separator: "\n") + "\n"
+    return printableLines(lines)
   }
 }
