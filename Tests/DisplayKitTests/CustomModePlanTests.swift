@@ -1,3 +1,4 @@
+import DisplayCLI
 import DisplayKit
 import Testing
 
@@ -98,5 +99,13 @@ import Testing
     let text = ProfileSave.text(name: "desk", topology: t)
     #expect(text.contains(#"modeline: "\"proj\" 63.50 1024 1072 1176 1328 768 771 775 798 -hsync +vsync""#), "\(text)")
     #expect(changesNothing(try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)))
+  }
+}
+
+extension CustomModePlanTests {
+  /// `check-config` names the mode the daemon would make.
+  @Test func checkConfigShowsTheModeToBeMade() throws {
+    let text = CheckReport.text(config: try config(Self.rule), topology: desk(), lid: .open)
+    #expect(text.contains("HDMI-1: mode displayd-1600x700_60.00@59.85 (1600x700@60.0)"), "\(text)")
   }
 }
