@@ -43,6 +43,10 @@ extension XServerTests {
       let current = verbose.split(separator: "\n").first { $0.contains(Self.name) }.map(String.init) ?? ""
       #expect(current.contains("*current") && current.contains("90.500MHz"), "\(verbose)")
       #expect(try server.must(["xrandr"]).contains("DUMMY1 connected 1600x700+2048+0"))
+      daemon.settle()
+      #expect(daemon.changingReconciles.count == 1, "its own mode is in force afterwards: \(daemon.log)")
+      let saved = try displayd(["profile", "save", "desk", "--display", server.display])
+      #expect(saved.out.contains(#"mode: "1600x700@60", custom: true"#), "\(saved.out) \(saved.err)")
 
       // The config no longer asks for it: the output gets a mode it lists, the made one goes.
       let path = try #require(daemon.configPath)
@@ -129,5 +133,29 @@ extension XServerTests.CustomModesOnServers {
     let xrandr = try server.must(["xrandr"])
     #expect(xrandr.contains("DUMMY1 connected 1024x576+2048+0"), "\(xrandr)\n\(daemon.log)")
     #expect(!daemon.log.contains { $0.contains("could not configure") || $0.contains("not restored") }, "\(daemon.log)")
+  }
+}
+
+extension XServerTests.CustomModesOnServers {
+  /// A profile entry makes the mode too; a profile that no longer asks for it releases it.
+  @Test func aProfileMakesTheModeAndAnotherReleasesIt() throws {
+    let server = try TestXServer.dummy()
+    try server.must(["xrandr", "--addmode", "DUMMY1", "800x600"])
+    try server.must(["xrandr", "--output", "DUMMY1", "--mode", "800x600", "--right-of", "DUMMY0"])
+    let x = try XInspector(server.display)
+    let profile = { (entry: String) in
+      "{ profiles: [{ name: 'desk', outputs: [{ match: { output: 'DUMMY0' } }, { match: { output: 'DUMMY1' }, \(entry) }] }] }"
+    }
+    let daemon = try DaemonProcess(
+      display: server.display, config: profile("mode: '1600x700', custom: true, reduced: true"))
+    #expect(eventually(within: 3) { made(x).map(\.name) == ["displayd-1600x700R_60.00"] }, "\(daemon.log)")
+    #expect(made(x).first.map { $0.h == [1600, 1648, 1680, 1760] && $0.v == [700, 703, 713, 720] } == true)
+    let shown = try server.must(["xrandr"])
+    #expect(shown.contains("DUMMY1 connected 1600x700+"), "\(shown)\n\(daemon.log)")
+    let path = try #require(daemon.configPath)
+    try profile("mode: '800x600'").write(toFile: path, atomically: true, encoding: .utf8)
+    daemon.child.signal(SIGHUP)
+    #expect(eventually(within: 3) { made(x).isEmpty }, "\(daemon.log)")
+    #expect(try server.must(["xrandr"]).contains("DUMMY1 connected 800x600+"))
   }
 }
