@@ -19,8 +19,8 @@ final class ModeMaker {
     self.wanted = wanted
   }
 
-  /// The mode under an id a change names: a virtual one's real mode once made.
-  func mode(_ id: ModeID) -> Mode? { real[id] ?? wanted[id] }
+  /// The mode under an id: a virtual one's (its real mode once made), or one made in this run.
+  func mode(_ id: ModeID) -> Mode? { real[id] ?? wanted[id] ?? real.values.first { $0.id == id } }
 
   /// The server's id for a mode a change names: itself for a server mode; for a virtual one,
   /// the mode made (or found under its name) and added to the outputs.
