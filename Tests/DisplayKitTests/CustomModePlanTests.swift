@@ -109,3 +109,41 @@ extension CustomModePlanTests {
     #expect(text.contains("HDMI-1: mode displayd-1600x700_60.00@59.85 (1600x700@60.0)"), "\(text)")
   }
 }
+
+/// The daemon's part, against the fake server: it asks for the mode, keeps it while a CRTC
+/// shows it, and releases it once none does (a reload, an unplug).
+@Suite struct CustomModeDaemonTests {
+  let quiet = Logger(level: .error) { _ in }
+
+  func made(_ server: FakeDisplayServer) -> [String] {
+    server.topology.modes.values.map(\.name).filter { $0.hasPrefix("displayd-") }
+  }
+
+  @Test func theDaemonReleasesAMadeModeOnReloadAndOnUnplug() throws {
+    let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let custom = try Config.parse(Array(CustomModePlanTests.rule.utf8), file: "test.json5")
+    let daemon = try Daemon(connection: server, config: custom, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(made(server) == ["displayd-1600x700_60.00"])
+    #expect(server.topology.currentMode(of: server.topology.outputs[1])?.name == "displayd-1600x700_60.00")
+    let applies = server.applies
+    server.pendingRandR += 2
+    try daemon.handleXEvents()
+    #expect(server.applies == applies && made(server).count == 1, "in force: kept, nothing sent")
+
+    try daemon.reload(Config())
+    #expect(made(server).isEmpty, "no longer asked for")
+    try daemon.reload(custom)
+    #expect(made(server).count == 1)
+    server.change {
+      $0.outputs[1].connection = .disconnected
+      $0.crtcs[1].mode = nil
+      $0.crtcs[1].outputs = []
+      $0.outputs[1].crtc = nil
+    }
+    try daemon.handleXEvents()
+    #expect(made(server).isEmpty, "unplugged")
+  }
+}
