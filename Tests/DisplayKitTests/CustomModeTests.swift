@@ -139,20 +139,41 @@ import Testing
     ),
   ]
 
-  /// The config machinery names the file and the key path of a value it refuses (lines only
-  /// for syntax errors).
-  @Test(arguments: bad.indices) func badCustomModesAreConfigErrorsNamingTheKey(_ i: Int) {
+  /// Each names the file, the line the key is on, and the key path.
+  @Test(arguments: bad.indices) func badCustomModesAreConfigErrorsNamingFileLineAndKey(_ i: Int) {
     let (text, key) = Self.bad[i]
     do {
       _ = try parse(text)
       Issue.record("accepted: \(text)")
     } catch {
-      #expect(error.keyPath == key && error.file == "test.json5", "\(text): \(error)")
+      #expect(error.keyPath == key && error.file == "test.json5" && error.line == 2, "\(text): \(error)")
     }
   }
 }
 
 extension CustomModeTests {
+  /// The line is found past comments, strings holding brackets and quotes, and earlier
+  /// entries with the same keys.
+  @Test func theLineOfAKeyDeepInAProfileIsFound() {
+    let text = """
+      // custom: true in a comment, { and [ too
+      { main: "a}b]c\\"", /* modeline: x */ profiles: [
+        { name: 'one', outputs: [{ match: { output: 'x' }, modeline: "90.50 1600 1680 1840 2080 700 703 713 727" }] },
+        { name: "two", outputs: [
+          { match: { output: "y" } }, { match: { output: 'z' }, "mode": '1x1', custom: true },
+          { match: { output: "w" },
+            modeline: "nonsense" },
+        ] },
+      ] }
+      """
+    do {
+      _ = try parse(text)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.keyPath == "profiles[1].outputs[2].modeline" && error.line == 7, "\(error)")
+    }
+  }
+
   /// The README's custom-mode example (between its markers) is a config the loader takes.
   @Test func theReadmeExampleLoads() throws {
     var url = URL(fileURLWithPath: #filePath)

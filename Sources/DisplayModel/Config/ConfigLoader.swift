@@ -71,9 +71,13 @@ extension Config {
       return ConfigError(
         file: file, line: line(of: problem.offset, in: bytes), message: "syntax error: \(problem.message)")
     case .dataCorrupted(let ctx):
-      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: ctx.debugDescription)
+      return ConfigError(
+        file: file, line: keyLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        message: ctx.debugDescription)
     case .typeMismatch(let type, let ctx):
-      return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type))")
+      return ConfigError(
+        file: file, line: keyLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        message: "expected \(typeName(type))")
     case .valueNotFound(let type, let ctx):
       return ConfigError(
         file: file, keyPath: keyPath(ctx.codingPath), message: "expected \(typeName(type)), found null")
@@ -82,6 +86,11 @@ extension Config {
     @unknown default:
       return ConfigError(file: file, message: "\(error)")
     }
+  }
+
+  /// The line a key path is written on, when it can be found.
+  static func keyLine(_ path: [CodingKey], _ bytes: [UInt8]) -> Int? {
+    KeyPathLocator.offset(of: path, in: bytes).map { line(of: $0, in: bytes) }
   }
 
   /// `monitors[1].mode`.
