@@ -8,11 +8,11 @@ public enum CheckReport {
       var text = text(config: config, topology: topology)
       if config.lidClosed == .disable, let panel = LidPolicy.panel(in: topology, config: config) {
         text +=
-          "lid \(lid.rawValue): lid_closed disable turns \(panel.name) off while the lid is closed and another output is lit\n"
+          "lid \(lid.rawValue): lid_closed disable turns \(printable(panel.name)) off while the lid is closed and another output is lit\n"
       }
       return text
     }
-    return ProfileExplain.lines(config: config, topology: topology, lid: lid).map { $0 + "\n" }.joined()
+    return printableLines(ProfileExplain.lines(config: config, topology: topology, lid: lid))
   }
 
   /// Without profiles: each connected monitor and what the `monitors` rules give it.
@@ -36,14 +36,14 @@ public enum CheckReport {
         continue
       }
       let change = plan.changes.first { $0.outputs.contains(output.id) }
-      let mode = (change?.mode ?? topology.currentMode(of: output)?.id).flatMap { topology.modes[$0] }
+      let mode = (change?.mode ?? topology.currentMode(of: output)?.id).flatMap { plan.mode($0, in: topology) }
       let place = change.map { "\($0.x),\($0.y)" } ?? topology.geometry(of: output).map { "\($0.x),\($0.y)" } ?? "?"
       lines.append(
         "\(name): mode \(mode.map(\.label) ?? "none") (\(settings.mode)) at \(place) (\(settings.position)), "
           + "content \(settings.content.rawValue), level \(settings.level.rawValue)" + layout(change, plan, output))
     }
     for warning in plan.warnings { lines.append("warning: \(warning)") }
-    return lines.map { $0 + "\n" }.joined()
+    return printableLines(lines)
   }
 
   /// What a rule's layout keys do to the monitor: its rotation, scale and primary, when any.

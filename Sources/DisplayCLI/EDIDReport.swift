@@ -10,7 +10,7 @@ public enum EDIDReport {
     if let serial = e.serial {
       words.append("serial \(serial)")
     }
-    return words.joined(separator: " ")
+    return printable(words.joined(separator: " "))
   }
 
   /// A short, `edid-decode`-like description.
@@ -41,6 +41,6 @@ public enum EDIDReport {
     lines.append("Checksum: " + (e.checksumOK ? "ok" : "bad"))
     lines.append("Identity: \(DisplayID(edid: e).rawValue)")
     for w in e.warnings { lines.append("Warning: \(w)") }
-    return lines.joined(separator: "\n") + "\n"
+    return printableLines(lines)
   }
 }

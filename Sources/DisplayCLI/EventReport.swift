@@ -5,7 +5,7 @@ import DisplayService
 public enum EventReport {
   /// `TIME EVENT OUTPUT [GEOMETRY MODE]`.
   public static func text(_ event: TopologyEvent, time: String = timestampNow()) -> String {
-    time + " " + event.summary
+    printable(time + " " + event.summary)
   }
 
   /// The same line, of an event record received from the daemon.
@@ -16,6 +16,6 @@ public enum EventReport {
       words.append("\(mode.name)@" + fixed(mode.refreshHz, places: 2) + (mode.interlaced ? "i" : ""))
     }
     if let s = record.graceSeconds { words.append("grace \(s) s") }
-    return words.joined(separator: " ")
+    return printable(words.joined(separator: " "))
   }
 }

@@ -19,7 +19,7 @@ public enum ProfileReport {
       let first = answer.profiles.first(where: \.matches)?.name
       lines.append("no daemon runs: " + (first.map { "'\($0)' would be chosen" } ?? "no profile would be chosen"))
     }
-    return lines.joined(separator: "\n") + "\n"
+    return printableLines(lines)
   }
 
   /// The refusal's reason from a `profile-switch` answer, nil when it was switched.

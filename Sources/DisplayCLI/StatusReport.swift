@@ -28,7 +28,7 @@ public enum StatusReport {
       let who = d.manager.map { "\($0) (\(d.desktop ?? "-"))" } ?? "none seen"
       lines.append("desktop: \(who), policy \(d.policy): \(d.layout) lays the monitors out")
     }
-    return lines.joined(separator: "\n") + "\n"
+    return printableLines(lines)
   }
 
   /// `automatic`, `chosen by hand: built-in mirror`, `chosen by hand: profile desk`.

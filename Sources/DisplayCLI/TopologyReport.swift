@@ -66,7 +66,7 @@ public enum TopologyReport {
     if let edid = output.identity {
       words.append("[" + EDIDReport.identityLine(edid) + "]")
     }
-    return words.joined(separator: " ")
+    return printable(words.joined(separator: " "))
   }
 
   public static func modesText(_ outputs: [Output], in topology: Topology) -> String {
@@ -80,7 +80,7 @@ public enum TopologyReport {
         if mode.isInterlaced { flags += " interlace" }
         if mode.isDoubleScan { flags += " doublescan" }
         text +=
-          "  " + pad(mode.name, 12) + " " + pad(mode.id.description, 6) + " "
+          "  " + pad(printable(mode.name), 12) + " " + pad(mode.id.description, 6) + " "
           + padLeft(fixed(mode.refreshHz, places: 2), 7) + mark + flags + "\n"
       }
     }

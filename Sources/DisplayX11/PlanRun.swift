@@ -22,6 +22,8 @@ final class PlanRun {
   private var oldTransforms: [CrtcID: FixedTransform] = [:]
   /// The primary before, once one was sent.
   private var primaryBefore: OutputID??
+  /// The custom modes this run makes.
+  private let maker: ModeMaker
 
   init(_ connection: XConnection, plan: Plan, topology: Topology, resources: ScreenResources) {
     self.connection = connection
@@ -35,6 +37,7 @@ final class PlanRun {
     }
     before = ScreenGeometry(width: size.width, height: size.height, mmWidth: mm.width, mmHeight: mm.height)
     screen = before
+    maker = ModeMaker(connection, resources, wanted: plan.customModes)
   }
 
   /// Runs every step; stops at the first failure and rolls back.
@@ -44,8 +47,10 @@ final class PlanRun {
       setPrimary(), readBack(changes)
     else {
       rollBack()
+      outcome.notRestored += maker.undo(keeping: [])
       return outcome
     }
+    outcome.warnings += maker.undo(keeping: Set(outcome.applied.compactMap(\.mode)))
     if plan.screen != nil || plan.screenMillimetres != nil { outcome.screen = (screen.width, screen.height) }
     return outcome
   }
@@ -239,8 +244,15 @@ extension PlanRun {
 
   private func setWithFallbacks(_ change: CrtcChange) -> Result<ModeID, ApplyFailure> {
     var reasons: [String] = []
-    for mode in [change.mode].compactMap({ $0 }) + change.fallbacks {
-      if let m = topology.modes[mode],
+    for planned in [change.mode].compactMap({ $0 }) + change.fallbacks {
+      let mode: ModeID
+      switch maker.realize(planned, for: change.outputs) {
+      case .success(let id): mode = id
+      case .failure(let error):
+        refuseCustom(change, planned, error.text, &reasons)
+        continue
+      }
+      if let m = modeInfo(mode),
         let area = ApplyGeometry.footprint(
           x: change.x, y: change.y, width: m.width, height: m.height, rotation: change.rotation,
           transform: change.transform.matrix),
@@ -251,6 +263,7 @@ extension PlanRun {
       }
       switch setCrtc(change.crtc, mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs) {
       case .ok: return .success(mode)
+      case .failed(let why) where CustomModes.isVirtual(planned): refuseCustom(change, planned, why, &reasons)
       case .failed(let why): reasons.append("mode \(mode): \(why)")
       case .stale: reasons.append("mode \(mode): config timestamp stale twice")
       }
@@ -313,12 +326,23 @@ extension PlanRun {
     outcome.problems.append("\(change.outputName): transform refused: \(why)")
   }
 
+  /// A mode from the snapshot, or one this run makes.
+  private func modeInfo(_ id: ModeID) -> Mode? { topology.modes[id] ?? maker.mode(id) ?? plan.customModes[id] }
+
+  /// A custom mode the server would not make or show: a warning naming the output and the
+  /// mode; the change goes on down its fallbacks.
+  private func refuseCustom(_ change: CrtcChange, _ planned: ModeID, _ why: String, _ reasons: inout [String]) {
+    let name = plan.customModes[planned]?.name ?? "mode \(planned)"
+    reasons.append("custom mode \(name): \(why)")
+    outcome.warnings.append("\(change.outputName): the server refused custom mode \(name) (\(why)); falling back")
+  }
+
   private func name(of output: OutputID) -> String { topology.output(output)?.name ?? "output \(output)" }
 
   private func describe(_ state: CrtcState?) -> String {
     guard let state else { return "nothing (the CRTC could not be read)" }
     guard let mode = state.mode else { return "off" }
-    let label = topology.modes[mode]?.name ?? "mode \(mode)"
+    let label = modeInfo(mode)?.name ?? "mode \(mode)"
     let outputs = state.outputs.map(name(of:)).sorted().joined(separator: ",")
     return "\(label)+\(state.x)+\(state.y) rotation \(state.rotation.rawValue) on \(outputs)"
   }

@@ -215,10 +215,13 @@ private struct RandRResources {
       let length = Int(r.u16(m + 26))
       let name = r.bytes(nameOffset, min(length, max(0, namesEnd - nameOffset)))
       nameOffset += length
-      modes[id] = Mode(
+      var mode = Mode(
         id: id, name: name.count == length ? String(decoding: name, as: UTF8.self) : "\(width)x\(height)",
         width: width, height: height, dotClock: UInt64(r.u32(m + 8)), hTotal: Int(r.u16(m + 16)),
         vTotal: Int(r.u16(m + 24)), flags: ModeFlags(rawValue: UInt(r.u32(m + 28))))
+      (mode.hSyncStart, mode.hSyncEnd) = (Int(r.u16(m + 12)), Int(r.u16(m + 14)))
+      (mode.vSyncStart, mode.vSyncEnd) = (Int(r.u16(m + 20)), Int(r.u16(m + 22)))
+      modes[id] = mode
     }
   }
 }

@@ -49,7 +49,7 @@ struct EdidCommand: Subcommand {
       if json {
         write(JSON.object([("file", .string(label))] + JSON.record(EDIDRecord(edid)).members).serialized() + "\n")
       } else {
-        write("\(label):\n" + EDIDReport.text(edid))
+        write(printable("\(label):") + "\n" + EDIDReport.text(edid))
       }
       return true
     } catch {

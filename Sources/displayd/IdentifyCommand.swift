@@ -43,7 +43,7 @@ struct IdentifyCommand: Subcommand {
       printError("no lit output to identify")
       return .failure
     }
-    write(lines.joined(separator: "\n") + "\n")
+    write(printableLines(lines))
     let wait = overlays?.timer ?? timer
     while wait.isArmed, (try? pollDescriptors([(wait.fileDescriptor, pollIn)])) != nil { wait.acknowledge() }
     overlays?.remove()

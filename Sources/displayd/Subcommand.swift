@@ -115,7 +115,7 @@ func usageFailure(_ message: String, _ usage: String) -> Int32 {
   return ExitStatus.usage.rawValue
 }
 
-func printError(_ message: String) { Console.err("displayd: \(message)\n") }
+func printError(_ message: String) { Console.err("displayd: \(printable(message))\n") }
 
 /// Writes to standard output at once.
 func write(_ text: String) { Console.out(text) }

@@ -91,9 +91,9 @@ extension XServerTests {
   @Test func eachMistakeIsStatus78WithFileAndLineOrKey() throws {
     let cases: [(String, String)] = [
       ("{\n  defaults: {\n    mode: 'preferred'\n    level: 'above',\n  },\n}\n", ":4: syntax error"),
-      ("{ monitors: [ { match: { output: 7 } } ] }", ": monitors[0].match.output: expected a string"),
-      ("{ defaults: { mode: '1920x1080@sixty' } }", ": defaults.mode: '1920x1080@sixty' is not valid: expected"),
-      ("{ placeholder: { background: 'chartreuse-ish' } }", ": placeholder.background: 'chartreuse-ish' is not valid"),
+      ("{ monitors: [ { match: { output: 7 } } ] }", ":1: monitors[0].match.output: expected a string"),
+      ("{ defaults: { mode: '1920x1080@sixty' } }", ":1: defaults.mode: '1920x1080@sixty' is not valid: expected"),
+      ("{ placeholder: { background: 'chartreuse-ish' } }", ":1: placeholder.background: 'chartreuse-ish' is not valid"),
     ]
     for (text, expected) in cases {
       let path = try write(text)

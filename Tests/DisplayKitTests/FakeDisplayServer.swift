@@ -132,10 +132,25 @@ final class FakeDisplayServer: DisplayServer {
     return topology
   }
 
+  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
+    for release in releases {
+      topology.modes[release.mode] = nil
+      for i in topology.outputs.indices { topology.outputs[i].modes.removeAll { $0 == release.mode } }
+    }
+    return []
+  }
+
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
     applies += 1
     var outcome = ApplyOutcome()
     var next = topology
+    // Custom modes are made under their virtual ids: the fake has no others to give.
+    for (id, mode) in plan.customModes {
+      next.modes[id] = mode
+      for i in next.outputs.indices where id.rawValue == CustomModes.virtualBase + next.outputs[i].id.rawValue {
+        next.outputs[i].modes.append(id)
+      }
+    }
     for change in plan.changes {
       if change.outputs.contains(where: refusing.contains) {
         outcome.failed.append((change, "refused by the fake"))

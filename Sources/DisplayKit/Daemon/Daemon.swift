@@ -146,6 +146,21 @@ public final class Daemon {
   /// went stale, or that the server refused in part, is rolled back by `apply` and made again
   /// without the outputs that failed: a few rounds at most, never a half-applied layout.
   func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
+    let events = try arrangeOnce(reason: reason)
+    return events + (try releaseUnusedModes())
+  }
+
+  /// Deletes the modes displayd made that no CRTC shows any more (their monitor went, or the
+  /// config or profile no longer asks for them), then reads the result.
+  func releaseUnusedModes() throws(DisplayError) -> [TopologyEvent] {
+    let unused = CustomModes.unused(in: topology)
+    guard !unused.isEmpty else { return [] }
+    for problem in try connection.releaseModes(unused) { log.warning(problem) }
+    log.info("released custom mode(s) no CRTC shows: " + unused.map(\.name).joined(separator: ", "))
+    return adopt(try connection.snapshot())
+  }
+
+  func arrangeOnce(reason: String) throws(DisplayError) -> [TopologyEvent] {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
@@ -189,6 +204,7 @@ public final class Daemon {
         profileRuntime.noTransform.formUnion(outcome.transformRefused)
         continue
       }
+      for warning in outcome.warnings { log.warning(warning) }
       counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
       log.info("reconcile \(n) (\(reason)): " + describe(outcome))
       for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }

@@ -174,6 +174,7 @@ extension Daemon {
       log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
       return .again
     }
+    for warning in outcome.warnings { log.warning(warning) }
     let crtcOutputs = { (crtcs: Set<CrtcID>) in plan.changes.filter { crtcs.contains($0.crtc) } }
     if !outcome.transformRefused.isEmpty {
       for change in crtcOutputs(outcome.transformRefused) {

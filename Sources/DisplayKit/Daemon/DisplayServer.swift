@@ -35,6 +35,9 @@ public protocol DisplayServer: AnyObject {
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology
   /// Applies a plan made from `topology`, all or nothing.
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome
+  /// Removes modes displayd made from the outputs listing them and destroys them; what the
+  /// server refused.
+  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
 
   // Windows.
   func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID

@@ -58,24 +58,8 @@ public final class Logger {
     }
   }
 
-  /// `text` with C0 controls, DEL and C1 controls written as `\n`, `\r`, `\t` or
-  /// `\u{hex}`; text without them is returned as it is.
-  public static func escaped(_ text: String) -> String {
-    func isControl(_ v: UInt32) -> Bool { v < 0x20 || (v >= 0x7F && v < 0xA0) }
-    guard text.unicodeScalars.contains(where: { isControl($0.value) }) else { return text }
-    var out = ""
-    out.reserveCapacity(text.utf8.count + 8)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where isControl(scalar.value): out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  /// `text` as one line: the report's escaping (`printable`).
+  public static func escaped(_ text: String) -> String { printable(text) }
 
   public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
   public func warning(_ m: @autoclosure () -> String) { log(.warning, m()) }

@@ -178,6 +178,9 @@ public struct MonitorSettings: Hashable, Sendable {
   public var scaleFilter = ScaleFilter.bilinear
   /// From a rule's `primary`.
   public var primary = false
+  /// From a rule's `custom` (and `reduced`) or `modeline`: a mode displayd makes when the
+  /// output lacks it.
+  public var custom: CustomModeRequest?
   public init() {}
 }
 
@@ -212,6 +215,8 @@ public struct MonitorRule: Hashable, Sendable {
   public var primary: Bool?
   /// `properties` and `touch`.
   public var extras = OutputExtras()
+  /// `custom`, `reduced`, `modeline`.
+  public var custom: CustomModeRequest?
   public init() {}
 }
 
@@ -275,6 +280,7 @@ public struct Config: Hashable, Sendable {
     if let s = rule.scale { result.scale = s }
     if let f = rule.scaleFilter { result.scaleFilter = f }
     if let p = rule.primary { result.primary = p }
+    result.custom = rule.custom
     return result
   }
 }

@@ -170,7 +170,9 @@ extension MonitorRule: Decodable {
   public init(from decoder: Decoder) throws {
     self.init()
     let c = try decoder.container(keyedBy: AnyKey.self)
-    try c.requireOnly(["match", "mode", "position", "content", "level", "mirror", "ignore"] + Self.layoutKeys + OutputExtras.keys)
+    try c.requireOnly(
+      ["match", "mode", "position", "content", "level", "mirror", "ignore"] + Self.layoutKeys
+        + OutputExtras.keys + customModeKeys)
     guard c.contains(AnyKey("match")) else {
       throw DecodingError.keyNotFound(
         AnyKey("match"), .init(codingPath: decoder.codingPath, debugDescription: "a rule needs a match"))
@@ -184,6 +186,7 @@ extension MonitorRule: Decodable {
     ignore = try c.optional("ignore") ?? false
     try decodeLayout(c)
     extras = try OutputExtras(c)
+    custom = try c.customMode(mode: mode)
   }
 }
 

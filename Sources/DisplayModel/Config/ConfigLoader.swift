@@ -72,15 +72,15 @@ extension Config {
         file: file, line: line(of: problem.offset, in: bytes), message: "syntax error: \(problem.message)")
     case .dataCorrupted(let ctx):
       return ConfigError(
-        file: file, line: topLevelLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        file: file, line: keyLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
         message: ctx.debugDescription)
     case .typeMismatch(let type, let ctx):
       return ConfigError(
-        file: file, line: topLevelLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        file: file, line: keyLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
         message: "expected \(typeName(type))")
     case .valueNotFound(let type, let ctx):
       return ConfigError(
-        file: file, line: topLevelLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
+        file: file, line: keyLine(ctx.codingPath, bytes), keyPath: keyPath(ctx.codingPath),
         message: "expected \(typeName(type)), found null")
     case .keyNotFound(let key, let ctx):
       return ConfigError(file: file, keyPath: keyPath(ctx.codingPath), message: "missing key '\(key.stringValue)'")
@@ -89,13 +89,9 @@ extension Config {
     }
   }
 
-  /// The line of a top-level key (`disconnect_grace: NaN`), the one kind of path whose place
-  /// is found without walking nested values; nil for deeper paths.
-  static func topLevelLine(_ path: [CodingKey], _ bytes: [UInt8]) -> Int? {
-    guard path.count == 1, let key = path.first?.stringValue,
-      let member = JSON5Locator.topLevelObject(in: bytes)?.members.first(where: { $0.key == key })
-    else { return nil }
-    return line(of: member.keyStart, in: bytes)
+  /// The line a key path is written on, when it can be found.
+  static func keyLine(_ path: [CodingKey], _ bytes: [UInt8]) -> Int? {
+    KeyPathLocator.offset(of: path, in: bytes).map { line(of: $0, in: bytes) }
   }
 
   /// `monitors[1].mode`.

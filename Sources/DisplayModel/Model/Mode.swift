@@ -6,6 +6,11 @@ public struct ModeFlags: OptionSet, Hashable, Sendable {
   public static let interlace = ModeFlags(rawValue: 0x10)
   /// `RR_DoubleScan`: every line scanned twice.
   public static let doubleScan = ModeFlags(rawValue: 0x20)
+  /// Sync polarities (`RR_HSyncPositive` and so on): part of a mode's timings.
+  public static let hSyncPositive = ModeFlags(rawValue: 0x1)
+  public static let hSyncNegative = ModeFlags(rawValue: 0x2)
+  public static let vSyncPositive = ModeFlags(rawValue: 0x4)
+  public static let vSyncNegative = ModeFlags(rawValue: 0x8)
 }
 
 /// One RandR mode: a size and the timing that drives it.
@@ -19,6 +24,11 @@ public struct Mode: Hashable, Sendable {
   public var hTotal: Int
   public var vTotal: Int
   public var flags: ModeFlags
+  /// Where the syncs start and end; 0 where a source gave none.
+  public var hSyncStart = 0
+  public var hSyncEnd = 0
+  public var vSyncStart = 0
+  public var vSyncEnd = 0
 
   public init(
     id: ModeID, name: String, width: Int, height: Int, dotClock: UInt64,
@@ -42,6 +52,16 @@ public struct Mode: Hashable, Sendable {
     if flags.contains(.interlace) { v /= 2 }
     guard hTotal > 0, v > 0 else { return 0 }
     return Double(dotClock) / (Double(hTotal) * v)
+  }
+
+  /// Whether two modes drive a monitor the same way: every timing and flag equal, names aside.
+  public func sameTimings(as other: Mode) -> Bool {
+    (width, height, dotClock, hTotal, vTotal, flags) == (
+      other.width, other.height, other.dotClock, other.hTotal, other.vTotal, other.flags
+    )
+      && (hSyncStart, hSyncEnd, vSyncStart, vSyncEnd) == (
+        other.hSyncStart, other.hSyncEnd, other.vSyncStart, other.vSyncEnd
+      )
   }
 
   public var isInterlaced: Bool { flags.contains(.interlace) }

@@ -2,11 +2,14 @@
 /// mode, else its largest. A monitor is never left dark because a rule names a mode it lacks.
 public enum ModePolicy {
   /// Modes to try in order (the first is the choice; the rest are fallbacks should the server
-  /// refuse it), and a warning when the request could not be met.
+  /// refuse it), and a warning when the request could not be met. With `custom`, a request
+  /// the output lacks gets a mode displayd makes (`CustomModes`), possibly one still to be
+  /// created under a virtual id. Modes displayd made are candidates only for such a request,
+  /// so one no longer asked for stops being shown and is released.
   public static func candidates(
-    _ request: ModeRequest, for output: Output, in topology: Topology
+    _ request: ModeRequest, custom: CustomModeRequest? = nil, for output: Output, in topology: Topology
   ) -> (modes: [Mode], warning: String?) {
-    let all = topology.modes(of: output)
+    let all = topology.modes(of: output).filter { !$0.name.hasPrefix(CustomModes.prefix) }
     let preferred = output.preferredModes.first.flatMap { topology.modes[$0] }
     let largest = all.max { ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz) }
     var requested: Mode?
@@ -22,6 +25,12 @@ public enum ModePolicy {
         all.filter { $0.width == w && $0.height == h && abs($0.refreshHz - r) <= 0.5 }
         .min { abs($0.refreshHz - r) < abs($1.refreshHz - r) }
     }
+    var customWarning: String?
+    if let custom {
+      let (made, why) = madeMode(request, custom, output, topology, listed: all)
+      if let made { requested = made }
+      customWarning = why
+    }
     // Then every other mode, largest first: the planner walks down the chain until the
     // layout fits the server's maximum screen.
     let rest = all.sorted { ($0.width * $0.height, $0.refreshHz) > ($1.width * $1.height, $1.refreshHz) }
@@ -34,7 +43,22 @@ public enum ModePolicy {
       let lacking = request == .preferred ? "no preferred mode" : "no mode \(request)"
       warning = "\(output.name) has \(lacking); using \(first.label) instead"
     }
+    if let customWarning { warning = customWarning + (warning.map { "; " + $0 } ?? "") }
     return (chain, warning)
+  }
+
+  /// For a custom request: the listed mode with the modeline's timings, else nothing when a
+  /// listed mode meets a CVT request, else the mode displayd makes.
+  static func madeMode(
+    _ request: ModeRequest, _ custom: CustomModeRequest, _ output: Output, _ topology: Topology, listed: [Mode]
+  ) -> (Mode?, String?) {
+    if case .modeline(let line) = custom {
+      let wanted = line.mode(id: ModeID(rawValue: 0), name: "")
+      if let own = listed.first(where: { $0.sameTimings(as: wanted) }) { return (own, nil) }
+    } else if candidates(request, for: output, in: topology).warning == nil {
+      return (nil, nil)
+    }
+    return CustomModes.resolve(request, custom, for: output, in: topology)
   }
 }
 

@@ -53,7 +53,13 @@ public struct Plan: Sendable {
   /// `Xft.dpi` follows. Nil for no `dpi` or an `auto` that found no size. Sends nothing by
   /// itself (not part of `isEmpty`).
   public var dpi: Double?
+  /// Modes the apply creates (`XRRCreateMode`, `XRRAddOutputMode`) before it sets the CRTCs
+  /// naming them, by the virtual id the changes use (`CustomModes.virtualBase`).
+  public var customModes: [ModeID: Mode] = [:]
   public init() {}
+
+  /// A mode the plan names: the topology's, else one it creates.
+  public func mode(_ id: ModeID, in topology: Topology) -> Mode? { topology.modes[id] ?? customModes[id] }
 
   /// Nothing to send: no CRTC, screen size, primary or physical size to change.
   public var isEmpty: Bool { changes.isEmpty && screen == nil && primary == nil && screenMillimetres == nil }
@@ -127,6 +133,7 @@ public struct Planner {
     normalize(&rects)
     let disabled = Set(pending.filter { !$0.settings.enabled }.map(\.output.id))
     plan.changes = turningOff(disabled, in: changes(rects: rects, targets: targets)) + releases()
+    plan.customModes = CustomModes.collect(targets.values.map(\.modes))
     plan.screen = screenSize(rects: rects, changed: !plan.changes.isEmpty, warnings: &plan.warnings)
     plan.primary = primary(pending, targets: targets, disabled: disabled, main: main, &plan.warnings)
     plan.warnings += mainWarnings(main)
@@ -139,7 +146,7 @@ public struct Planner {
     _ output: Output, _ settings: MonitorSettings, main: Output?, rects: inout [OutputID: Rect],
     used usedCrtcs: inout Set<CrtcID>, _ warnings: inout [String]
   ) -> Target? {
-    let (modes, warning) = ModePolicy.candidates(settings.mode, for: output, in: topology)
+    let (modes, warning) = ModePolicy.candidates(settings.mode, custom: settings.custom, for: output, in: topology)
     if let warning { warnings.append(warning) }
     guard !modes.isEmpty else {
       warnings.append("\(output.name) lists no modes; left alone")

@@ -124,6 +124,8 @@ public struct ProfileOutput: Hashable, Sendable {
   public var mirror: MirrorOptions?
   /// `properties` and `touch`.
   public var extras = OutputExtras()
+  /// `custom`, `reduced`, `modeline`: a mode displayd makes when the output lacks it.
+  public var custom: CustomModeRequest?
   public init() {}
 
   /// The scales an entry may ask for.

@@ -65,7 +65,7 @@ extension ProfileOutput: Decodable {
     try c.requireOnly([
       "match", "alias", "enabled", "mode", "position", "rotate", "reflect", "scale", "scale_filter", "primary",
       "content", "level", "mirror",
-    ] + OutputExtras.keys)
+    ] + OutputExtras.keys + customModeKeys)
     guard c.contains(AnyKey("match")) else {
       throw DecodingError.keyNotFound(
         AnyKey("match"), .init(codingPath: decoder.codingPath, debugDescription: "an entry needs a match"))
@@ -84,6 +84,7 @@ extension ProfileOutput: Decodable {
     level = try c.parsed("level", expected: oneOf(WindowLevel.self), WindowLevel.init)
     mirror = try c.optional("mirror")
     extras = try OutputExtras(c)
+    custom = try c.customMode(mode: c.contains(AnyKey("mode")) ? mode : nil)
   }
 }
 

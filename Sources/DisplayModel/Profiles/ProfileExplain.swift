@@ -3,6 +3,7 @@ extension Topology {
   /// outputs on them, the screen's size, primary and physical size. For previews and tests.
   public func after(_ plan: Plan) -> Topology {
     var t = self
+    for (id, mode) in plan.customModes { t.modes[id] = mode }
     for change in plan.changes {
       guard let ci = t.crtcs.firstIndex(where: { $0.id == change.crtc }) else { continue }
       for i in t.outputs.indices where t.outputs[i].crtc == change.crtc { t.outputs[i].crtc = nil }

@@ -68,6 +68,7 @@ public struct ProfilePlanner {
     layout(&slots, profile, &plan.warnings)
     plan.screen = try screen(slots, profile)
     plan.changes = changes(slots)
+    plan.customModes = CustomModes.collect(slots.map(\.modes))
     plan.configures = Set(slots.map(\.output.id))
     plan.primary = primary(slots, profile, &plan.warnings)
     plan.dpi = dpi(slots, profile, &plan.warnings)
@@ -98,7 +99,7 @@ public struct ProfilePlanner {
       let closedPanel = lid == .closed && config.lidClosed == .disable && isPanel(output) && othersOn
       var slot = Slot(entry: entry, output: output, on: entry.enabled ?? !closedPanel)
       if slot.on {
-        let (modes, warning) = ModePolicy.candidates(entry.mode, for: output, in: topology)
+        let (modes, warning) = ModePolicy.candidates(entry.mode, custom: entry.custom, for: output, in: topology)
         if let warning { warnings.append(warning) }
         if modes.isEmpty { warnings.append("\(output.name) lists no modes; left off") }
         slot.modes = modes

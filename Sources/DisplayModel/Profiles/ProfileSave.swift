@@ -23,7 +23,7 @@ public enum ProfileSave {
       var fields = ["match: " + match(output, desk)]
       if let crtc = t.activeCrtc(of: output), let mode = t.currentMode(of: output) {
         if let first = cloneSource[crtc.id] {
-          fields += ["mode: " + quoted(modeText(mode, output, t)), "position: " + quoted("same-as " + first)]
+          fields += modeFields(mode, output, t) + ["position: " + quoted("same-as " + first)]
         } else {
           if crtc.outputs.count > 1 {
             cloneSource[crtc.id] = output.name
@@ -64,7 +64,7 @@ public enum ProfileSave {
 
   /// Mode, position, rotation, reflection and scale of a lit output.
   static func layout(_ output: Output, _ crtc: Crtc, _ mode: Mode, _ t: Topology) -> [String] {
-    var fields = ["mode: " + quoted(modeText(mode, output, t)), "position: " + quoted("\(crtc.x),\(crtc.y)")]
+    var fields = modeFields(mode, output, t) + ["position: " + quoted("\(crtc.x),\(crtc.y)")]
     if crtc.rotation.name != "normal" { fields.append("rotate: " + quoted(crtc.rotation.name)) }
     let reflect = crtc.rotation.intersection([.reflectX, .reflectY])
     if !reflect.isEmpty {

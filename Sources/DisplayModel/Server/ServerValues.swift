@@ -48,6 +48,9 @@ public struct ApplyOutcome: Sendable {
   public var problems: [String] = []
   /// What a rollback did not restore, as read back from the server; empty when it did.
   public var notRestored: [String] = []
+  /// What went wrong without failing the apply: a custom mode the server refused (the output
+  /// fell back along its chain).
+  public var warnings: [String] = []
   public init() {}
 }
 

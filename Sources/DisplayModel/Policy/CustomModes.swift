@@ -1,0 +1,123 @@
+/// A mode displayd makes when the output lacks the one asked for: a rule's or a profile
+/// entry's `custom: true` (CVT timings for its `mode`, reduced blanking with `reduced: true`)
+/// or its `modeline`.
+public enum CustomModeRequest: Hashable, Sendable {
+  case cvt(reduced: Bool)
+  case modeline(ModeLine)
+}
+
+/// Modes displayd creates on the server: how they are named, found again, and released. The
+/// name marks them, so a restarted daemon (and `profile save`) knows them: every mode named
+/// `displayd-…` that no CRTC shows is displayd's to delete. Pure.
+public enum CustomModes {
+  public static let prefix = "displayd-"
+
+  /// The first virtual id: above every X id (29 bits), so never a mode the server has. A plan
+  /// names a mode still to be created by `virtualBase + output id`.
+  public static let virtualBase: UInt = 0x8000_0000
+
+  public static func isVirtual(_ id: ModeID) -> Bool { id.rawValue >= virtualBase }
+
+  /// The mode wanted for a request, with its name (not yet its id); nil when the request
+  /// names no size (`preferred`, `highest`, `keep`) or the timings do not fit RandR.
+  public static func wanted(_ request: ModeRequest, _ custom: CustomModeRequest) -> Mode? {
+    switch custom {
+    case .modeline(let line):
+      let name = line.name.map { prefix + $0 } ?? prefix + "\(line.hDisplay)x\(line.vDisplay)_" + String(line.dotClock)
+      return line.mode(id: ModeID(rawValue: 0), name: name)
+    case .cvt(let reduced):
+      let size: (Int, Int, Double)
+      switch request {
+      case .size(let w, let h): size = (w, h, 60)
+      case .sizeRate(let w, let h, let r): size = (w, h, r)
+      case .preferred, .highest, .keep: return nil
+      }
+      guard let line = CVT.modeLine(width: size.0, height: size.1, refresh: size.2, reduced: reduced) else {
+        return nil
+      }
+      return line.mode(id: ModeID(rawValue: 0), name: cvtName(line.hDisplay, line.vDisplay, size.2, reduced))
+    }
+  }
+
+  /// `displayd-1600x700_60.00`, `displayd-1600x700R_60.00` for reduced blanking: cvt's name
+  /// with the rate it was asked for.
+  static func cvtName(_ w: Int, _ h: Int, _ refresh: Double, _ reduced: Bool) -> String {
+    prefix + "\(w)x\(h)" + (reduced ? "R" : "") + "_" + fixed(refresh, places: 2)
+  }
+
+  /// What a mode displayd created was asked as: `custom: true` with a size and rate (and
+  /// `reduced`) when its name and timings are CVT's, else its modeline. nil for other modes.
+  public static func origin(of mode: Mode) -> (request: ModeRequest, custom: CustomModeRequest)? {
+    guard mode.name.hasPrefix(prefix) else { return nil }
+    let body = mode.name.dropFirst(prefix.count)
+    let parts = body.split(separator: "_")
+    if parts.count == 2, let rate = Double(parts[1]) {
+      for reduced in [false, true] {
+        let request = ModeRequest.sizeRate(width: mode.width, height: mode.height, refresh: rate)
+        if let cvt = wanted(request, .cvt(reduced: reduced)), cvt.name == mode.name, cvt.sameTimings(as: mode) {
+          return (request, .cvt(reduced: reduced))
+        }
+      }
+    }
+    return (.size(width: mode.width, height: mode.height), .modeline(ModeLine(mode)))
+  }
+
+  /// The mode an output gets for a custom request it lacks: a mode displayd made before with
+  /// these timings (the output's own first: then nothing is to be created), else the wanted
+  /// mode under a virtual id, for the apply to create. nil (with a warning) when it cannot be
+  /// made: timings RandR cannot carry, or larger than the server's maximum screen.
+  static func resolve(
+    _ request: ModeRequest, _ custom: CustomModeRequest, for output: Output, in topology: Topology
+  ) -> (mode: Mode?, warning: String?) {
+    guard let wanted = wanted(request, custom) else {
+      if case .cvt = custom, request == .preferred || request == .highest || request == .keep { return (nil, nil) }
+      return (nil, "\(output.name): no CVT timings for \(request) fit RandR; not created")
+    }
+    let screen = topology.screen
+    if screen.maxWidth > 0 && screen.maxHeight > 0
+      && (wanted.width > screen.maxWidth || wanted.height > screen.maxHeight)
+    {
+      return (
+        nil,
+        "\(output.name): custom mode \(wanted.name) (\(wanted.width)x\(wanted.height)) is larger than the server's "
+          + "maximum screen \(topology.screen.maxWidth)x\(topology.screen.maxHeight); not created"
+      )
+    }
+    let made = topology.modes.values.filter { $0.name.hasPrefix(prefix) && $0.sameTimings(as: wanted) }
+    if let own = made.first(where: { output.modes.contains($0.id) }) { return (own, nil) }
+    var virtual = wanted
+    if let other = made.min(by: { $0.id.rawValue < $1.id.rawValue }) { virtual.name = other.name }
+    virtual.id = ModeID(rawValue: virtualBase + output.id.rawValue % virtualBase)
+    return (virtual, nil)
+  }
+
+  /// The modes displayd made that no CRTC shows, with the outputs listing them: to delete.
+  public static func unused(in topology: Topology) -> [ModeRelease] {
+    let shown = Set(topology.crtcs.compactMap(\.mode))
+    return topology.modes.values.filter { $0.name.hasPrefix(prefix) && !shown.contains($0.id) }
+      .sorted { $0.id.rawValue < $1.id.rawValue }
+      .map { mode in
+        ModeRelease(
+          mode: mode.id, name: mode.name, outputs: topology.outputs.filter { $0.modes.contains(mode.id) }.map(\.id))
+      }
+  }
+
+  /// Every custom mode a plan asks the apply to create, by virtual id.
+  static func collect(_ chains: [[Mode]]) -> [ModeID: Mode] {
+    var result: [ModeID: Mode] = [:]
+    for mode in chains.joined() where isVirtual(mode.id) { result[mode.id] = mode }
+    return result
+  }
+}
+
+/// A mode displayd made and no longer shows: removed from these outputs, then destroyed.
+public struct ModeRelease: Hashable, Sendable {
+  public var mode: ModeID
+  public var name: String
+  public var outputs: [OutputID]
+  public init(mode: ModeID, name: String, outputs: [OutputID]) {
+    self.mode = mode
+    self.name = name
+    self.outputs = outputs
+  }
+}

@@ -1,0 +1,149 @@
+import DisplayCLI
+import DisplayKit
+import Testing
+
+/// How the planners ask for a mode displayd makes, find one made before, leave one no longer
+/// asked for, and how `profile save` writes one down. Pure.
+@Suite struct CustomModePlanTests {
+  typealias B = TopologyBuilder
+
+  func config(_ text: String) throws -> Config { try Config.parse(Array(text.utf8), file: "test.json5") }
+
+  /// eDP-1 and HDMI-1 lit at 1920x1080 and 1280x1024, neither listing 1600x700.
+  func desk() -> Topology { B.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": B.m1080, "HDMI-1": B.m1024]) }
+
+  static let rule = "{ monitors: [ { match: { output: 'HDMI-1' }, mode: '1600x700@60', custom: true } ] }"
+
+  /// The mode displayd made before, as the server would list it.
+  func made(_ t: inout Topology, current: Bool) throws -> Mode {
+    var mode = try #require(CustomModes.wanted(.sizeRate(width: 1600, height: 700, refresh: 60), .cvt(reduced: false)))
+    mode.id = ModeID(rawValue: 77)
+    t.modes[mode.id] = mode
+    t.outputs[1].modes.append(mode.id)
+    if current {
+      (t.crtcs[1].mode, t.crtcs[1].width, t.crtcs[1].height) = (mode.id, 1600, 700)
+      t.screen.width = 1920 + 1600
+    }
+    return mode
+  }
+
+  @Test func aModeTheOutputLacksIsPlannedUnderAVirtualIdWithCvtTimings() throws {
+    let plan = Planner(topology: desk(), config: try config(Self.rule)).plan(settled: [])
+    let change = try #require(plan.changes.first { $0.outputName == "HDMI-1" })
+    let id = try #require(change.mode)
+    #expect(CustomModes.isVirtual(id) && change.fallbacks.allSatisfy { !CustomModes.isVirtual($0) })
+    let mode = try #require(plan.customModes[id])
+    #expect(mode.name == "displayd-1600x700_60.00" && mode.dotClock == 90_500_000 && mode.hTotal == 2080)
+    #expect(mode.hSyncStart == 1680 && mode.vSyncEnd == 713 && mode.flags == [.hSyncNegative, .vSyncPositive])
+    #expect(!plan.warnings.contains { $0.contains("HDMI-1") }, "\(plan.warnings)")
+  }
+
+  @Test func aModeMadeBeforeIsUsedAgainAndInForceChangesNothing() throws {
+    var t = desk()
+    let mode = try made(&t, current: false)
+    let plan = Planner(topology: t, config: try config(Self.rule)).plan(settled: [])
+    #expect(plan.changes.first { $0.outputName == "HDMI-1" }?.mode == mode.id && plan.customModes.isEmpty)
+    _ = try made(&t, current: true)
+    #expect(Planner(topology: t, config: try config(Self.rule)).plan(settled: []).changes.isEmpty)
+  }
+
+  /// Without `custom`, a mode displayd made is not a candidate: it stops being shown, and
+  /// then it is released.
+  @Test func aMadeModeNoLongerAskedForIsLeftAndReleased() throws {
+    var t = desk()
+    let mode = try made(&t, current: true)
+    let plain = try config("{ monitors: [ { match: { output: 'HDMI-1' }, mode: '1600x700@60' } ] }")
+    let plan = Planner(topology: t, config: plain).plan(settled: [])
+    let change = try #require(plan.changes.first { $0.outputName == "HDMI-1" })
+    #expect(change.mode != mode.id && !change.fallbacks.contains(mode.id))
+    #expect(CustomModes.unused(in: t).isEmpty, "shown: kept")
+    t.crtcs[1].mode = B.m1024.id
+    #expect(CustomModes.unused(in: t) == [ModeRelease(mode: mode.id, name: mode.name, outputs: [t.outputs[1].id])])
+  }
+
+  @Test func aModeLargerThanTheServersScreenIsAWarningNotAMode() throws {
+    var t = desk()
+    (t.screen.maxWidth, t.screen.maxHeight) = (1600, 600)
+    let plan = Planner(topology: t, config: try config(Self.rule)).plan(settled: [])
+    #expect(plan.customModes.isEmpty)
+    #expect(plan.warnings.contains { $0.contains("HDMI-1: custom mode displayd-1600x700_60.00") }, "\(plan.warnings)")
+  }
+
+  @Test func profileEntriesAskForMadeModesToo() throws {
+    let plan = try planProfile(
+      "{ name: 'p', outputs: [{ match: { output: 'eDP-1' } }, { match: { output: 'HDMI-1' }, mode: '1600x700', custom: true, reduced: true }] }",
+      on: desk())
+    let made = try #require(plan.customModes.values.first)
+    #expect(made.name == "displayd-1600x700R_60.00" && made.hTotal == 1760 && made.dotClock == 76_000_000)
+    #expect(plan.changes.contains { $0.mode == made.id })
+  }
+
+  @Test func profileSaveWritesCustomTrueForAModeDisplaydMade() throws {
+    var t = desk()
+    _ = try made(&t, current: true)
+    let text = ProfileSave.text(name: "desk", topology: t)
+    #expect(text.contains(#"mode: "1600x700@60", custom: true"#), "\(text)")
+    let replanned = try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)
+    #expect(changesNothing(replanned), "\(replanned.changes)")
+  }
+
+  @Test func profileSaveWritesTheModelineOfAModeMadeFromOne() throws {
+    var t = desk()
+    var mode = try #require(try? ModeLine.parse("63.50 1024 1072 1176 1328 768 771 775 798 -hsync +vsync").get())
+      .mode(id: ModeID(rawValue: 78), name: "displayd-proj")
+    mode.id = ModeID(rawValue: 78)
+    t.modes[mode.id] = mode
+    t.outputs[1].modes.append(mode.id)
+    (t.crtcs[1].mode, t.crtcs[1].width, t.crtcs[1].height) = (mode.id, 1024, 768)
+    t.screen.width = 1920 + 1024
+    let text = ProfileSave.text(name: "desk", topology: t)
+    #expect(text.contains(#"modeline: "\"proj\" 63.50 1024 1072 1176 1328 768 771 775 798 -hsync +vsync""#), "\(text)")
+    #expect(changesNothing(try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)))
+  }
+}
+
+extension CustomModePlanTests {
+  /// `check-config` names the mode the daemon would make.
+  @Test func checkConfigShowsTheModeToBeMade() throws {
+    let text = CheckReport.text(config: try config(Self.rule), topology: desk(), lid: .open)
+    #expect(text.contains("HDMI-1: mode displayd-1600x700_60.00@59.85 (1600x700@60.0)"), "\(text)")
+  }
+}
+
+/// The daemon's part, against the fake server: it asks for the mode, keeps it while a CRTC
+/// shows it, and releases it once none does (a reload, an unplug).
+@Suite struct CustomModeDaemonTests {
+  let quiet = Logger(level: .error) { _ in }
+
+  func made(_ server: FakeDisplayServer) -> [String] {
+    server.topology.modes.values.map(\.name).filter { $0.hasPrefix("displayd-") }
+  }
+
+  @Test func theDaemonReleasesAMadeModeOnReloadAndOnUnplug() throws {
+    let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let custom = try Config.parse(Array(CustomModePlanTests.rule.utf8), file: "test.json5")
+    let daemon = try Daemon(connection: server, config: custom, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleXEvents()
+    #expect(made(server) == ["displayd-1600x700_60.00"])
+    #expect(server.topology.currentMode(of: server.topology.outputs[1])?.name == "displayd-1600x700_60.00")
+    let applies = server.applies
+    server.pendingRandR += 2
+    try daemon.handleXEvents()
+    #expect(server.applies == applies && made(server).count == 1, "in force: kept, nothing sent")
+
+    try daemon.reload(Config())
+    #expect(made(server).isEmpty, "no longer asked for")
+    try daemon.reload(custom)
+    #expect(made(server).count == 1)
+    server.change {
+      $0.outputs[1].connection = .disconnected
+      $0.crtcs[1].mode = nil
+      $0.crtcs[1].outputs = []
+      $0.outputs[1].crtc = nil
+    }
+    try daemon.handleXEvents()
+    #expect(made(server).isEmpty, "unplugged")
+  }
+}
