@@ -113,7 +113,7 @@ extension XServerTests {
       try "{ profiles: [ { name: 'x', outputs: [ { match: {}, mode: 'banana' } ] } ] }".write(
         toFile: rig.config, atomically: true, encoding: .utf8)
       let key = try rig.apply()
-      #expect(key.status == 78 && key.err.contains("\(rig.config): profiles[0].outputs[0].mode:"), "\(key.err)")
+      #expect(key.status == 78 && key.err.contains("\(rig.config):1: profiles[0].outputs[0].mode:"), "\(key.err)")
       #expect(try rig.layout().timestamp == before.timestamp)
     }
 

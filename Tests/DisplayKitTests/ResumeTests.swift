@@ -14,11 +14,14 @@ import XRig
 @Suite struct ResumeAgainstAFakeServer {
   let quiet = Logger(level: .error) { _ in }
 
-  /// eDP-1 lit as main; HDMI-1 dark and disconnected; the daemon started.
+  /// eDP-1 lit as main; HDMI-1 dark and disconnected; the daemon started, handling a
+  /// disconnect at once (no grace: what is tested is the resync, not the grace).
   func started() throws -> (FakeDisplayServer, Daemon) {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    var config = Config()
+    config.disconnectGrace = 0
+    let daemon = try Daemon(connection: server, config: config, log: quiet)
     try daemon.start()
     return (server, daemon)
   }
