@@ -12,7 +12,7 @@ BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-d
   libpango1.0-dev fonts-dejavu-core fonts-noto-cjk libsystemd-dev
 TEST_PACKAGES = tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
-  dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd
+  dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd xwayland
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 
 .PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
@@ -42,8 +42,10 @@ run: release test-deps
 	  scripts/demo .build/release/displayd; \
 	fi
 
-## test: every test, against private X servers the tests start themselves.
+## test: every test, against private X servers the tests start themselves, and the real
+## Wayland compositors of scripts/wayland-rig (made once; the Wayland tests skip without).
 test: test-deps
+	@scripts/wayland-rig >/dev/null || echo "make test: no Wayland rig (see the line above): the Wayland tests will skip"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

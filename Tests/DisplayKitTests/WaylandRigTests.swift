@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import XRig
+
+/// The real-compositor rig itself: Debian 13's sway 1.10 headless, run from the rig's folder,
+/// plugs and unplugs monitors that a wlr-output-management client (wlr-randr) sees, and
+/// screenshots them through screencopy (grim). Skipped, saying why, where the rig's packages
+/// cannot be downloaded.
+@Suite(.serialized, .enabled(if: WaylandRig.isAvailable, Comment(rawValue: WaylandRig.skipReason)))
+struct WaylandRigTests {
+  /// One head of `wlr-randr --json`.
+  struct Head: Decodable {
+    struct Mode: Decodable {
+      var width: Int
+      var height: Int
+      var current: Bool
+    }
+    var name: String
+    var enabled: Bool
+    var modes: [Mode]
+    var currentMode: Mode? { modes.first(where: \.current) }
+  }
+
+  func heads(_ sway: SwayCompositor) throws -> [Head] {
+    let r = try sway.client(["wlr-randr", "--json"])
+    try #require(r.status == 0, "wlr-randr failed: \(r.err)")
+    return try JSONDecoder().decode([Head].self, from: Data(r.out.utf8))
+  }
+
+  @Test func swayStartsHeadlessWithOneOutput() throws {
+    let sway = try SwayCompositor()
+    print("sway start: \(Int(sway.startSeconds * 1000)) ms")
+    let version = try sway.swaymsg(["-t", "get_version", "-r"]).out
+    #expect(version.contains("\"human_readable\": \"1.10"))
+    let outputs = try sway.outputs()
+    #expect(outputs.map(\.name) == ["HEADLESS-1"])
+    #expect(outputs.first?.active == true)
+    #expect(outputs.first?.rect == XInspector.Rect(x: 0, y: 0, width: 1280, height: 720))
+    #expect(sway.isRunning)
+  }
+
+  /// The point of Debian 13's sway: wlroots 0.18 reports a plugged headless head as enabled
+  /// with its mode (Debian 12's wlroots 0.15 said disabled, 0x0), and can remove it again.
+  @Test func aPluggedOutputIsEnabledAt1920x1080AndUnplugRemovesIt() throws {
+    let sway = try SwayCompositor()
+    let started = now()
+    let name = try sway.plug()
+    print("plug (create_output until listed): \(Int((now() - started) * 1000)) ms")
+    let plugged = try #require(try heads(sway).first { $0.name == name }, "wlr-randr does not list \(name)")
+    #expect(plugged.enabled)
+    #expect(plugged.currentMode?.width == 1920 && plugged.currentMode?.height == 1080)
+    let output = try #require(try sway.outputs().first { $0.name == name })
+    #expect(output.active && output.rect == XInspector.Rect(x: 1280, y: 0, width: 1920, height: 1080))
+    #expect(output.currentMode?.width == 1920 && output.currentMode?.height == 1080)
+
+    try sway.unplug(name)
+    #expect(try heads(sway).map(\.name) == ["HEADLESS-1"])
+    #expect(try sway.outputs().map(\.name) == ["HEADLESS-1"])
+  }
+
+  @Test func grimScreenshotsOneOutputAtItsSize() throws {
+    let sway = try SwayCompositor()
+    let name = try sway.plug()
+    let file = sway.outputDirectory + "/shot.png"
+    let r = try sway.client(["grim", "-o", name, file])
+    try #require(r.status == 0, "grim failed: \(r.err)")
+    let size = try #require(pngSize(file), "no PNG at \(file)")
+    #expect(size.width == 1920 && size.height == 1080)
+    let main = try sway.client(["grim", "-o", "HEADLESS-1", file])
+    try #require(main.status == 0, "grim failed: \(main.err)")
+    #expect(pngSize(file).map { [$0.width, $0.height] } == [1280, 720])
+  }
+
+  @Test func stoppingSwayLeavesNoProcessOfTheRigUser() throws {
+    let sway = try SwayCompositor(xwayland: true)
+    try sway.startXwayland()
+    let stopping = now()
+    sway.stop()
+    print("sway and Xwayland stopped in \(Int((now() - stopping) * 1000)) ms")
+    let left = try runCommand(["pgrep", "-u", WaylandRig.user, "-a", "-f", sway.directory]).out
+    #expect(left.isEmpty, "left running: \(left)")
+    #expect(!sway.isRunning)
+  }
+
+  /// kanshi as the oracle of kanshi config files, for the import tests: both kanshis tell a
+  /// valid file from a bad one, and the bad one's line.
+  @Test func kanshiTellsAValidConfigFromABadOneAndItsLine() throws {
+    let dir = try makeTempDirectory("displayd-kanshi-files")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let good = dir + "/good"
+    let bad = dir + "/bad"
+    try "profile desk {\n  output HDMI-A-1 mode 1920x1080 position 0,0\n  output eDP-1 disable\n}\n".write(
+      toFile: good, atomically: true, encoding: .utf8)
+    try "profile desk {\n  output eDP-1 enable\n  output HDMI-A-1 bogus 1\n}\n".write(
+      toFile: bad, atomically: true, encoding: .utf8)
+    for build in Kanshi.Build.allCases {
+      #expect(try Kanshi.check(good, with: build) == .valid, "\(build.rawValue)")
+      guard case .invalid(let line, _) = try Kanshi.check(bad, with: build) else {
+        Issue.record("\(build.rawValue) took the bad file")
+        continue
+      }
+      #expect(line == 3, "\(build.rawValue)")
+    }
+    guard case .unclear = try Kanshi.check(dir + "/missing") else {
+      Issue.record("a missing file read as valid or invalid")
+      return
+    }
+  }
+}
+
+/// A PNG's width and height from its IHDR chunk.
+func pngSize(_ path: String) -> (width: Int, height: Int)? {
+  guard let data = FileManager.default.contents(atPath: path), data.count >= 24,
+    data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+  else { return nil }
+  let be = { (o: Int) in data[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
+  return (be(16), be(20))
+}
