@@ -82,6 +82,19 @@ struct WaylandRigTests {
     #expect(!sway.isRunning)
   }
 
+  /// labwc nested in sway: each of its outputs is a sway window, closing one unplugs it.
+  @Test func labwcNestedInSwayStartsWithTwoOutputsAndLosesOneWithItsWindow() throws {
+    let labwc = try LabwcCompositor(outputs: 2)
+    print("labwc nested start (with its sway): \(Int(labwc.startSeconds * 1000)) ms")
+    #expect(try labwc.outputNames() == ["WL-1", "WL-2"])
+    let r = try labwc.client(["wlr-randr", "--json"])
+    let heads = try JSONDecoder().decode([Head].self, from: Data(r.out.utf8))
+    #expect(heads.allSatisfy { $0.enabled && ($0.currentMode?.width ?? 0) > 0 }, "\(r.out)")
+    try labwc.unplug("WL-2")
+    #expect(try labwc.outputNames() == ["WL-1"])
+    #expect(labwc.isRunning)
+  }
+
   /// kanshi as the oracle of kanshi config files, for the import tests: both kanshis tell a
   /// valid file from a bad one, and the bad one's line.
   @Test func kanshiTellsAValidConfigFromABadOneAndItsLine() throws {
