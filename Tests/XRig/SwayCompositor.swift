@@ -183,3 +183,47 @@ public func parseSwayOutputs(_ json: String) throws -> [SwayOutput] {
       currentMode: mode)
   }
 }
+
+/// A window (a view) in sway's tree.
+public struct SwayWindow: Equatable {
+  public var title: String
+  /// `xdg_shell` or `xwayland`.
+  public var shell: String
+  /// The output whose workspace holds it.
+  public var output: String
+  public var rect: XInspector.Rect
+  public var floating: Bool
+}
+
+extension SwayCompositor {
+  /// Every window sway manages (tiled and floating), with the output it is on.
+  public func windows() throws -> [SwayWindow] {
+    let r = try swaymsg(["-t", "get_tree", "-r"])
+    guard r.status == 0, let tree = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any] else {
+      throw RigError("get_tree failed: \(r.err)")
+    }
+    var found: [SwayWindow] = []
+    collectWindows(tree, output: "", floating: false, into: &found)
+    return found
+  }
+
+  private func collectWindows(_ node: [String: Any], output: String, floating: Bool, into found: inout [SwayWindow]) {
+    let type = node["type"] as? String ?? ""
+    let output = type == "output" ? node["name"] as? String ?? "" : output
+    if let shell = node["shell"] as? String {
+      let r = node["rect"] as? [String: Any] ?? [:]
+      let int = { (k: String) in (r[k] as? NSNumber)?.intValue ?? 0 }
+      found.append(
+        SwayWindow(
+          title: node["name"] as? String ?? "", shell: shell, output: output,
+          rect: XInspector.Rect(x: int("x"), y: int("y"), width: int("width"), height: int("height")),
+          floating: floating))
+    }
+    for child in node["nodes"] as? [[String: Any]] ?? [] {
+      collectWindows(child, output: output, floating: floating, into: &found)
+    }
+    for child in node["floating_nodes"] as? [[String: Any]] ?? [] {
+      collectWindows(child, output: output, floating: true, into: &found)
+    }
+  }
+}

@@ -75,7 +75,7 @@ public enum WaylandRig {
       let r = try runCommand([script], timeout: 600)
       let root = r.out.trimmingCharacters(in: .whitespacesAndNewlines)
       guard r.status == 0, !root.isEmpty else {
-        let said = r.err.split(separator: "\n").filter { $0.hasPrefix("wayland-rig: ") }
+        let said = r.err.split(separator: "\n").filter { $0.hasPrefix("wayland-rig: ") && !$0.contains(": resolving ") }
         let why = said.isEmpty ? "exit \(r.status)" : said.joined(separator: "; ")
         return .missing(reason: "Wayland tests skipped: scripts/wayland-rig failed: \(why)")
       }
