@@ -37,6 +37,7 @@ public final class SwayCompositor {
   public let startSeconds: Double
   private let group: ProcessGroup
   var xKeeper: ProcessGroup?
+  private var clients: [ProcessGroup] = []
   public internal(set) var xDisplay: String?
 
   /// Starts sway; `config` lines go after the rig's own (`xwayland enable|disable`).
@@ -82,6 +83,7 @@ public final class SwayCompositor {
 
   /// Stops sway, its Xwayland and the rig's X client, and removes the private folder.
   public func stop() {
+    clients.forEach { $0.stop() }
     xKeeper?.stop()
     group.stop()
     try? FileManager.default.removeItem(atPath: directory)
@@ -136,6 +138,27 @@ public final class SwayCompositor {
     _ argv: [String], environment: [String: String] = [:], timeout: Double = 10
   ) throws -> (status: Int32, out: String, err: String) {
     try runCommand(clientCommand(argv, environment: environment), timeout: timeout)
+  }
+
+  /// Starts a long-running client (kanshi, wl-mirror) as the rig user in a process group
+  /// of its own, its output in `name`.log in the private folder; it stops on the returned
+  /// group's deinit or `stop()`, and at the latest with this compositor.
+  public func startClient(
+    _ argv: [String], name: String, environment: [String: String] = [:]
+  ) throws -> ProcessGroup {
+    let group = try ProcessGroup(clientCommand(argv, environment: environment), log: directory + "/\(name).log")
+    clients.append(group)
+    return group
+  }
+
+  /// What Mesa needs to find its drivers in the rig's folder (wl-mirror draws with EGL).
+  public static func mesaEnvironment() throws -> [String: String] {
+    let root = try WaylandRig.root()
+    let lib = root + "/usr/lib/x86_64-linux-gnu"
+    return [
+      "__EGL_VENDOR_LIBRARY_DIRS": root + "/usr/share/glvnd/egl_vendor.d", "LIBGL_DRIVERS_PATH": lib + "/dri",
+      "GBM_BACKENDS_PATH": lib + "/gbm", "LIBGL_ALWAYS_SOFTWARE": "1",
+    ]
   }
 
   /// The argv that runs `argv` as the rig user on this compositor (for long-running clients).
