@@ -82,6 +82,19 @@ struct WaylandRigTests {
     #expect(!sway.isRunning)
   }
 
+  /// A sway that cannot start fails the fixture at once with sway's own words, not at the
+  /// deadline.
+  @Test func aSwayThatCannotStartFailsFastWithItsLog() throws {
+    let started = now()
+    do {
+      _ = try SwayCompositor(environment: ["WLR_BACKENDS": "no-such-backend"])
+      Issue.record("sway started with no backend")
+    } catch let error as RigError {
+      #expect(error.description.contains("no-such-backend"), "\(error)")
+    }
+    #expect(now() - started < 10)
+  }
+
   /// labwc nested in sway: each of its outputs is a sway window, closing one unplugs it.
   @Test func labwcNestedInSwayStartsWithTwoOutputsAndLosesOneWithItsWindow() throws {
     let labwc = try LabwcCompositor(outputs: 2)
