@@ -5,7 +5,7 @@ import XRig
 /// The programs a wlroots desk uses today, run on the rig's sway: what displayd's Wayland
 /// backend is compared with (wlr-randr applying a mode, kanshi's profile `exec` on a plug,
 /// wl-mirror's mirror window). Skipped, saying why, where the rig cannot be made.
-@Suite(.serialized, .enabled(if: WaylandRig.isAvailable, Comment(rawValue: WaylandRig.skipReason)))
+@Suite(.serialized, .enabled(if: WaylandRig.isAvailable, noWaylandRig))
 struct WaylandAnchorTests {
   /// wlr-output-management applies on sway 1.10: a custom mode and a place set by wlr-randr
   /// read back from sway.

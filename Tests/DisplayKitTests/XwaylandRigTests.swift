@@ -5,7 +5,7 @@ import XRig
 /// X clients under a real Wayland compositor: Debian 12's Xwayland started by the rig's sway
 /// 1.10. The compositor owns the layout and Xwayland's RandR mirrors it (outputs `XWAYLAND0`,
 /// `XWAYLAND1`, ...). Skipped, saying why, where the rig's packages cannot be downloaded.
-@Suite(.serialized, .enabled(if: WaylandRig.isAvailable, Comment(rawValue: WaylandRig.skipReason)))
+@Suite(.serialized, .enabled(if: WaylandRig.isAvailable, noWaylandRig))
 struct XwaylandRigTests {
   func connectedOutputs(_ sway: SwayCompositor) throws -> [XrandrOutput] {
     let r = try sway.xClient(["xrandr", "--verbose"])

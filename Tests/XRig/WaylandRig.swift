@@ -17,8 +17,13 @@ public enum WaylandRig {
   /// The unprivileged user the compositor and its clients run as (sway refuses root).
   public static let user = ProcessInfo.processInfo.environment["WAYLAND_RIG_USER"] ?? "displayd-rig"
 
-  /// Asked once per test process; quick when the folder exists.
-  public static let availability: Availability = locate()
+  /// Asked once per test process, when a Wayland test first asks; quick when the folder
+  /// exists. Where it cannot be made, the reason is printed once (to stderr).
+  public static let availability: Availability = {
+    let found = locate()
+    if case .missing(let reason) = found { FileHandle.standardError.write(Data((reason + "\n").utf8)) }
+    return found
+  }()
 
   /// Whether the rig can run here (root, and the folder made or downloadable).
   public static var isAvailable: Bool {
@@ -26,7 +31,7 @@ public enum WaylandRig {
     return false
   }
 
-  /// Why the Wayland tests skip, for their `.enabled(if:)` comment and the log.
+  /// Why the Wayland tests skip.
   public static var skipReason: String {
     if case .missing(let reason) = availability { return reason }
     return ""
