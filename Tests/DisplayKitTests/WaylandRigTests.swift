@@ -127,6 +127,15 @@ struct WaylandRigTests {
       }
       #expect(line == 3, "\(build.rawValue)")
     }
+    // Where the two differ: `adaptive_sync` came after kanshi 1.3.1.
+    let newer = dir + "/newer"
+    try "profile {\n  output eDP-1 enable adaptive_sync on\n}\n".write(toFile: newer, atomically: true, encoding: .utf8)
+    let both = try Kanshi.checkBoth(newer)
+    #expect(both.rig == .valid)
+    guard case .invalid(line: 2, _) = both.debian12 else {
+      Issue.record("kanshi 1.3.1 took adaptive_sync: \(both.debian12)")
+      return
+    }
     guard case .unclear = try Kanshi.check(dir + "/missing") else {
       Issue.record("a missing file read as valid or invalid")
       return
