@@ -58,6 +58,18 @@ struct WaylandRigTests {
     #expect(try sway.outputs().map(\.name) == ["HEADLESS-1"])
   }
 
+  /// A client run as root (as the daemon may be in tests) reaches sway with the runtime
+  /// folder and socket name alone.
+  @Test func aClientRunAsRootSeesTheSameOutputs() throws {
+    let sway = try SwayCompositor()
+    let name = try sway.plug()
+    let env = sway.waylandEnvironment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
+    let r = try runCommand(WaylandRig.command(["wlr-randr", "--json"]), environment: env)
+    try #require(r.status == 0, "wlr-randr as root: \(r.err)")
+    let heads = try JSONDecoder().decode([Head].self, from: Data(r.out.utf8))
+    #expect(heads.map(\.name).sorted() == ["HEADLESS-1", name])
+  }
+
   @Test func grimScreenshotsOneOutputAtItsSize() throws {
     let sway = try SwayCompositor()
     let name = try sway.plug()

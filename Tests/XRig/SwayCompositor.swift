@@ -140,6 +140,10 @@ public final class SwayCompositor {
     try runCommand(clientCommand(argv, environment: environment), timeout: timeout)
   }
 
+  /// What a client run as root (displayd itself, say) needs to reach this compositor: root
+  /// passes the runtime folder's permissions, and sway does not check who connects.
+  public var waylandEnvironment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "WAYLAND_DISPLAY": waylandDisplay] }
+
   /// Starts a long-running client (kanshi, wl-mirror) as the rig user in a process group
   /// of its own, its output in `name`.log in the private folder; it stops on the returned
   /// group's deinit or `stop()`, and at the latest with this compositor.
