@@ -83,6 +83,24 @@ struct WaylandRigTests {
     #expect(pngSize(file).map { [$0.width, $0.height] } == [1280, 720])
   }
 
+  /// The pixels of a screenshot are the compositor's: swaybg's solid background on a
+  /// plugged output, in every corner and the middle.
+  @Test func aScreenshotShowsTheBackgroundSwayDrawsOnAPluggedOutput() throws {
+    let sway = try SwayCompositor(background: "#3366cc")
+    let name = try sway.plug()
+    var image: RGBImage?
+    // swaybg draws a moment after the output appears.
+    let drawn = try eventually(within: 5) {
+      image = try sway.screenshot(name)
+      return image?.pixel(x: 960, y: 540) == 0x3366cc
+    }
+    #expect(drawn, "the middle is \(String(describing: image?.pixel(x: 960, y: 540)))")
+    let shot = try #require(image)
+    #expect(shot.width == 1920 && shot.height == 1080)
+    let corners = [(0, 0), (1919, 0), (0, 1079), (1919, 1079)].map { shot.pixel(x: $0.0, y: $0.1) }
+    #expect(corners == Array(repeating: 0x3366cc, count: 4))
+  }
+
   @Test func stoppingSwayLeavesNoProcessOfTheRigUser() throws {
     let sway = try SwayCompositor(xwayland: true)
     try sway.startXwayland()

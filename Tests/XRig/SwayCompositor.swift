@@ -40,8 +40,11 @@ public final class SwayCompositor {
   private var clients: [ProcessGroup] = []
   public internal(set) var xDisplay: String?
 
-  /// Starts sway; `config` lines go after the rig's own (`xwayland enable|disable`).
-  public init(xwayland: Bool = false, config: String = "", environment: [String: String] = [:]) throws {
+  /// Starts sway; `config` lines go after the rig's own (`xwayland enable|disable`, and with
+  /// `background` (`#rrggbb`) a solid background on every output, drawn by the rig's swaybg).
+  public init(
+    xwayland: Bool = false, background: String? = nil, config: String = "", environment: [String: String] = [:]
+  ) throws {
     let started = now()
     directory = try makeTempDirectory("displayd-sway")
     chmod(directory, 0o755)
@@ -49,10 +52,10 @@ public final class SwayCompositor {
     outputDirectory = directory + "/out"
     try WaylandRig.makeUserDirectory(runtime, mode: 0o700)
     try WaylandRig.makeUserDirectory(outputDirectory, mode: 0o755)
-    let configPath = directory + "/config"
-    try "xwayland \(xwayland ? "enable" : "disable")\n\(config)\n".write(
-      toFile: configPath, atomically: true, encoding: .utf8)
-    chmod(configPath, 0o644)
+    let configPath = try Self.writeConfig(
+      in: directory,
+      lines: ["xwayland \(xwayland ? "enable" : "disable")"]
+        + (background.map { ["output * bg \($0) solid_color"] } ?? []) + [config])
     var env = [
       "PATH": "/usr/bin:/bin", "HOME": directory, "XDG_RUNTIME_DIR": runtime, "WLR_BACKENDS": "headless",
       "WLR_RENDERER": "pixman", "WLR_LIBINPUT_NO_DEVICES": "1",
@@ -80,6 +83,19 @@ public final class SwayCompositor {
   }
 
   deinit { stop() }
+
+  /// The config, and a `swaybg` that runs the rig's through its loader (sway runs
+  /// `swaybg_command` with the output and colour appended).
+  private static func writeConfig(in directory: String, lines: [String]) throws -> String {
+    let swaybg = directory + "/swaybg"
+    let command = try WaylandRig.command(["swaybg"]).map { "'\($0)'" }.joined(separator: " ")
+    try "#!/bin/sh\nexec \(command) \"$@\"\n".write(toFile: swaybg, atomically: true, encoding: .utf8)
+    let path = directory + "/config"
+    try (["swaybg_command \(swaybg)"] + lines).joined(separator: "\n").appending("\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    guard chmod(swaybg, 0o755) == 0, chmod(path, 0o644) == 0 else { throw RigError("chmod in \(directory) failed") }
+    return path
+  }
 
   /// Stops sway, its Xwayland and the rig's X client, and removes the private folder.
   public func stop() {
