@@ -101,13 +101,21 @@ struct WaylandRigTests {
     #expect(corners == Array(repeating: 0x3366cc, count: 4))
   }
 
-  @Test func stoppingSwayLeavesNoProcessOfTheRigUser() throws {
+  /// sway, its Xwayland (no child of sway's, but in its process group) and the rig's X client all
+  /// go when the fixture stops.
+  @Test func stoppingSwayLeavesNoneOfItsProcesses() throws {
     let sway = try SwayCompositor(xwayland: true)
     try sway.startXwayland()
+    let pids = sway.processes()
+    let names = pids.compactMap { try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8) }
+    #expect(names.contains("Xwayland\n"), "\(names)")
     let stopping = now()
     sway.stop()
     print("sway and Xwayland stopped in \(Int((now() - stopping) * 1000)) ms")
-    let left = try runCommand(["pgrep", "-u", WaylandRig.user, "-a", "-f", sway.directory]).out
+    let left = pids.filter { pid in
+      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+      return !stat.isEmpty && !stat.contains(") Z ")
+    }
     #expect(left.isEmpty, "left running: \(left)")
     #expect(!sway.isRunning)
   }

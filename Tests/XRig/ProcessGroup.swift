@@ -69,6 +69,13 @@ public final class ProcessGroup {
     return !stat[end...].hasPrefix(") Z")
   }
 
+  /// The pids in the command's process group now (the command and what it started).
+  public func members() -> [pid_t] {
+    guard let pgid = groupID() else { return [] }
+    let out = (try? runCommand(["pgrep", "-g", String(pgid)]).out) ?? ""
+    return out.split(separator: "\n").compactMap { pid_t($0) }
+  }
+
   /// The log so far.
   public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 

@@ -105,6 +105,11 @@ public final class SwayCompositor {
     try? FileManager.default.removeItem(atPath: directory)
   }
 
+  /// The pids of sway, what it started (Xwayland) and the rig's clients of it, now.
+  public func processes() -> [pid_t] {
+    ([group] + clients + (xKeeper.map { [$0] } ?? [])).flatMap { $0.members() }
+  }
+
   /// Whether sway still runs.
   public var isRunning: Bool { group.isRunning }
 
