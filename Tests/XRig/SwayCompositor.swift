@@ -74,6 +74,7 @@ public final class SwayCompositor {
     guard ready, let found, group.isRunning else {
       let log = group.log()
       group.stop()
+      try? FileManager.default.removeItem(atPath: directory)
       throw RigError("sway did not start: \(log.suffix(2000))")
     }
     self.group = group
