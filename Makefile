@@ -44,8 +44,10 @@ run: release test-deps
 	  scripts/demo .build/release/displayd; \
 	fi
 
-## test: every test, against private X servers the tests start themselves.
+## test: every test, against private X servers the tests start themselves, and the real
+## Wayland compositors of scripts/wayland-rig (made once; the Wayland tests skip without).
 test: test-deps
+	@scripts/wayland-rig >/dev/null || echo "make test: no Wayland rig (see the line above): the Wayland tests will skip"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
