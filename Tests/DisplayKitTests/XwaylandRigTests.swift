@@ -45,12 +45,11 @@ struct XwaylandRigTests {
     #expect(lines.contains { $0.hasPrefix("XWAYLAND1 connected 1920x1080+1280+0") }, "\(r.out)")
   }
 
-  /// What the daemon does today on Xwayland with a rule that asks the plugged monitor for a
-  /// mode: Xwayland's RandR is read-only (the compositor owns the layout), so the daemon's
-  /// request fails (`screen …: BadMatch`) and the layout stays the compositor's. The daemon
-  /// lives on and makes its window, which sway, as Xwayland's window manager, floats centred
-  /// on the focused output instead of on the monitor it is for.
-  @Test func theDaemonOnXwaylandSurvivesAModeRuleItCannotApply() throws {
+  /// Xwayland's RandR is read-only (the compositor owns the layout): a request for a rule's
+  /// mode would only be refused (`screen …: BadMatch`). Under `desktop: "auto"` the daemon
+  /// sees Xwayland by its outputs, makes no RandR request, leaves the compositor's layout and
+  /// still makes its window on the plugged monitor.
+  @Test func onXwaylandTheDaemonMakesNoRandRRequestAndStillShowsItsWindow() throws {
     let sway = try SwayCompositor(xwayland: true)
     let display = try sway.startXwayland()
     let daemon = try DaemonProcess(
@@ -67,15 +66,6 @@ struct XwaylandRigTests {
     #expect(plugged.geometry == "1920x1080+1280+0")
     #expect(try sway.outputs().first { $0.name == name }?.currentMode?.width == 1920)
 
-    // sway, as Xwayland's window manager, maps the window once it has placed it.
-    var view: SwayWindow?
-    _ = try eventually(within: 5) {
-      view = try sway.windows().first { $0.title == "displayd: XWAYLAND1" }
-      return view != nil
-    }
-    let placed = try #require(view, "sway shows no window")
-    print("sway holds the window on \(placed.output) at \(placed.rect), floating: \(placed.floating)")
-    #expect(placed.shell == "xwayland")
     let x = try XInspector(display)
     var windows: [XInspector.TopWindow] = []
     let mapped = eventually(within: 5) {
@@ -85,13 +75,35 @@ struct XwaylandRigTests {
     #expect(mapped, "\(windows)")
     #expect(windows.map(\.output) == ["XWAYLAND1"])
 
-    withKnownIssue("displayd asks Xwayland's read-only RandR for the rule's mode (BadMatch); it should detect Xwayland")
-    {
-      #expect(!daemon.log.contains { $0.contains("BadMatch") }, "a RandR request was refused")
+    #expect(!daemon.log.contains { $0.contains("BadMatch") }, "a RandR request was refused")
+    #expect(daemon.log.contains { $0.contains("a Wayland session") }, "the log names the compositor as the manager")
+  }
+
+  /// sway floats a managed X window on the focused output: on Xwayland the daemon's window is
+  /// override-redirect, so it lands exactly on its monitor, and the compositor shows its
+  /// placeholder there (white, the default background) while the main output keeps sway's.
+  @Test func onXwaylandTheWindowIsOverrideRedirectExactlyOnItsMonitorAndShown() throws {
+    let sway = try SwayCompositor(xwayland: true, background: "#3366cc")
+    let display = try sway.startXwayland()
+    let daemon = try DaemonProcess(display: display, config: "{}")
+    let name = try sway.plug()
+    #expect(daemon.waitFor("window 0x", timeout: 10)?.contains("on XWAYLAND1") == true)
+    let x = try XInspector(display)
+    var windows: [XInspector.TopWindow] = []
+    let placed = eventually(within: 5) {
+      windows = x.displaydWindows()
+      return windows.first?.mapped == true
     }
-    withKnownIssue("sway floats the daemon's window centred on the focused output, not on the monitor it is for") {
-      #expect(placed.output == name)
-      #expect(windows.first?.rect == XInspector.Rect(x: 1280, y: 0, width: 1920, height: 1080))
+    #expect(placed, "\(windows)")
+    #expect(windows.first?.overrideRedirect == true)
+    #expect(windows.first?.rect == XInspector.Rect(x: 1280, y: 0, width: 1920, height: 1080))
+    var image: RGBImage?
+    let shown = try eventually(within: 5) {
+      image = try sway.screenshot(name)
+      return image?.pixel(x: 960, y: 20) == 0xFFFFFF && image?.pixel(x: 1919, y: 1079) == 0xFFFFFF
     }
+    #expect(shown, "the plugged output shows \(String(describing: image?.pixel(x: 960, y: 20)))")
+    #expect(try sway.screenshot("HEADLESS-1").pixel(x: 640, y: 360) == 0x3366cc, "main keeps sway's background")
+    #expect(daemon.log.contains { $0.contains("level overlay") })
   }
 }

@@ -2,7 +2,15 @@ extension Daemon {
   /// Makes the windows match what the topology and config want: creates, moves, redraws or
   /// destroys; draws only when a window's picture inputs changed.
   func syncWindows() {
-    let wanted = Dictionary(windowConfig.wantedWindows(in: topology).map { ($0.output.id, $0) }) { a, _ in a }
+    // A Wayland compositor places Xwayland's managed windows itself (sway floats them on the
+    // focused output): only an override-redirect window lands on the monitor it is for.
+    let onXwayland = desktop.manager == .xwayland
+    let windows = windowConfig.wantedWindows(in: topology).map { want in
+      var want = want
+      if onXwayland { want.level = .overlay }
+      return want
+    }
+    let wanted = Dictionary(windows.map { ($0.output.id, $0) }) { a, _ in a }
     let redraws = counters.redraws
     defer { if counters.redraws != redraws { releaseFreedMemory() } }
     // A monitor whose disconnect waits for the grace keeps its window as it is.
