@@ -251,6 +251,11 @@ extension XServerTests {
     ("DP-1 zz", "output DP-1\nmode 1x1\n", "S:1: the EDID is not hex"),
     ("DP-1 -", "output DP-1\nmode banana\n", "C:2: mode 'banana' is not WxH"),
     ("DP-1 -", "output DP-1\nmode 1x1\npos 5\n", "C:3: pos '5' is not XxY"),
+    // Int.min has no magnitude in Int: a check by abs() trapped here.
+    (
+      "DP-1 -", "output DP-1\nmode 1x1\npos -9223372036854775808x0\n",
+      "C:3: pos '-9223372036854775808x0' is not XxY"
+    ),
     ("DP-1 -", "output DP-1\nmode 1x1\nrate fast\n", "C:3: rate 'fast' is not a refresh rate"),
     (
       "DP-1 -", "output DP-1\nmode 1x1\nrotate sideways\n",
@@ -271,6 +276,17 @@ extension XServerTests {
       return
     }
     #expect(error.description == message)
+  }
+
+  /// An interlaced mode or one made by hand keeps its size, and the note says what was not
+  /// kept: never dropped in silence.
+  @Test func aModeNameBeyondItsSizeIsImportedAsTheSizeWithANote() throws {
+    let (profile, notes) = try read(
+      "DP-1 -".replacingOccurrences(of: " -", with: " " + Self.noEDID("DP-1")),
+      "output DP-1\nmode 1920x1080i\npos 0x0\n"
+    ).get()
+    #expect(profile.outputs.first?.text.contains(#"mode: "1920x1080""#) == true)
+    #expect(notes.map(\.description).contains("C:2: mode '1920x1080i': 'i' dropped, imported as the size 1920x1080"))
   }
 
   @Test func anEDIDThatIsAnOldMD5SumOrAPatternIsMatchedByConnectorWithANote() throws {

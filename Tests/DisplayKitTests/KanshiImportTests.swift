@@ -130,6 +130,18 @@ import XRig
       ])
   }
 
+  /// Hostile files: a position of Int.min (abs() trapped on it), blocks nested too deep (a
+  /// block inside an output block was dropped in silence; 100,000 of them overflowed the
+  /// stack), each an error with its line.
+  @Test func hostileFilesAreErrorsNotCrashes() {
+    let far = KanshiImport.read("profile a {\n output A position -9223372036854775808,0\n}\n", file: "k")
+    #expect(far.profiles.isEmpty && far.broken.count == 1, "\(far.broken)")
+    let nested = KanshiImport.read("profile a {\n output A {\n mode 1x1 {\n position 0,0\n }\n }\n}\n", file: "k")
+    #expect(nested.profiles.isEmpty && nested.broken.map(\.description) == ["k:3: blocks nested too deep"])
+    let deep = KanshiImport.read(String(repeating: "a{", count: 100_000), file: "k")
+    #expect(deep.profiles.isEmpty && deep.broken.map(\.description) == ["k:1: blocks nested too deep"])
+  }
+
   @Test func aSecondProfileOfTheSameNameIsAnError() {
     let result = KanshiImport.read("profile a {\n output A enable\n}\nprofile a {\n output B enable\n}\n", file: "k")
     #expect(result.profiles.map(\.name) == ["a"])

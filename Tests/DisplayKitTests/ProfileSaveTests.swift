@@ -39,6 +39,12 @@ import Testing
     return t
   }
 
+  /// Names and atoms come from any client: a C1 CSI or DEL written raw would reach the
+  /// terminal `profile save` prints to; escaped, the text is still the same JSON5 string.
+  @Test func controlCharactersFromTheServerAreWrittenEscaped() {
+    #expect(ProfileSave.quoted("a\u{9b}2J\u{7f}b\u{1b}") == #""a\u009b2J\u007fb\u001b""#)
+  }
+
   @Test func theSavedTextIsOneObjectListingEveryConnectedOutput() throws {
     let t = busyDesk([F.panel, F.asus, F.acer, F.asus, F.acer])
     let text = ProfileSave.text(name: "desk", topology: t)

@@ -86,17 +86,20 @@ extension Daemon {
   }
 
   /// Arms the timer for the earliest deadline (or the next look at a blanked screen), or
-  /// disarms it when nothing is pending.
-  func armGraceTimer() {
+  /// disarms it when nothing is pending; false when something is pending and no timer could
+  /// be made or armed (descriptors exhausted).
+  @discardableResult
+  func armGraceTimer() -> Bool {
     let now = clock.nanoseconds
     let recheck = now.addingReportingOverflow(GraceRuntime.blankedRecheck).partialValue
     guard let next = grace.pending.values.map({ $0.heldByBlank ? max($0.deadline, recheck) : $0.deadline }).min()
     else {
       grace.timer?.disarm()
-      return
+      return true
     }
     if grace.timer == nil { grace.timer = try? DeadlineTimer() }
     grace.timer?.arm(after: next > now ? next - now : 1)
+    return grace.timer?.isArmed == true
   }
 
   /// A new config's grace: with 0, what waits is handled at once (as 0 means).
@@ -114,7 +117,11 @@ extension Daemon {
     var (events, quiet) = settleReturns(real)
     events += holdDisconnects(real)
     grace.releasing = []
-    armGraceTimer()
+    if !armGraceTimer() {
+      // Without a timer nothing would ever end the grace: the disconnects are handled now.
+      log.warning("no timer for the disconnect grace: \(grace.pending.count) disconnect(s) handled at once")
+      grace.pending = [:]
+    }
     quiet.formUnion(grace.pending.keys)
     return (masked(real), events, quiet)
   }

@@ -61,17 +61,23 @@ struct AutorandrConfig {
     let v = value ?? ""
     switch key {
     case "mode":
-      let size = v.prefix { $0.isNumber || $0 == "x" }.split(separator: "x")
+      let sized = v.prefix { $0.isNumber || $0 == "x" }
+      let size = sized.split(separator: "x")
       guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]), ModeRequest.sizes.contains(w),
         ModeRequest.sizes.contains(h)
       else { throw at("mode '\(v)' is not WxH") }
       (entry.width, entry.height) = (w, h)
+      // `1920x1080i`, or a mode made by hand (`1600x700_60.00`): the size is what is kept.
+      let rest = v.dropFirst(sized.count)
+      if !rest.isEmpty { notes.append(at("mode '\(v)': '\(rest)' dropped, imported as the size \(w)x\(h)")) }
     case "rate":
       guard let r = Double(v), r > 0, r <= ModeRequest.maxRefresh else { throw at("rate '\(v)' is not a refresh rate") }
       entry.refresh = v
     case "pos":
       let xy = v.split(separator: "x", omittingEmptySubsequences: false)
-      guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), abs(x) <= 32767, abs(y) <= 32767 else {
+      guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), (-32767...32767).contains(x),
+        (-32767...32767).contains(y)
+      else {
         throw at("pos '\(v)' is not XxY")
       }
       (entry.x, entry.y) = (x, y)

@@ -182,7 +182,9 @@ struct KanshiReader {
         try mode(v, at, &entry)
       case "position":
         let xy = (rest.popFirst() ?? "").split(separator: ",", omittingEmptySubsequences: false)
-        guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), abs(x) <= 32767, abs(y) <= 32767 else {
+        guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), (-32767...32767).contains(x),
+          (-32767...32767).contains(y)
+        else {
           throw at("`position` needs X,Y")
         }
         (entry.x, entry.y) = (x, y)

@@ -60,7 +60,13 @@ struct KanshiDirective {
   var block: [KanshiDirective]?
 
   /// The directives of a token stream, up to an unmatched `}` (or the end).
-  static func parse(_ tokens: inout ArraySlice<KanshiToken>, file: String, nested: Bool) throws(ImportNote) -> [Self] {
+  /// Blocks nest two deep at most (`profile { output { … } }`), as in kanshi: deeper ones are
+  /// an error, never dropped, and no file can recurse the parser into a stack overflow.
+  static let maxDepth = 2
+
+  static func parse(
+    _ tokens: inout ArraySlice<KanshiToken>, file: String, nested: Bool, depth: Int = 0
+  ) throws(ImportNote) -> [Self] {
     var directives: [Self] = []
     var current: Self?
     while let token = tokens.popFirst() {
@@ -73,7 +79,8 @@ struct KanshiDirective {
         current = nil
       case .open:
         guard var c = current else { throw ImportNote(file, token.line, "`{` without a directive before it") }
-        c.block = try parse(&tokens, file: file, nested: true)
+        guard depth < Self.maxDepth else { throw ImportNote(file, token.line, "blocks nested too deep") }
+        c.block = try parse(&tokens, file: file, nested: true, depth: depth + 1)
         directives.append(c)
         current = nil
       case .close:

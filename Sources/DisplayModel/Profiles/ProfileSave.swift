@@ -115,7 +115,11 @@ public enum ProfileSave {
       case "\"": result += "\\\""
       case "\\": result += "\\\\"
       case "\n": result += "\\n"
-      case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+      // C0, DEL and C1 (a CSI in a server's atom must not reach a terminal), and JSON5's
+      // line separators.
+      case _
+      where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+        || scalar.value == 0x2029:
         let hex = String(scalar.value, radix: 16)
         result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: result.unicodeScalars.append(scalar)
