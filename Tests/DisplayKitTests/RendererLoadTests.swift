@@ -58,6 +58,22 @@ extension XServerTests {
       #expect(try rendererMapped("{ defaults: { content: 'mirror' } }", windows: 2).isEmpty)
     }
 
+    /// A reload to a config that shows the placeholder loads the renderer and draws.
+    @Test func aReloadToThePlaceholderLoadsTheRendererAndDraws() throws {
+      let server = try TestXServer.vnc()
+      let vnc = try VNCClient(socketPath: server.vncSocket)
+      let main = try #require(vnc.screens.first?.id)
+      try vnc.setLayout(VNCClient.row([(main, 1024, 768), (main + 1, 800, 600)]))
+      let daemon = try DaemonProcess(display: server.display, config: "{ defaults: { content: 'none' } }")
+      let x = try XInspector(server.display)
+      #expect(try Self.mapped(Self.renderer, pid: daemon.child.pid).isEmpty)
+      try colourConfig.write(toFile: try #require(daemon.configPath), atomically: true, encoding: .utf8)
+      daemon.child.signal(SIGHUP)
+      let text = eventually(within: 5) { x.row(y: 300, from: 1024, to: 1824).contains(foreground) }
+      #expect(text, "the placeholder's text drawn after the reload: \(daemon.log.suffix(5))")
+      #expect(try Self.mapped(Self.renderer, pid: daemon.child.pid).contains("libpango-1.0.so"))
+    }
+
     /// The check above sees the renderer when it is there: a placeholder loads it.
     @Test func thePlaceholderLoadsTheRenderer() throws {
       let loaded = try rendererMapped("{ defaults: { content: 'placeholder' } }", windows: 2)
