@@ -65,7 +65,7 @@ extension ProfilePlanner {
         ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz)
       })
     else { return }
-    let how = turned(mode, slot.rotation) == (mode.width, mode.height) ? "" : " turned"
+    let how = rotation.contains(.left) || rotation.contains(.right) ? " turned" : ""
     warnings.append(
       "\(slot.output.name): \(mode.name)\(how) does not fit within the server's maximum screen "
         + "\(limit.width)x\(limit.height); \(chosen.name) instead")
