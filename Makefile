@@ -76,41 +76,36 @@ clean:
 
 FUZZ_SECONDS ?= 60
 FUZZ_DIR ?= .build/fuzz
+FUZZ_BIN = $(FUZZ_DIR)/release
 
 FUZZ_TARGETS = edid config control
 FUZZ_edid_MAX_LEN = 1024
 FUZZ_config_MAX_LEN = 4096
 FUZZ_control_MAX_LEN = 4096
+# SwiftPM's --sanitize=fuzzer links libFuzzer (and leaves the fuzzers' main to it: they define
+# none with DISPLAYD_LIBFUZZER), but passes only the last -sanitize to the compiler: the
+# -Xswiftc flag after it instruments every module for coverage and ASan.
+FUZZ_BUILD = $(SWIFT) build -c release --scratch-path $(FUZZ_DIR) --sanitize=fuzzer \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DDISPLAYD_LIBFUZZER
 
 ## fuzz: under libFuzzer with ASan for FUZZ_SECONDS each: the EDID decoder (seeded from the
 ## EDID corpus), the config reader (JSON5 text; seeded from the tests' configs) and the
-## control protocol (bytes from a client).
+## control protocol (bytes from a client). The fuzzers are the package's fuzz-* targets, over
+## the real modules; every `swift build` builds them too (with a main that replays the seeds,
+## which the tests run), so none can stop building unseen.
 fuzz: deps
 	mkdir -p $(FUZZ_DIR)/edid-corpus $(FUZZ_DIR)/config-corpus $(FUZZ_DIR)/control-corpus
 	cp Tests/DisplayKitTests/Fixtures/edid/*.bin $(FUZZ_DIR)/edid-corpus/
 	if [ -d ../shared/edid ]; then cp ../shared/edid/*.bin ../shared/edid/malformed/*.bin $(FUZZ_DIR)/edid-corpus/; fi
 	cp Fuzz/seeds/config/* $(FUZZ_DIR)/config-corpus/
 	cp Fuzz/seeds/control/* $(FUZZ_DIR)/control-corpus/
-	rm -rf $(FUZZ_DIR)/src && mkdir -p $(FUZZ_DIR)/src
-	# One module for the fuzzers: the library's sources, without the imports between its modules.
-	for f in $$(find Sources/DisplayModel Sources/DisplayRender Sources/DisplayX11 Sources/DisplayKit Sources/DisplayService Sources/DisplayCLI \
-	    -name '*.swift' ! -name Exports.swift); do \
-	  sed '/^import Display\(Model\|Render\|X11\|Kit\|Service\|CLI\)$$/d; s/DisplayModel\.\(Rotation\|Connection\)/\1/g' $$f \
-	    > $(FUZZ_DIR)/src/$$(echo $$f | tr / _); done
-	cc -O1 -c Sources/CRender/CRender.c -I Sources/CRender/include -o $(FUZZ_DIR)/crender.o
+	for t in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product fuzz-$$t || exit 1; done
+	# The Swift backtracer would hang on a trap under ASan; libFuzzer reports it.
 	for t in $(FUZZ_TARGETS); do \
-	  name=$$(echo $$t | sed 's/edid/EDID/; s/config/Config/; s/control/Control/'); \
-	  $(SWIFT)c -O -sanitize=fuzzer,address -parse-as-library -module-name DisplayKit \
-	    -I Sources/CXrandr -I Sources/CLinux -I Sources/CRender/include $(FUZZ_DIR)/crender.o \
-	    -lX11 -lX11-xcb -lxcb -lxcb-randr -lXrandr -lXrender -lXdamage -lXfixes -lXext -lXi \
-	    $(FUZZ_DIR)/src/*.swift Fuzz/$${name}Fuzzer.swift -o $(FUZZ_DIR)/$$t-fuzzer || exit 1; \
+	  case $$t in edid) len=$(FUZZ_edid_MAX_LEN);; config) len=$(FUZZ_config_MAX_LEN);; *) len=$(FUZZ_control_MAX_LEN);; esac; \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_BIN)/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len \
+	    -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$$t- $(FUZZ_DIR)/$$t-corpus || exit 1; \
 	done
-	$(FUZZ_DIR)/edid-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_edid_MAX_LEN) -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/edid- $(FUZZ_DIR)/edid-corpus
-	$(FUZZ_DIR)/config-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_config_MAX_LEN) -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/config- $(FUZZ_DIR)/config-corpus
-	$(FUZZ_DIR)/control-fuzzer -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_control_MAX_LEN) -print_final_stats=1 \
-	  -artifact_prefix=$(FUZZ_DIR)/control- $(FUZZ_DIR)/control-corpus
 
 # Install paths. DESTDIR is prepended to each for staged installs.
 BIN ?= .build/release/displayd

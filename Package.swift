@@ -67,6 +67,15 @@ let package = Package(
       dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11", "CXrandr", "XRig"],
       exclude: ["Fixtures"]
     ),
+    // The fuzzers, over the real modules. A plain build (every `swift build`) gives each the
+    // seed runner as its main, so the tests build and run them; `make fuzz` builds them with
+    // libFuzzer (-sanitize=fuzzer,address -DDISPLAYD_LIBFUZZER), whose main drives them.
+    .target(name: "FuzzRunner", path: "Fuzz/Runner"),
+    .executableTarget(name: "fuzz-edid", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "FuzzRunner"],
+      path: "Fuzz/EDID"),
+    .executableTarget(name: "fuzz-config", dependencies: ["DisplayModel", "FuzzRunner"], path: "Fuzz/Config"),
+    .executableTarget(name: "fuzz-control", dependencies: ["DisplayKit", "DisplayService", "FuzzRunner"],
+      path: "Fuzz/Control"),
     .executableTarget(
       name: "displayd-bench", dependencies: ["XRig", "CXrandr"], path: "Benchmarks/Harness"),
   ],

@@ -103,3 +103,27 @@ func rssBenchmark(plugs: Int, monitors: Int) throws {
   print(
     String(format: "  goal: <= 16 MB with %d monitors: %@", monitors, Double(last) / 1024 <= 16 ? "met" : "NOT met"))
 }
+
+/// RSS of the daemon whose monitors show nothing (`content: "none"`), with `monitors`
+/// 1280x1024 monitors plugged: no picture is drawn, so no renderer should be mapped.
+func rssWithoutPictures(monitors: Int) throws {
+  let server = try TestXServer.vnc()
+  let vnc = try VNCClient(socketPath: server.vncSocket)
+  guard let main = vnc.screens.first?.id else { throw RigError("no main screen") }
+  let daemon = try DaemonProcess(
+    display: server.display, config: "{ defaults: { content: 'none' } }", logLevel: "debug")
+  let pid = daemon.child.pid
+  let idle = statusKB(pid, "VmRSS") ?? 0
+  try vnc.setLayout(VNCClient.row([(main, 1920, 1080)] + (1...monitors).map { (main + UInt32($0), 1280, 1024) }))
+  guard daemon.waitFor("reconcile 2", timeout: 5) != nil else { throw RigError("the plug was not reconciled") }
+  daemon.settle(quiet: 0.2)
+  let plugged = statusKB(pid, "VmRSS") ?? 0
+  let renderer = mappedLibraries(pid).filter { $0.contains("/libpango") || $0.contains("/libcairo") }
+  daemon.child.signal(SIGTERM)
+  daemon.child.wait()
+  server.stop()
+  print("Daemon RSS (VmRSS) with content none on Xvnc:")
+  print(String(format: "  started, no monitor       %6.1f MB", Double(idle) / 1024))
+  print(String(format: "  %d monitors plugged        %6.1f MB", monitors, Double(plugged) / 1024))
+  print("  renderer (cairo, pango) mapped: \(renderer.isEmpty ? "no" : "yes")")
+}

@@ -2,7 +2,7 @@
 //
 //   displayd-bench plug [RUNS]       plug -> hook started and plug -> painted, against references
 //   displayd-bench cpu [PLUGS]       daemon CPU per plug + unplug, placeholder and content none
-//   displayd-bench rss [PLUGS [N]]   daemon RSS over PLUGS plugs with N monitors
+//   displayd-bench rss [PLUGS [N]]   daemon RSS over PLUGS plugs with N monitors; then with content none
 //   displayd-bench mirror [SECONDS]  mirror CPU and frames/s (auto, bilinear, box) against ffplay x11grab
 //
 // Run through `make bench` (release builds of displayd and of this harness).
@@ -33,8 +33,9 @@ do {
   case "plug": try plugBenchmark(runs: args.count > 1 ? Int(args[1]) ?? 30 : 30)
   case "cpu": try cpuBenchmark(plugs: args.count > 1 ? Int(args[1]) ?? 100 : 100)
   case "rss":
-    try rssBenchmark(
-      plugs: args.count > 1 ? Int(args[1]) ?? 1000 : 1000, monitors: args.count > 2 ? Int(args[2]) ?? 4 : 4)
+    let monitors = args.count > 2 ? Int(args[2]) ?? 4 : 4
+    try rssBenchmark(plugs: args.count > 1 ? Int(args[1]) ?? 1000 : 1000, monitors: monitors)
+    try rssWithoutPictures(monitors: monitors)
   case "mirror":
     try mirrorBenchmark(seconds: args.count > 1 ? Double(args[1]) ?? 5 : 5)
   case "animate" where args.count == 3: try animate(display: args[1], fps: Int(args[2]) ?? 60)

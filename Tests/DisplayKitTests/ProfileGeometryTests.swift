@@ -49,6 +49,47 @@ import Testing
     #expect(plan.screen! == (3840 + 540, 2160))
   }
 
+  /// One monitor on a server whose screen is at most 1600x1200 (Xephyr's), CRTCs that turn.
+  var small: Topology {
+    var t = F.desk(["DP-1"])
+    t.crtcs[0].rotations = [.normal, .left, .right, .inverted]
+    (t.screen.maxWidth, t.screen.maxHeight) = (1600, 1200)
+    return t
+  }
+
+  /// Turned a quarter, 1920x1080 needs a 1080x1920 screen and 1280x1024 a 1024x1280 one:
+  /// the largest mode that still fits, 1024x768 (768x1024), is taken rather than refusing.
+  @Test func aRotatedEntryWithoutAModeTakesTheLargestModeThatFitsTheServersMaximum() throws {
+    let plan = try planProfile("{name: 'tall', outputs: [{match: {}, rotate: 'left'}]}", on: small)
+    let dp = try change(plan, "DP-1")
+    #expect(dp.mode == B.m768.id && dp.rotation == .left)
+    #expect(plan.screen! == (768, 1024))
+    #expect(
+      plan.warnings.contains {
+        $0.contains("DP-1: 1920x1080 turned does not fit within the server's maximum screen 1600x1200; 1024x768")
+      }, "\(plan.warnings)")
+  }
+
+  /// The refusal names what the entry would need at its preferred mode.
+  @Test func aRotatedEntryIsRefusedOnlyWhenNoModeFits() throws {
+    var t = small
+    t.screen.maxHeight = 1000
+    #expect(
+      throws: ProfilePlanError.tooLarge(profile: "tall", width: 1080, height: 1920, maxWidth: 1600, maxHeight: 1000)
+    ) {
+      try planProfile("{name: 'tall', outputs: [{match: {}, rotate: 'left'}]}", on: t)
+    }
+  }
+
+  /// A mode the entry names is what the user asked for: not replaced by a smaller one.
+  @Test func aRotatedEntryWithAModeThatDoesNotFitIsStillRefused() throws {
+    #expect(
+      throws: ProfilePlanError.tooLarge(profile: "tall", width: 1080, height: 1920, maxWidth: 1600, maxHeight: 1200)
+    ) {
+      try planProfile("{name: 'tall', outputs: [{match: {}, rotate: 'left', mode: '1920x1080'}]}", on: small)
+    }
+  }
+
   /// xrandr stores 1.1 as 72089/65536 (truncated) and rounds the far corner up:
   /// 1920 × 1.0999908 = 2111.98 → 2112, where 1920 × 1.1 in doubles would round up to 2113.
   @Test func fractionalScalesRoundLikeXrandr() throws {

@@ -59,6 +59,29 @@ extension XServerTests {
       #expect(Layout(try B.snapshot(server)) == Layout(t))
     }
 
+    /// Xephyr lists no preferred mode, so an entry without a mode takes the largest,
+    /// 1600x1200, which turned left needs a 1200x1600 screen, over Xephyr's maximum 1600x1200.
+    /// The daemon applies the largest mode that fits turned, 1152x864, and says so.
+    @Test func aRotatedProfileEntryTakesTheLargestModeThatFitsXephyrsMaximum() throws {
+      let server = try TestXServer.xephyr(width: 1600, height: 1200)
+      let daemon = try DaemonProcess(
+        display: server.display,
+        config: "{ profiles: [ { name: 'tall', outputs: [ { match: { output: 'default' }, rotate: 'left' } ] } ] }")
+      var t = try B.snapshot(server)
+      let turned = eventually(within: 5) {
+        t = (try? B.snapshot(server)) ?? t
+        return t.crtcs.contains { $0.isActive && $0.rotation == .left }
+      }
+      #expect(turned, "\(daemon.log.suffix(5))")
+      let lit = try #require(t.crtcs.first { $0.isActive })
+      #expect((lit.width, lit.height) == (864, 1152) && t.modes[lit.mode ?? ModeID(rawValue: 0)]?.name == "1152x864")
+      #expect((t.screen.width, t.screen.height) == (864, 1152))
+      let warning =
+        "default: 1600x1200 turned does not fit within the server's maximum screen 1600x1200; 1152x864 instead"
+      #expect(daemon.log.contains { $0.contains(warning) } || daemon.waitFor(warning) != nil, "\(daemon.log.suffix(8))")
+      #expect(!daemon.log.contains { $0.contains("refused") })
+    }
+
     @Test func aScaleXephyrCannotDoIsListedAndNothingChanges() throws {
       let server = try TestXServer.xephyr()
       let t = try B.snapshot(server)

@@ -38,14 +38,19 @@ public final class Daemon {
   public let startedAt = timestampNow()
   /// Damage tracking and frame pacing for mirror windows.
   var mirrors = MirrorRuntime()
-  /// The placeholder's PNG, decoded once per config.
+  /// The placeholder's PNG, decoded once per config: at the start or reload of a config that
+  /// shows placeholders, else when one is first drawn (a mirror that lost its source).
   var placeholderImage: PlaceholderImage?
+  /// Whether `placeholderImage` was read for this config.
+  var placeholderImageRead = false
   /// The laptop lid as the service last heard it (open without logind).
   public private(set) var lid = LidState.open
-  /// Draws every placeholder with one pango context and layout; nil without windows.
-  let painter: PlaceholderPainter?
   /// Whether this daemon makes windows (false for `displayd apply`: no renderer loaded).
   public let managesWindows: Bool
+  /// Draws every placeholder with one pango context and layout. Made with the first picture:
+  /// making it loads cairo and pango, which a daemon showing no placeholder never maps; nil
+  /// without windows.
+  lazy var painter: PlaceholderPainter? = managesWindows ? PlaceholderPainter() : nil
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
   var profileRuntime = ProfileRuntime()
   /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
@@ -73,11 +78,24 @@ public final class Daemon {
     managesWindows = windows
     watcher = try TopologyWatcher(connection: connection, probe: true)
     desktopRuntime.signals.xwaylandExtension = connection.hasExtension("XWAYLAND")
-    painter = windows ? PlaceholderPainter() : nil
     guard windows else { return }
-    placeholderImage = loadImage(config.placeholder)
-    // Load fonts now, not when the first monitor is plugged.
+    prepareDrawing()
+  }
+
+  /// With a config that shows placeholders: its PNG read and the fonts loaded now, not when
+  /// the first monitor is plugged. Else nothing: a mirror or no content draws no picture.
+  func prepareDrawing() {
+    (placeholderImage, placeholderImageRead) = (nil, false)
+    guard managesWindows, config.showsPlaceholders else { return }
+    readPlaceholderImage()
     _ = painter?.picture(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
+  }
+
+  /// Reads the config's placeholder PNG once.
+  func readPlaceholderImage() {
+    guard !placeholderImageRead else { return }
+    placeholderImage = loadImage(config.placeholder)
+    placeholderImageRead = true
   }
 
   /// The first full reconcile: after it, every monitor present has its mode and window.
@@ -270,14 +288,14 @@ public final class Daemon {
   /// Replaces the configuration and reconciles every monitor against it; windows whose
   /// picture is unchanged are kept as they are. The old config stays when this throws.
   public func reload(_ new: Config) throws(DisplayError) {
-    let previous = (config, settled, failures, placeholderImage, profileRuntime)
+    let previous = (config, settled, failures, placeholderImage, profileRuntime, placeholderImageRead)
     config = new
     settled = [:]
     failures = [:]
     // A manual choice ends too (the desk now has another config): `arrange` restores what it changed.
     (profileRuntime.applied, profileRuntime.lidDesk) = (nil, nil)
     // Read again: the file may have changed under the same path. A changed picture redraws.
-    placeholderImage = loadImage(new.placeholder)
+    prepareDrawing()
     if placeholderImage?.fingerprint != previous.3?.fingerprint {
       for id in monitors.keys { monitors[id]?.drawn = nil }
     }
@@ -287,7 +305,7 @@ public final class Daemon {
       syncWindows()
       graceReloaded()
     } catch {
-      (config, settled, failures, placeholderImage, profileRuntime) = previous
+      (config, settled, failures, placeholderImage, profileRuntime, placeholderImageRead) = previous
       throw error
     }
   }

@@ -70,6 +70,7 @@ extension Daemon {
   }
 
   private func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
+    readPlaceholderImage()
     guard let image = painter?.picture(picture, image: placeholderImage) else {
       log.error("could not draw the placeholder for \(monitor.name) (\(picture.width)x\(picture.height))")
       return

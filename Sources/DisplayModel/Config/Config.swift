@@ -259,6 +259,14 @@ public struct Config: Hashable, Sendable {
   /// daemon does not watch the lid (nor load libsystemd for it) and it counts as open.
   public var usesLid: Bool { lidClosed == .disable || profiles.contains { $0.lid != .any } }
 
+  /// Whether a monitor may show the placeholder by this config (`content: "placeholder"` in
+  /// the defaults, a rule or a profile entry). Otherwise the daemon loads no renderer (cairo,
+  /// pango) until a picture is drawn: a mirror whose source is gone shows the placeholder.
+  public var showsPlaceholders: Bool {
+    defaults.content == .placeholder || monitors.contains { $0.content == .placeholder }
+      || profiles.contains { $0.outputs.contains { $0.content == .placeholder } }
+  }
+
   /// The lid as the daemon counts it for this config: `read()` when the config uses the lid,
   /// else open without reading it.
   public func lid(reading read: () -> LidState) -> LidState { usesLid ? read() : .open }

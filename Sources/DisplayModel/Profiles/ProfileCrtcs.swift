@@ -11,7 +11,10 @@ extension ProfilePlanner {
       if let own = topology.activeCrtc(of: slots[i].output), reserved.insert(own.id).inserted { slots[i].crtc = own }
     }
     for i in plain where slots[i].crtc == nil { give(&slots, i, &reserved, &warnings) }
-    for i in plain where slots[i].lit { fitRotation(&slots[i], &warnings) }
+    for i in plain where slots[i].lit {
+      fitRotation(&slots[i], &warnings)
+      fitMode(&slots[i], &warnings)
+    }
     var done = Set(plain)
     // Clones in dependency order: a clone of a clone waits for its target.
     while let i = clones.sorted().first(where: { c in

@@ -27,8 +27,7 @@ extension ProfilePlanner {
     }) {
       done.insert(i)
       guard slots[i].lit, let mode = slots[i].mode, let crtc = slots[i].crtc else { continue }
-      let quarter = slots[i].rotation.contains(.left) || slots[i].rotation.contains(.right)
-      let size = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
+      let size = turned(mode, slots[i].rotation)
       if let t = cloneOf(i, slots, profile) {
         sizeClone(&slots[i], size, slots[t], transforms: !noTransform.contains(crtc.id), &warnings)
       } else {
@@ -42,6 +41,35 @@ extension ProfilePlanner {
         slots[i].size = (FixedScale.length(size.0, f), FixedScale.length(size.1, f))
       }
     }
+  }
+
+  /// A mode's sides as a CRTC turned by `rotation` shows them: swapped for a quarter turn.
+  func turned(_ mode: Mode, _ rotation: Rotation) -> (Int, Int) {
+    rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
+  }
+
+  /// An entry without a mode whose preferred mode, turned and scaled, needs more than the
+  /// server's largest screen on its own takes the largest of its modes that fits, with a
+  /// warning. When none fits, the choice stays and the screen check refuses the profile; a
+  /// mode the entry names is never replaced.
+  func fitMode(_ slot: inout Slot, _ warnings: inout [String]) {
+    guard slot.entry.mode == .preferred, let mode = slot.mode, let crtc = slot.crtc else { return }
+    let f = noTransform.contains(crtc.id) ? FixedScale.one : FixedScale.fixed(slot.entry.scale)
+    let (limit, rotation) = (maxScreen, slot.rotation)
+    let fits = { (m: Mode) -> Bool in
+      let (w, h) = self.turned(m, rotation)
+      return FixedScale.length(w, f) <= limit.width && FixedScale.length(h, f) <= limit.height
+    }
+    guard !fits(mode),
+      let chosen = slot.modes.filter(fits).max(by: {
+        ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz)
+      })
+    else { return }
+    let how = rotation.contains(.left) || rotation.contains(.right) ? " turned" : ""
+    warnings.append(
+      "\(slot.output.name): \(mode.name)\(how) does not fit within the server's maximum screen "
+        + "\(limit.width)x\(limit.height); \(chosen.name) instead")
+    slot.modes = [chosen] + slot.modes.filter { $0.id != chosen.id }
   }
 
   /// A clone shows its target's area: on the target's CRTC, at its own mode where the sizes

@@ -5,11 +5,16 @@ extension ProfilePlanner {
     let s = topology.screen
     let w = max(s.minWidth, rects.map { $0.x + $0.width }.max() ?? 0)
     let h = max(s.minHeight, rects.map { $0.y + $0.height }.max() ?? 0)
-    let (maxW, maxH) = (min(s.maxWidth, Int(Int16.max)), min(s.maxHeight, Int(Int16.max)))
+    let (maxW, maxH) = maxScreen
     guard w <= maxW, h <= maxH else {
       throw .tooLarge(profile: profile.name, width: w, height: h, maxWidth: maxW, maxHeight: maxH)
     }
     return (w, h) == (s.width, s.height) ? nil : (w, h)
+  }
+
+  /// The largest screen the server takes, and the X protocol's 16-bit coordinates.
+  var maxScreen: (width: Int, height: Int) {
+    (min(topology.screen.maxWidth, Int(Int16.max)), min(topology.screen.maxHeight, Int(Int16.max)))
   }
 
   /// CRTCs turned off (those no lit slot keeps, driving outputs of the profile or outputs

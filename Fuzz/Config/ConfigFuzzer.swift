@@ -1,9 +1,18 @@
-// libFuzzer entry point for the config reader, compiled into the DisplayKit sources by
-// `make fuzz`. Any text must give a Config or a ConfigError, never a trap; a syntax error's
-// line must be a line of the text.
+// The config reader under fuzzing: any text must give a Config or a ConfigError, never a
+// trap; a syntax error's line must be a line of the text. Built as the EDID fuzzer is.
+
+import DisplayModel
+
+#if !DISPLAYD_LIBFUZZER
+  import FuzzRunner
+
+  @main enum ConfigFuzzer {
+    static func main() { SeedRunner.main(fuzzConfig) }
+  }
+#endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   do {
     let config = try Config.parse(bytes, file: "fuzz.json5")
@@ -18,12 +27,14 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 enum ConfigFuzzBounds {
   static func hold(_ config: Config) -> Bool {
-    let settings = [config.defaults] + config.monitors.map { rule in
-      var s = MonitorSettings()
-      if let m = rule.mode { s.mode = m }
-      if let p = rule.position { s.position = p }
-      return s
-    }
+    let settings =
+      [config.defaults]
+      + config.monitors.map { rule in
+        var s = MonitorSettings()
+        if let m = rule.mode { s.mode = m }
+        if let p = rule.position { s.position = p }
+        return s
+      }
     let timeout = config.hooks.timeoutSeconds
     return timeout > 0 && timeout <= 3600
       && settings.allSatisfy { s in
