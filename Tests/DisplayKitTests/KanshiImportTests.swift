@@ -75,13 +75,27 @@ import XRig
     #expect(try Config.parse(Array(config.utf8), file: "pasted").profiles.map(\.name) == ["desk", "nomad"])
   }
 
+  /// kanshi's transforms are the Wayland protocol's, counter-clockwise: `90` is xrandr's
+  /// `left` (as sway and Xwayland show it, `KanshiImportOnSway`).
   @Test func transformsAreRotationsAndReflections() throws {
     let result = try Self.read("turned.conf")
     let turned = try #require(result.profiles.first).outputs.map { "\($0.rotate.rawValue) \($0.reflect.rawValue)" }
-    #expect(turned == ["right none", "inverted none", "left none", "normal x", "right x", "normal none"])
+    #expect(turned == ["left none", "inverted none", "right none", "normal x", "left x", "normal none"])
     #expect(result.profiles.last?.name == "kanshi line 10")
     #expect(result.profiles.last?.outputs.map(\.text) == [#"{ match: { output: "*" } }"#])
     #expect(result.notes.map(\.description) == ["turned.conf:10: a profile without a name: 'kanshi line 10'"])
+  }
+
+  /// Each of the protocol's eight transforms: a quarter counter-clockwise is `left`, and a
+  /// flip mirrors left to right before the turn (`flipped-270` is `right` with `x`).
+  @Test(arguments: [
+    ("normal", "normal none"), ("90", "left none"), ("180", "inverted none"), ("270", "right none"),
+    ("flipped", "normal x"), ("flipped-90", "left x"), ("flipped-180", "inverted x"), ("flipped-270", "right x"),
+  ])
+  func eachTransformTurnsCounterClockwise(_ transform: String, _ turn: String) throws {
+    let result = KanshiImport.read("profile a {\n output DP-1 transform \(transform)\n}\n", file: "k")
+    let entry = try #require(result.profiles.first?.outputs.first, "\(result.broken)")
+    #expect("\(entry.rotate.rawValue) \(entry.reflect.rawValue)" == turn)
   }
 
   @Test func descriptionsWithAnUnknownMakeOrCodesAreMatchedByWhatTheyTell() throws {

@@ -12,11 +12,17 @@ public struct SwayOutput: Equatable {
   public var rect: XInspector.Rect
   /// The current mode's size and refresh in mHz (0 on headless outputs); nil when off.
   public var currentMode: (width: Int, height: Int, refresh: Int)?
+  /// The logical scale: the rect is the (turned) mode divided by it.
+  public var scale = 1.0
+  /// sway's name of the output transform, turning clockwise as sway's own config does
+  /// (`normal`, `90`, ..., `flipped-270`): a wlr-output-management client's (kanshi's,
+  /// wlr-randr's) `90`, the protocol's counter-clockwise turn, shows here as `270`.
+  public var transform = "normal"
 
   public static func == (a: SwayOutput, b: SwayOutput) -> Bool {
     a.name == b.name && a.active == b.active && a.rect == b.rect
       && a.currentMode?.width == b.currentMode?.width && a.currentMode?.height == b.currentMode?.height
-      && a.currentMode?.refresh == b.currentMode?.refresh
+      && a.currentMode?.refresh == b.currentMode?.refresh && a.scale == b.scale && a.transform == b.transform
   }
 }
 
@@ -229,7 +235,8 @@ public func parseSwayOutputs(_ json: String) throws -> [SwayOutput] {
     return SwayOutput(
       name: o["name"] as? String ?? "", active: o["active"] as? Bool ?? false,
       rect: XInspector.Rect(x: int(r, "x"), y: int(r, "y"), width: int(r, "width"), height: int(r, "height")),
-      currentMode: mode)
+      currentMode: mode, scale: (o["scale"] as? NSNumber)?.doubleValue ?? 1,
+      transform: o["transform"] as? String ?? "normal")
   }
 }
 

@@ -217,10 +217,12 @@ struct KanshiReader {
     entry.refresh = rate
   }
 
-  /// Wayland's output transforms as RandR rotations: `90` turns the picture a quarter
-  /// clockwise (xrandr's `right`); `flipped` mirrors it left to right first.
+  /// Wayland's output transforms as RandR rotations. kanshi sends them as the protocol names
+  /// them (wl_output.transform), turning counter-clockwise: `90` is xrandr's `left` (sway,
+  /// which names its turns clockwise, shows it as `270`; Xwayland's RandR says `left`);
+  /// `flipped` mirrors the picture left to right before the turn.
   static let transforms: [String: (RotateRequest, ReflectRequest)] = [
-    "normal": (.normal, .none), "90": (.right, .none), "180": (.inverted, .none), "270": (.left, .none),
-    "flipped": (.normal, .x), "flipped-90": (.right, .x), "flipped-180": (.inverted, .x), "flipped-270": (.left, .x),
+    "normal": (.normal, .none), "90": (.left, .none), "180": (.inverted, .none), "270": (.right, .none),
+    "flipped": (.normal, .x), "flipped-90": (.left, .x), "flipped-180": (.inverted, .x), "flipped-270": (.right, .x),
   ]
 }
