@@ -27,7 +27,7 @@ public enum CheckReport {
         lines.append("\(name): main output, left as it is")
         continue
       }
-      guard let settings = config.settings(for: output, identity: edid) else {
+      guard let settings = config.settings(for: output) else {
         lines.append("\(name): ignored by a rule")
         continue
       }

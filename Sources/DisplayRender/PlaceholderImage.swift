@@ -34,7 +34,7 @@ public final class PlaceholderImage {
   /// Loads and decodes `path`; the error says what is wrong with it.
   public static func load(_ path: String) -> Result<PlaceholderImage, ImageError> {
     let bytes: [UInt8]
-    switch readRegularFile(path, limit: maxBytes) {
+    switch readImageFile(path, limit: maxBytes) {
     case .failure(let error): return .failure(error)
     case .success(let b): bytes = b
     }
@@ -70,23 +70,15 @@ public final class PlaceholderImage {
     return (be32(16), be32(20))
   }
 
-  /// Reads a whole regular file of at most `limit` bytes without ever blocking on it.
-  static func readRegularFile(_ path: String, limit: Int) -> Result<[UInt8], ImageError> {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return .failure(.unreadable(path, String(cString: strerror(errno)))) }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(path)) }
-    guard st.st_size <= limit else { return .failure(.tooLarge(path, width: 0, height: 0)) }
-    var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-    var done = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { raw in raw.baseAddress.map { read(fd, $0 + done, raw.count - done) } ?? 0 }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { break }
-      done += n
+  /// The bytes of `path` through the one file reader, its errors in the image's words.
+  static func readImageFile(_ path: String, limit: Int) -> Result<[UInt8], ImageError> {
+    readFile(path, limit: limit).mapError { error in
+      switch error {
+      case .system(let e): return .unreadable(path, String(cString: strerror(e.code)))
+      case .notRegular: return .notRegular(path)
+      case .tooLarge: return .tooLarge(path, width: 0, height: 0)
+      }
     }
-    return .success(Array(bytes[0..<done]))
   }
 }
 

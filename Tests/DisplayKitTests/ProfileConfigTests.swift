@@ -63,7 +63,7 @@ import Testing
     #expect(rule.enabled == false && rule.rotate == .inverted && rule.reflect == .y && rule.primary == true)
     #expect(rule.scale == 1.25 && rule.scaleFilter == .nearest)
     let t = TopologyBuilder.topology(["HDMI-1"], on: ["HDMI-1": TopologyBuilder.m1080])
-    let settings = try #require(config.settings(for: t.outputs[0], identity: nil))
+    let settings = try #require(config.settings(for: t.outputs[0]))
     #expect(!settings.enabled && settings.rotation == [.inverted, .reflectY] && settings.scale == 1.25)
     #expect(settings.primary && settings.scaleFilter == .nearest)
   }

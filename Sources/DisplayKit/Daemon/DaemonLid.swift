@@ -1,27 +1,4 @@
 extension Daemon {
-  /// The config the windows are made from: with a profile in force, a rule per entry first
-  /// (its `content`, `none` when it gives none and for `same-as` monitors; its `level` and
-  /// `mirror`, else the monitor's from the config), and main as `LidPolicy.main` says.
-  var windowConfig: Config {
-    guard let (profile, assignment) = profileRuntime.chosen else { return config }
-    var result = config
-    var rules: [MonitorRule] = []
-    for (entry, id) in zip(profile.outputs, assignment.outputs) {
-      guard let output = topology.output(id) else { continue }
-      let base = config.settings(for: output, identity: output.identity) ?? config.defaults
-      var rule = MonitorRule()
-      rule.match.output = output.name
-      if case .sameAs = entry.position { rule.content = ContentKind.none } else { rule.content = entry.content }
-      rule.level = entry.level ?? base.level
-      rule.mirror = entry.mirror ?? base.mirror
-      rules.append(rule)
-    }
-    result.monitors = rules + config.monitors
-    let main = LidPolicy.main(topology: topology, config: config, profile: profile, assignment: assignment)
-    result.main = main?.name ?? config.main
-    return result
-  }
-
   /// `defaults.lid_closed` when no profile matches: once per desk (monitors, lid, config),
   /// while the lid is closed, the built-in panel goes off if another output is lit; when it
   /// opens again, the panel comes back where it was. Outputs it turns off or on are settled.

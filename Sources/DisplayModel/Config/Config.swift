@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which mode a monitor should get; falls back along preferred, then largest.
 public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
   case preferred
@@ -67,7 +69,7 @@ public enum PositionRequest: Hashable, Sendable, CustomStringConvertible {
       self = .relative(relation, target: words[1])
       return
     }
-    let xy = text.split(separator: ",").map { Int(String($0).trimmingCharacters(in: " ")) }
+    let xy = text.split(separator: ",").map { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: " "))) }
     guard xy.count == 2, let x = xy[0], let y = xy[1], Self.coordinates.contains(x), Self.coordinates.contains(y)
     else { return nil }
     self = .absolute(x: x, y: y)
@@ -272,9 +274,9 @@ public struct Config: Hashable, Sendable {
   public func lid(reading read: () -> LidState) -> LidState { usesLid ? read() : .open }
 
   /// The settings for a monitor: nil when a rule says to ignore it.
-  public func settings(for output: Output, identity: EDID?) -> MonitorSettings? {
+  public func settings(for output: Output) -> MonitorSettings? {
     var result = defaults
-    guard let rule = monitors.first(where: { $0.match.matches(output, identity) }) else { return result }
+    guard let rule = monitors.first(where: { $0.match.matches(output, output.identity) }) else { return result }
     if rule.ignore { return nil }
     if let m = rule.mode { result.mode = m }
     if let p = rule.position { result.position = p }
@@ -307,14 +309,5 @@ extension MonitorMatch {
       if !texts.contains(where: { globMatch(s, $0) }) { return false }
     }
     return true
-  }
-}
-
-extension String {
-  func trimmingCharacters(in set: Character) -> String {
-    var s = Substring(self)
-    while s.first == set { s.removeFirst() }
-    while s.last == set { s.removeLast() }
-    return String(s)
   }
 }

@@ -77,7 +77,7 @@ extension Config {
   }
 
   /// Whether a `monitors` rule makes this output primary.
-  func madePrimary(_ output: Output) -> Bool { settings(for: output, identity: output.identity)?.primary == true }
+  func madePrimary(_ output: Output) -> Bool { settings(for: output)?.primary == true }
 
   /// `main` from the config when that output is connected and lit, else the topology's
   /// (RandR primary, built-in panel, first connected) when lit, else the first lit output (a

@@ -104,7 +104,7 @@ public struct Planner {
   func pending(_ settled: Set<OutputID>, main: Output?) -> [(output: Output, settings: MonitorSettings)] {
     topology.connectedOutputs.compactMap { output in
       guard output.id != main?.id, !settled.contains(output.id), !output.nonDesktop,
-        let settings = config.settings(for: output, identity: identity(output))
+        let settings = config.settings(for: output)
       else { return nil }
       return (output, settings)
     }
@@ -216,8 +216,6 @@ public struct Planner {
     }
     return nil
   }
-
-  func identity(_ output: Output) -> EDID? { output.identity }
 
   /// The output's own CRTC, else a free one that can drive it.
   func crtc(for output: Output, used: inout Set<CrtcID>) -> Crtc? {

@@ -77,7 +77,7 @@ extension Planner {
 
   /// What the rule matching main asks that the per-monitor planner never does to main.
   func mainWarnings(_ main: Output?) -> [String] {
-    guard let main, let settings = config.settings(for: main, identity: identity(main)) else { return [] }
+    guard let main, let settings = config.settings(for: main) else { return [] }
     var asked: [String] = []
     if !settings.enabled { asked.append("enabled: false") }
     if settings.rotation != nil { asked.append("rotate/reflect") }

@@ -48,7 +48,7 @@ extension Config {
         rect.width > 0, rect.height > 0
       else { return nil }
       let edid = output.identity
-      guard let settings = settings(for: output, identity: edid), settings.content != .none else { return nil }
+      guard let settings = settings(for: output), settings.content != .none else { return nil }
       var details: String?
       if placeholder.details {
         let monitor = edid.map { $0.productName?.text ?? $0.manufacturer }

@@ -156,7 +156,7 @@ public enum BuiltinLayouts {
       entry.mode =
         output.id == main.id
         ? mainRequest
-        : config.settings(for: output, identity: output.identity)?.mode
+        : config.settings(for: output)?.mode
           ?? .preferred
       return entry
     }

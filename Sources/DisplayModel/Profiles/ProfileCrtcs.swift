@@ -59,7 +59,7 @@ extension ProfilePlanner {
       (own.width, own.height) == (mode.width, mode.height), clone.output.modes.contains(mode.id),
       clone.output.possibleCrtcs.contains(crtc.id),
       crtc.possibleOutputs.isEmpty || crtc.possibleOutputs.contains(clone.output.id),
-      fitted(clone.entry.rotation, crtc).rotation == target.rotation
+      crtc.fit(clone.entry.rotation).rotation == target.rotation
     else { return false }
     clone.crtc = crtc
     clone.sharesWith = t
@@ -70,11 +70,8 @@ extension ProfilePlanner {
 
   func fitRotation(_ slot: inout Slot, _ warnings: inout [String]) {
     guard let crtc = slot.crtc else { return }
-    let (rotation, problems) = fitted(slot.entry.rotation, crtc)
+    let (rotation, problems) = crtc.fit(slot.entry.rotation)
     slot.rotation = rotation
     warnings += Crtc.fitWarnings(slot.output.name, problems)
   }
-
-  /// The rotation and reflection the CRTC can do of those asked, and what it cannot.
-  func fitted(_ wanted: Rotation, _ crtc: Crtc) -> (rotation: Rotation, problems: [String]) { crtc.fit(wanted) }
 }

@@ -93,7 +93,7 @@ public enum ProfileExplain {
   static func rules(_ config: Config, _ t: Topology, _ lid: LidState) -> [String] {
     var lines: [String] = []
     for output in t.connectedOutputs {
-      guard let s = config.settings(for: output, identity: output.identity) else {
+      guard let s = config.settings(for: output) else {
         lines.append("  \(output.name): ignored")
         continue
       }
