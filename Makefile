@@ -2,7 +2,7 @@
 
 PREFIX ?= $(HOME)/.local
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-# -Osize: the daemon's own code smaller and fewer of its pages resident (issue 11); the CLI's
+# -Osize: the daemon's own code smaller and fewer of its pages resident; the CLI's
 # start-up, the CPU per plug and the mirror's frame rate measured no worse.
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Osize
 

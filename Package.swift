@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The binary's start-up, paid by every CLI query (issue 11): lld with packed relative
+// The binary's start-up, paid by every CLI query: lld with packed relative
 // relocations (DT_RELR: 7 KB of relocation table instead of 870 KB; glibc 2.36) and immediate
 // binding with a read-only GOT (full RELRO, at no measured cost); libstdc++, libgcc and the X
 // client libraries linked statically (scripts/static-libs), so that libc and libm are the only

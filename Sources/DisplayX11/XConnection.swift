@@ -88,7 +88,8 @@ public final class XConnection {
 
   // RandR's first event and version through XCB, one round trip each; libXrandr would also
   // ask for the Generic Event extension (two more) before its first answer, so it is left to
-  // set itself up at its first call, which only the daemon makes (issue 11: CLI start-up).
+  // set itself up at its first call, which only the daemon makes: the CLI starts without
+  // those round trips.
   private static func randr(_ display: OpaquePointer) -> (eventBase: Int32, major: Int, minor: Int)? {
     guard let c = XGetXCBConnection(display), let ext = cx_randr_extension(c), ext.pointee.present != 0
     else { return nil }

@@ -14,7 +14,7 @@ struct CommandEntry {
   var name: String
   var summary: String
   // Made only when asked for: each command's argument spec holds sets and strings, and making
-  // all of them (and instantiating their types) at every start cost start-up time (issue 11).
+  // all of them (and instantiating their types) at every start cost start-up time.
   var make: () -> Subcommand
   init(_ name: String, _ summary: String, _ make: @escaping () -> Subcommand) {
     self.name = name
@@ -64,7 +64,7 @@ protocol Subcommand {
 /// Runs the subcommand named by `argv[0]` and maps every error to an exit status.
 func dispatch(_ argv: [String], commands: [CommandEntry]) -> Int32 {
   // Made only for the answers that print it: the key path and the join cost every query
-  // start-up time (issue 11).
+  // start-up time.
   var usage: String { toolUsage(commands) }
   guard let first = argv.first else { return usageFailure("missing command", usage) }
   switch first {

@@ -6,7 +6,7 @@ import XRig
 @Suite struct ConfigTests {
   func parse(_ text: String) throws(ConfigError) -> Config { try Config.parse(Array(text.utf8), file: "test.json5") }
 
-  @Test func theIssuesExampleParses() throws {
+  @Test func mainDefaultsPlaceholderAndMonitorRulesParseTogether() throws {
     let config = try parse(
       """
       {

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ProfileConfigTests {
   func parse(_ text: String) throws(ConfigError) -> Config { try Config.parse(Array(text.utf8), file: "test.json5") }
 
-  @Test func theIssuesDeskExampleParses() throws {
+  @Test func aDeskProfileWithEveryEntryKeyParses() throws {
     let config = try parse(
       """
       {

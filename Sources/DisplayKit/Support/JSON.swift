@@ -26,7 +26,7 @@ public indirect enum JSON: Hashable, Sendable {
   public func write(to out: inout String) { out += serialized() }
 
   // Into bytes rather than a String: appending to a String one scalar at a time took a third
-  // of `modes --json`'s own time (issue 11).
+  // of `modes --json`'s own time.
   func write(to out: inout [UInt8]) {
     switch self {
     case .null: out += "null".utf8

@@ -218,7 +218,7 @@ struct JSONSingleContainer: SingleValueEncodingContainer {
 /// A record whose JSON is also built by hand, without the generic encoder: the records every
 /// CLI query prints (`modes`, `outputs`, `edid` and `watch --json`). Instantiating the generic
 /// containers of `JSON(encoding:)` for each record type, and its dynamic casts, took a sixth of
-/// a whole `modes --json` process (issue 11). The `Encodable` conformance stays the definition:
+/// a whole `modes --json` process. The `Encodable` conformance stays the definition:
 /// `json` names each key by the record's `CodingKeys`, and WireFormatTests check that it is
 /// the value `JSON(encoding:)` makes.
 public protocol JSONRecord: Encodable {

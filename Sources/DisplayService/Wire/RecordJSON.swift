@@ -2,7 +2,7 @@ import DisplayKit
 
 // The records the CLI prints, built as JSON by hand: the value `JSON(encoding:)` makes from
 // their `Encodable` conformances, key for key in `CodingKeys` order (WireFormatTests compare
-// the two), without the generic encoder's start-up cost (issue 11).
+// the two), without the generic encoder's start-up cost.
 
 extension RectRecord: JSONRecord {
   public var json: JSON {
