@@ -1,5 +1,3 @@
-import Foundation
-
 /// Which mode a monitor should get; falls back along preferred, then largest.
 public enum ModeRequest: Hashable, Sendable, CustomStringConvertible {
   case preferred
@@ -69,10 +67,19 @@ public enum PositionRequest: Hashable, Sendable, CustomStringConvertible {
       self = .relative(relation, target: words[1])
       return
     }
-    let xy = text.split(separator: ",").map { Int($0.trimmingCharacters(in: CharacterSet(charactersIn: " "))) }
+    let xy = text.split(separator: ",").map { Int(Self.trimmingSpaces($0)) }
     guard xy.count == 2, let x = xy[0], let y = xy[1], Self.coordinates.contains(x), Self.coordinates.contains(y)
     else { return nil }
     self = .absolute(x: x, y: y)
+  }
+
+  /// `part` without its leading and trailing spaces (no Foundation here: importing it links
+  /// ICU's 34 MB of data into every binary).
+  static func trimmingSpaces(_ part: Substring) -> Substring {
+    var part = part
+    while part.first == " " { part.removeFirst() }
+    while part.last == " " { part.removeLast() }
+    return part
   }
 
   public var description: String {
