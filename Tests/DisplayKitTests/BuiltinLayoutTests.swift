@@ -221,6 +221,18 @@ import XRig
     #expect(restored.primary == before.primary)
   }
 
+  /// Closing the lid after external-only ends the choice by hand; lighting the panel again
+  /// only for the lid policy to turn it off would resize the screen twice.
+  @Test func aPanelKeptOffIsNotLitAgainByTheRestore() throws {
+    let before = t.laptop
+    let external = try t.apply(.externalOnly, before, try t.config()).after
+    let panel = try #require(external.output(named: "eDP-1")?.id)
+    let restored = external.after(LayoutRestore.plan(saved: before, now: external, keptOff: [panel]))
+    #expect(restored.geometry(ofID: panel) == nil, "the panel stays off")
+    let dp = try #require(before.output(named: "DP-1")?.id)
+    #expect(restored.geometry(ofID: dp) == before.geometry(ofID: dp), "\(Layout(restored))")
+  }
+
   @Test func aMonitorPluggedSinceKeepsWhatItHasAndOneUnpluggedIsSkipped() throws {
     let before = B.topology(["eDP-1", "DP-1", "HDMI-1"], on: ["eDP-1": B.m1080, "DP-1": B.m1080], primary: "eDP-1")
     // extend-left, then HDMI-1 plugged (lit by the server at 3840,0) and DP-1 unplugged.

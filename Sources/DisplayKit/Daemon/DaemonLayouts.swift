@@ -122,6 +122,14 @@ extension Daemon {
     return mode
   }
 
+  /// The built-in panel while the lid is closed and the config turns it off then: not lit
+  /// again by a restore.
+  var closedPanel: Set<OutputID> {
+    guard lid == .closed, config.lidClosed == .disable, let panel = LidPolicy.panel(in: topology, config: config)
+    else { return [] }
+    return [panel.id]
+  }
+
   /// Drops the manual choice and puts back the layout automatic choice had (`LayoutRestore`),
   /// in one apply; automatic choice then runs as usual. A stale snapshot is planned again.
   func resumeAutomatic(_ n: Int, reason: String) throws(DisplayError) -> [TopologyEvent] {
@@ -133,7 +141,7 @@ extension Daemon {
     guard let saved else { return [] }
     var events: [TopologyEvent] = []
     for _ in 0..<Self.maxRounds {
-      let plan = LayoutRestore.plan(saved: saved, now: topology)
+      let plan = LayoutRestore.plan(saved: saved, now: topology, keptOff: closedPanel)
       for warning in plan.warnings { log.warning(warning) }
       guard !plan.isEmpty else { break }
       let outcome = try connection.apply(plan, in: topology)

@@ -7,10 +7,13 @@ public enum LayoutRestore {
   /// next), and so do known ones whose old CRTC or mode is gone. Transforms come back as the
   /// identity: a snapshot carries none, and the automatic reconcile that follows sets the
   /// scales it wants again. Never a dark desk: nothing lit afterwards is an empty plan.
-  public static func plan(saved: Topology, now: Topology) -> Plan {
+  /// Outputs in `keptOff` (a panel whose lid is closed) are not lit again: the lid policy
+  /// would turn them off at once, a second resize.
+  public static func plan(saved: Topology, now: Topology, keptOff: Set<OutputID> = []) -> Plan {
     let same = Set(
       now.connectedOutputs.filter { o in saved.output(o.id).map { $0.isConnected && $0.edid == o.edid } ?? false }
-        .map(\.id))
+        .map(\.id)
+    ).subtracting(keptOff)
     let wanted = wantedCrtcs(saved, now, same)
     let restored = Set(wanted.values.flatMap(\.change.outputs))
     var plan = Plan()
