@@ -54,27 +54,33 @@ let package = Package(
     // The service around it: the poll() loop's descriptors, control socket and its wire
     // types, hooks, sd_notify.
     // It makes the X connection the daemon's server (the conformance lives here).
-    .target(name: "DisplayService", dependencies: ["DisplayKit", "DisplayX11", "CLinux"]),
+    .target(
+      name: "DisplayService", dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
-    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayService"]),
-    .executableTarget(name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11"],
+    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayModel", "DisplayService"]),
+    .executableTarget(
+      name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplayX11"],
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
-      dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "DisplayX11", "CXrandr", "XRig"],
+      dependencies: [
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplayX11", "CXrandr", "XRig",
+      ],
       exclude: ["Fixtures"]
     ),
     // The fuzzers, over the real modules. A plain build (every `swift build`) gives each the
     // seed runner as its main, so the tests build and run them; `make fuzz` builds them with
     // libFuzzer (-sanitize=fuzzer,address -DDISPLAYD_LIBFUZZER), whose main drives them.
     .target(name: "FuzzRunner", path: "Fuzz/Runner"),
-    .executableTarget(name: "fuzz-edid", dependencies: ["DisplayCLI", "DisplayKit", "DisplayService", "FuzzRunner"],
+    .executableTarget(
+      name: "fuzz-edid", dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "FuzzRunner"],
       path: "Fuzz/EDID"),
     .executableTarget(name: "fuzz-config", dependencies: ["DisplayModel", "FuzzRunner"], path: "Fuzz/Config"),
-    .executableTarget(name: "fuzz-control", dependencies: ["DisplayKit", "DisplayService", "FuzzRunner"],
+    .executableTarget(
+      name: "fuzz-control", dependencies: ["DisplayKit", "DisplayModel", "DisplayService", "FuzzRunner"],
       path: "Fuzz/Control"),
     .executableTarget(
       name: "displayd-bench", dependencies: ["XRig", "CXrandr"], path: "Benchmarks/Harness"),

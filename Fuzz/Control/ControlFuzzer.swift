@@ -3,6 +3,7 @@
 // the EDID fuzzer is.
 
 import DisplayKit
+import DisplayModel
 import DisplayService
 
 #if !DISPLAYD_LIBFUZZER

@@ -4,6 +4,7 @@
 
 import DisplayCLI
 import DisplayKit
+import DisplayModel
 import DisplayService
 
 #if !DISPLAYD_LIBFUZZER

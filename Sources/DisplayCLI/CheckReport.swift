@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 /// What `check-config` prints: the profile that would be chosen (when the config has
 /// profiles), and each connected monitor and what the config gives it.

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import DisplayService
 
 /// Text and JSON renderings of a decoded EDID for `displayd edid` and `displayd outputs`.

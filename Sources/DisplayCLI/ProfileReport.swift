@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import DisplayService
 
 /// The text forms of `displayd profile list` and `profile switch`.

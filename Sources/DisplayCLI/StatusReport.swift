@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import DisplayService
 
 /// The text form of `displayd status`.

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import DisplayService
 
 /// Text and JSON renderings of a topology for `displayd outputs` and `displayd modes`.

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import FoundationEssentials
 
 /// The control socket's wire format as a pure function of the bytes received, so it can be

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import FoundationEssentials
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 extension DaemonService {
   /// Follows the session bus's desktop programs from before the first reconcile, so it is

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 extension DaemonService {
   /// Answers `profile-switch` and `profile-cycle`: the one place a layout is chosen by hand

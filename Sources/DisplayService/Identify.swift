@@ -1,4 +1,6 @@
 import DisplayKit
+import DisplayModel
+import DisplayRender
 import DisplayX11
 
 /// What `displayd identify` shows on one lit output, and where: pure, from a snapshot.

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 /// The control socket's answer to `profile-list` (after its `"ok": true`), and what
 /// `displayd profile list --json` prints, from the daemon or, without one, worked out by the

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 /// The control socket's answer to `status` (after its `"ok": true`), and what
 /// `displayd status --json` prints: the managed monitors and the counters.

@@ -1,5 +1,6 @@
 import CLinux
 import DisplayKit
+import DisplayModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import DisplayX11
 
 /// The X connection is the display server the daemon runs against. The conformance lives

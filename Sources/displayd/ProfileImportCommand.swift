@@ -1,5 +1,6 @@
 import DisplayCLI
 import DisplayKit
+import DisplayModel
 
 #if canImport(Glibc)
   import Glibc

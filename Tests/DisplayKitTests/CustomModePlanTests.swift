@@ -1,5 +1,6 @@
 import DisplayCLI
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// How the planners ask for a mode displayd makes, find one made before, leave one no longer

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// Who lays the monitors out when a desktop runs its own display manager: detection from the

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// The daemon's logic against `FakeDisplayServer`: no X server, milliseconds a test. What

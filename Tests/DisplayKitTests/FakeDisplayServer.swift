@@ -1,4 +1,6 @@
 import DisplayKit
+import DisplayModel
+import DisplayRender
 
 /// A display server with no I/O, in the spirit of wlroots' headless backend: a topology the
 /// test changes, windows and pictures the daemon makes and frees (counted, so a leak shows),

@@ -1,4 +1,6 @@
 import DisplayKit
+import DisplayModel
+import DisplayRender
 import DisplayService
 import Testing
 

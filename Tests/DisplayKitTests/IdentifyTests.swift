@@ -1,5 +1,7 @@
 import CXrandr
 import DisplayKit
+import DisplayModel
+import DisplayRender
 import DisplayService
 import DisplayX11
 import Foundation

@@ -1,3 +1,4 @@
+import DisplayModel
 import Testing
 
 @testable import DisplayKit

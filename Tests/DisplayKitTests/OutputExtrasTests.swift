@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import Foundation
 import Testing
 

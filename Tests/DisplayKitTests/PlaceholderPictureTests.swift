@@ -1,4 +1,6 @@
 import DisplayKit
+import DisplayModel
+import DisplayRender
 import Testing
 
 /// The placeholder as patches over a colour the server fills: the same pixels as the whole

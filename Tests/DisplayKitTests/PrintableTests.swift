@@ -1,5 +1,6 @@
 import DisplayCLI
 import DisplayKit
+import DisplayModel
 import Foundation
 import Testing
 import XRig

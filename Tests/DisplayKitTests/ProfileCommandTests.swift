@@ -1,5 +1,6 @@
 import DisplayCLI
 import DisplayKit
+import DisplayModel
 import DisplayService
 import DisplayX11
 import Foundation

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// `profiles`, `panel`, `defaults.lid_closed` and the per-output layout keys: read strictly,

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// Rotation, reflection, scale, clones, primary and DPI in profile plans.

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// `defaults.lid_closed` without profiles, and which output is main when outputs may be off.

@@ -1,5 +1,6 @@
 import DisplayCLI
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// The layout keys of `monitors` rules (`enabled`, `rotate`, `reflect`, `scale`,

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import DisplayService
 import Testing
 import XRig

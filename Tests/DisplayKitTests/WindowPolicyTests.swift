@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 import Testing
 
 /// Which monitor gets which window and content: pure, from the topology and the config.

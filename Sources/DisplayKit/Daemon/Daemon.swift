@@ -1,3 +1,6 @@
+import DisplayModel
+import DisplayRender
+
 /// Which monitor is on an output, as far as the daemon tells them apart: by its EDID.
 struct MonitorKey: Equatable {
   var edid: [UInt8]?

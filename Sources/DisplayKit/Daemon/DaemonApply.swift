@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// What `displayd apply` did.
 public enum ApplyOnceResult: Equatable, Sendable {
   /// The layout was changed; `what` names the profile or says the rules applied.

@@ -1,3 +1,5 @@
+import DisplayModel
+
 extension Daemon {
   /// Starts drawing the pointer into a mirror: selects pointer tracking once, uploads the
   /// cursor at the mirror's scale, draws it.

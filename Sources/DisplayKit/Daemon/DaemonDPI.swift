@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// What the daemon did to `Xft.dpi` in the root window's resource database, for the
 /// daemon's whole life.
 struct XftRuntime {

@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// A display server's RandR output properties and XInput devices. The defaults are a server
 /// with neither (the tests' fake); the X connection has both.
 extension DisplayServer {

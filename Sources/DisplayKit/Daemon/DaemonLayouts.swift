@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// A layout chosen by hand: a profile of the config, or a built-in layout.
 public enum LayoutChoice: Hashable, Sendable, CustomStringConvertible {
   case profile(String)

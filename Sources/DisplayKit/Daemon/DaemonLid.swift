@@ -1,3 +1,5 @@
+import DisplayModel
+
 extension Daemon {
   /// `defaults.lid_closed` when no profile matches: once per desk (monitors, lid, config),
   /// while the lid is closed, the built-in panel goes off if another output is lit; when it

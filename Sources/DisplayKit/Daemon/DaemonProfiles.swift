@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// Why the profile in force is in force.
 public enum ProfileReason: String, Sendable {
   /// The first profile whose outputs match the monitors present.

@@ -1,3 +1,5 @@
+import DisplayModel
+
 extension Daemon {
   /// Takes a fresh snapshot that re-probes the connectors (`XRRGetScreenResources`) and
   /// reconciles as on any RandR event: some drivers send no event for monitors that changed

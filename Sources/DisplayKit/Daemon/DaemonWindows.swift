@@ -1,3 +1,5 @@
+import DisplayModel
+
 extension Daemon {
   /// Makes the windows match what the topology and config want: creates, moves, redraws or
   /// destroys; draws only when a window's picture inputs changed.

@@ -1,3 +1,6 @@
+import DisplayModel
+import DisplayRender
+
 /// Everything the daemon asks of a display server, and nothing more: the X connection
 /// implements it (`XConnection`), and so does the tests' `FakeDisplayServer`, which has no I/O
 /// and lets the daemon's logic (settling, retries, resync, mirror source loss) be tested in

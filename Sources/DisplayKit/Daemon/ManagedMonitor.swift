@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// A monitor the daemon covers with a window, and what it put there.
 public struct ManagedMonitor: Sendable {
   public var output: OutputID

@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// Why a watch loop ended.
 public enum WatchEnd: Equatable, Sendable {
   /// A signal from the stop set arrived (its number).

@@ -1,3 +1,5 @@
+import DisplayModel
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,3 +1,4 @@
+import DisplayModel
 import FoundationEssentials
 
 extension JSON {

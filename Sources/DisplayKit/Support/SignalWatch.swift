@@ -1,4 +1,5 @@
 import CLinux
+import DisplayModel
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 // The records the CLI prints, built as JSON by hand: the value `JSON(encoding:)` makes from
 // their `Encodable` conformances, key for key in `CodingKeys` order (WireFormatTests compare

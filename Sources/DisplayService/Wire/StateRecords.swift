@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayModel
 
 // The records of the display's state, as the control socket sends them (events for
 // subscribers) and the CLI prints them (`outputs --json`, `edid --json`, `watch --json`).
