@@ -7,11 +7,8 @@ extension DaemonService {
   /// in the event loop; a second request replaces the cards and restarts the time.
   func identify(seconds: Int) -> JSON {
     if let refusal = IdentifyDuration.refusal(seconds) { return ControlProtocol.error(refusal) }
-    guard let connection = daemon.connection as? XConnection else {
-      return ControlProtocol.error("identify needs an X server")
-    }
     do {
-      if identify == nil { identify = try IdentifyOverlays(connection: connection) }
+      if identify == nil { identify = try IdentifyOverlays(connection: xConnection) }
     } catch { return ControlProtocol.error("identify: \(error)") }
     guard let identify else { return ControlProtocol.error("identify: no timer") }
     let (shown, failures) = identify.show(IdentifyCard.cards(in: daemon.topology), seconds: seconds)

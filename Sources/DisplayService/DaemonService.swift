@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayX11
 
 #if canImport(Glibc)
   import Glibc
@@ -10,6 +11,8 @@ import DisplayModel
 /// the watchdog's, when systemd asks for one).
 public final class DaemonService {
   public let daemon: Daemon
+  /// The X connection the daemon was made with: what identify draws its cards on.
+  let xConnection: XConnection
   let log: Logger
   let signals: SignalWatch
   let notifier: SystemdNotifier
@@ -27,12 +30,15 @@ public final class DaemonService {
   private var shownStatus: String?
 
   /// `loadConfig` reads the config again on reload; `control` is the control socket, made
-  /// before the daemon so a second daemon stops before touching the display.
+  /// before the daemon so a second daemon stops before touching the display; `xConnection`
+  /// is the connection the daemon was made with.
   public init(
-    daemon: Daemon, log: Logger, signals: SignalWatch, configPath: String?, control: ControlServer?,
+    daemon: Daemon, xConnection: XConnection, log: Logger, signals: SignalWatch, configPath: String?,
+    control: ControlServer?,
     loadConfig: @escaping () throws -> Config
   ) throws {
     self.daemon = daemon
+    self.xConnection = xConnection
     self.log = log
     self.signals = signals
     self.configPath = configPath

@@ -46,7 +46,7 @@ struct RunCommand: Subcommand {
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
     let daemon = try Daemon(connection: connection, config: config, log: log)
     let service = try DaemonService(
-      daemon: daemon, log: log, signals: signals, configPath: source.path, control: control
+      daemon: daemon, xConnection: connection, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }
     try withExtendedLifetime(lock) { try service.run() }
     return .success
