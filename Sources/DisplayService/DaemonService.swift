@@ -74,7 +74,7 @@ public final class DaemonService {
       let busy = daemon.connection.queuedEvents > 0
       for (fd, events) in try pollDescriptors(descriptors(), timeoutMs: busy ? 0 : -1) { try dispatch(fd, events) }
       if !stopping {
-        try daemon.handleXEvents()
+        try daemon.handleServerEvents()
         // After the windows: hooks start before them, and the status names them.
         showStatus()
       }

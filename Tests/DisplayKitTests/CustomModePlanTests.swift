@@ -126,12 +126,12 @@ extension CustomModePlanTests {
     let daemon = try Daemon(connection: server, config: custom, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(made(server) == ["displayd-1600x700_60.00"])
     #expect(server.topology.currentMode(of: server.topology.outputs[1])?.name == "displayd-1600x700_60.00")
     let applies = server.applies
     server.pendingRandR += 2
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(server.applies == applies && made(server).count == 1, "in force: kept, nothing sent")
 
     try daemon.reload(Config())
@@ -144,7 +144,7 @@ extension CustomModePlanTests {
       $0.crtcs[1].outputs = []
       $0.outputs[1].crtc = nil
     }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(made(server).isEmpty, "unplugged")
   }
 }

@@ -105,7 +105,7 @@ import Testing
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     plugBelow(server)
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(server.applies == 0, "no RandR request at all")
     #expect(Array(server.windows.values) == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
     #expect(daemon.desktop == DesktopState(manager: .xfsettingsd, policy: .auto))
@@ -124,7 +124,7 @@ import Testing
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     plugBelow(server)
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(server.applies > 0)
     #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1920, height: 1080)])
   }
@@ -140,7 +140,7 @@ import Testing
     try daemon.start()
     #expect(daemon.desktop == DesktopState(manager: .xwayland, policy: .auto))
     plugBelow(server)
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(server.applies == 0)
     #expect(Array(server.windows.values) == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
   }

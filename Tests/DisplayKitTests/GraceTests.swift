@@ -33,7 +33,7 @@ import Testing
   @Test func thePendingEventsRecordSaysSoAndOtherRecordsKeepTheirBytes() throws {
     let desk = try Desk()
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     let event = try #require(desk.events.first)
     let record = EventRecord(event, in: desk.daemon.topology, time: "T")
     let line = JSON.record(record).serialized()
@@ -65,7 +65,7 @@ import Testing
       daemon.onEvents = { [unowned self] new, _, _ in events += new }
       try daemon.start()
       plug(edid: edid)
-      try daemon.handleXEvents()
+      try daemon.handleServerEvents()
       events = []
     }
 
@@ -99,12 +99,12 @@ import Testing
     let window = try #require(desk.window)
     let (applies, requests, created) = (desk.server.applies, desk.server.requests, desk.daemon.counters.windowsCreated)
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     #expect(desk.daemon.graceTimerDescriptor != nil, "a timer while the disconnect waits")
     #expect(desk.window == window && desk.server.topology.crtcs[1].mode != nil, "its window and CRTC kept")
     try desk.wait(1)
     desk.plug(edid: desk.edid)
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     #expect(desk.window == window, "the same window")
     #expect(desk.server.applies == applies && desk.server.requests == requests, "no request at all")
     #expect(desk.daemon.counters.windowsCreated == created && desk.daemon.counters.windowsDestroyed == 0)
@@ -116,7 +116,7 @@ import Testing
   @Test func aMonitorNotBackWithinTheGraceIsHandledAsToday() throws {
     let desk = try Desk()
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     try desk.wait(1.4)
     #expect(desk.window != nil && desk.kinds == [.disconnectPending], "still waiting at 1.4 s")
     try desk.wait(0.2)
@@ -130,7 +130,7 @@ import Testing
   @Test func aGraceOfZeroHandlesTheDisconnectAtOnce() throws {
     let desk = try Desk(grace: 0)
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     #expect(desk.window == nil && desk.kinds == [.disconnected] && desk.server.topology.crtcs[1].mode == nil)
     #expect(desk.daemon.graceTimerDescriptor == nil)
   }
@@ -138,7 +138,7 @@ import Testing
   @Test func aReloadToAGraceOfZeroHandlesWhatWaitsAtOnce() throws {
     let desk = try Desk()
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     var config = desk.daemon.config
     config.disconnectGrace = 0
     try desk.daemon.reload(config)
@@ -151,9 +151,9 @@ import Testing
     let desk = try Desk()
     let window = try #require(desk.window)
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     desk.plug(edid: try hostileEDID(name: "BETA", serial: "2"))
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     #expect(Array(desk.kinds.prefix(3)) == [.disconnectPending, .disconnected, .connected], "\(desk.kinds)")
     #expect(desk.window != nil && desk.window != window, "a new window for the new monitor")
     #expect(desk.daemon.pendingDisconnects.isEmpty && desk.daemon.graceTimerDescriptor == nil)
@@ -165,10 +165,10 @@ import Testing
     let requests = desk.server.requests
     for _ in 0..<20 {
       desk.unplug()
-      try desk.daemon.handleXEvents()
+      try desk.daemon.handleServerEvents()
       desk.clock.advance(100_000_000)
       desk.plug(edid: desk.edid)
-      try desk.daemon.handleXEvents()
+      try desk.daemon.handleServerEvents()
     }
     #expect(desk.window == window && desk.server.requests == requests)
     #expect(desk.kinds == Array(repeating: .disconnectPending, count: 20))
@@ -190,17 +190,17 @@ import Testing
     let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(daemon.activeProfile.name == "docked")
     let requests = server.requests
     server.change { $0.outputs[1].connection = .disconnected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(daemon.activeProfile.name == "docked", "no switch during the grace")
     server.change { $0.outputs[1].connection = .connected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(daemon.activeProfile.name == "docked" && server.requests == requests, "nothing applied for a flap")
     server.change { $0.outputs[1].connection = .disconnected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     clock.advance(2_000_000_000)
     try daemon.graceTimerFired()
     #expect(daemon.activeProfile.name == "solo", "after the grace, as today")
@@ -210,7 +210,7 @@ import Testing
     let desk = try Desk()
     desk.server.blanked = true
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     try desk.wait(1.6)
     try desk.wait(30)
     #expect(desk.window != nil && desk.kinds == [.disconnectPending], "held past the grace while blanked")
@@ -228,12 +228,12 @@ import Testing
     let window = try #require(desk.window)
     desk.server.blanked = true
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     try desk.wait(600)
     desk.server.blanked = false
     try desk.wait(1)
     desk.plug(edid: desk.edid)
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     #expect(desk.window == window && desk.kinds == [.disconnectPending] && desk.daemon.pendingDisconnects.isEmpty)
   }
 
@@ -242,10 +242,10 @@ import Testing
     let window = try #require(desk.window)
     desk.server.blanked = true
     desk.unplug()
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     try desk.wait(20)
     desk.plug(edid: desk.edid)
-    try desk.daemon.handleXEvents()
+    try desk.daemon.handleServerEvents()
     #expect(desk.window == window && desk.kinds == [.disconnectPending])
   }
 
@@ -259,7 +259,7 @@ import Testing
     try daemon.start()
     server.blanked = true
     server.change { $0.outputs[0].connection = .disconnected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     clock.advance(1_400_000_000)
     try daemon.graceTimerFired()
     #expect(kinds == [.disconnectPending], "the grace still applies")

@@ -152,7 +152,7 @@ import Testing
     #expect(server.propertyWrites == 1)
     #expect(server.properties[panel]?["Broadcast RGB"]?.value == [.text("Full")])
     server.change { $0.outputs[1].connection = .connected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(server.propertyWrites == 1, "in force: not written again")
     let warning = "eDP-1: property 'bogus' 1: the output has no such property; not set"
     #expect(lines.all.filter { $0.contains(warning) }.count == 1, "\(lines.all)")

@@ -36,7 +36,7 @@ import XRig
   @Test func aMonitorPluggedDuringTheSuspendWithNoEventIsFoundByTheResync() throws {
     let (server, daemon) = try started()
     changeUnseen(server) { $0.outputs[1].connection = .connected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(daemon.monitors.isEmpty && server.windows.isEmpty, "no event: the event path cannot see it")
     let probes = server.probes
     try daemon.resync(reason: "resume")
@@ -49,10 +49,10 @@ import XRig
   @Test func aMonitorUnpluggedDuringTheSuspendIsReleasedByTheResync() throws {
     let (server, daemon) = try started()
     server.change { $0.outputs[1].connection = .connected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(daemon.monitors.count == 1)
     changeUnseen(server) { $0.outputs[1].connection = .disconnected }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     #expect(daemon.monitors.count == 1, "no event: still managed")
     try daemon.resync(reason: "SIGUSR1")
     #expect(daemon.monitors.isEmpty && server.held == 0 && server.badFrees == 0)

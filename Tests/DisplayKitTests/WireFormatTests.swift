@@ -24,7 +24,7 @@ import Testing
       $0.outputs[1].connection = .connected
       $0.outputs[1].edid = edid
     }
-    try daemon.handleXEvents()
+    try daemon.handleServerEvents()
     return (daemon, seen, daemon.topology)
   }
 

@@ -119,9 +119,10 @@ public final class Daemon {
     return list.isEmpty ? count : count + ": " + list.joined(separator: ", ")
   }
 
-  /// Drains queued X events; on RandR changes takes a fresh snapshot and reconciles; brings
-  /// the windows back in line when one of them was destroyed, whatever else happened.
-  public func handleXEvents() throws(DisplayError) {
+  /// Drains the server's queued events; on output changes takes a fresh snapshot and
+  /// reconciles; brings the windows back in line when one of them was destroyed, whatever
+  /// else happened.
+  public func handleServerEvents() throws(DisplayError) {
     var windowEvents: [WindowEvent] = []
     let randr = try watcher.drain { windowEvents.append($0) }
     var resync = false
