@@ -11,18 +11,7 @@ extension XConnection {
     // Raw motion comes from devices wherever the pointer is; motion on the root also sees
     // warps (which make no raw event). Both only say "look again".
     xiRawMotion = true
-    var raw = xiAllDevicesMask()
-    var motion = [UInt8](repeating: 0, count: 4)
-    motion[Int(XI_Motion) >> 3] |= UInt8(1 << (Int(XI_Motion) & 7))
-    raw.withUnsafeMutableBufferPointer { r in
-      motion.withUnsafeMutableBufferPointer { m in
-        var masks = [
-          XIEventMask(deviceid: XIAllDevices, mask_len: Int32(r.count), mask: r.baseAddress),
-          XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(m.count), mask: m.baseAddress),
-        ]
-        _ = XISelectEvents(display, root, &masks, 2)
-      }
-    }
+    selectPointerMasks(motion: true)
     XFixesQueryExtension(display, &event, &error)
     fixesEventBase = Int(event)
     XFixesSelectCursorInput(display, root, UInt(XFixesDisplayCursorNotifyMask))
@@ -33,18 +22,25 @@ extension XConnection {
   /// a moving mouse must not wake the daemon.
   public func deselectPointerTracking() {
     xiRawMotion = false
+    selectPointerMasks(motion: false)
+    XFixesSelectCursorInput(display, root, 0)
+  }
+
+  /// The root's XI2 masks: every device's (raw motion and hierarchy, as wanted now) and the
+  /// masters' (motion, or none).
+  private func selectPointerMasks(motion: Bool) {
     var all = xiAllDevicesMask()
-    var none = [UInt8](repeating: 0, count: 4)
+    var masters = [UInt8](repeating: 0, count: 4)
+    if motion { masters[Int(XI_Motion) >> 3] |= UInt8(1 << (Int(XI_Motion) & 7)) }
     all.withUnsafeMutableBufferPointer { a in
-      none.withUnsafeMutableBufferPointer { n in
+      masters.withUnsafeMutableBufferPointer { m in
         var masks = [
           XIEventMask(deviceid: XIAllDevices, mask_len: Int32(a.count), mask: a.baseAddress),
-          XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(n.count), mask: n.baseAddress),
+          XIEventMask(deviceid: XIAllMasterDevices, mask_len: Int32(m.count), mask: m.baseAddress),
         ]
         _ = XISelectEvents(display, root, &masks, 2)
       }
     }
-    XFixesSelectCursorInput(display, root, 0)
   }
 
   /// Where the pointer is on the root window.

@@ -2,11 +2,14 @@ import CXrandr
 
 extension XConnection {
   /// Whether DPMS has blanked the screen: enabled, and in standby, suspend or off. False
-  /// without the DPMS extension (Xvnc and the dummy Xorg have none), asking nothing more then.
+  /// without the DPMS extension (Xvnc and the dummy Xorg have none), which is asked about once.
   public func screenBlanked() -> Bool {
-    var event: Int32 = 0
-    var error: Int32 = 0
-    guard DPMSQueryExtension(display, &event, &error) != 0, DPMSCapable(display) != 0 else { return false }
+    if dpmsCapable == nil {
+      var event: Int32 = 0
+      var error: Int32 = 0
+      dpmsCapable = DPMSQueryExtension(display, &event, &error) != 0 && DPMSCapable(display) != 0
+    }
+    guard dpmsCapable == true else { return false }
     var level: CARD16 = 0
     var enabled: BOOL = 0
     guard DPMSInfo(display, &level, &enabled) != 0 else { return false }

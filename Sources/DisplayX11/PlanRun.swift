@@ -327,7 +327,7 @@ extension PlanRun {
   }
 
   /// A mode from the snapshot, or one this run makes.
-  private func modeInfo(_ id: ModeID) -> Mode? { topology.modes[id] ?? maker.mode(id) ?? plan.customModes[id] }
+  private func modeInfo(_ id: ModeID) -> Mode? { topology.modes[id] ?? maker.mode(id) }
 
   /// A custom mode the server would not make or show: a warning naming the output and the
   /// mode; the change goes on down its fallbacks.

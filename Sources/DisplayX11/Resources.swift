@@ -68,26 +68,12 @@ extension XConnection {
       if let p = hint.res_name { XFree(p) }
       if let p = hint.res_class { XFree(p) }
     }
-    let pid = cardinal(owner, "_NET_WM_PID").flatMap { Int(exactly: $0) }.flatMap { $0 > 0 ? $0 : nil }
+    let pid = windowProperty(owner, "_NET_WM_PID", type: Atom(XA_CARDINAL)).flatMap { Int(exactly: $0) }.flatMap {
+      $0 > 0 ? $0 : nil
+    }
     // The window may be gone already: its BadWindow is no one else's error.
     XSync(display, 0)
     _ = takeErrors()
     return XSettingsOwner(window: UInt(owner), wmClass: wmClass, pid: pid)
-  }
-
-  /// The first 32-bit item of a window's CARDINAL property, nil when absent.
-  private func cardinal(_ window: Window, _ name: String) -> UInt? {
-    let property = atom(name, create: false)
-    guard property != 0 else { return nil }
-    var type: Atom = 0
-    var format: Int32 = 0
-    var count: UInt = 0
-    var after: UInt = 0
-    var data: UnsafeMutablePointer<UInt8>?
-    let status = XGetWindowProperty(
-      display, window, property, 0, 1, 0, Atom(XA_CARDINAL), &type, &format, &count, &after, &data)
-    defer { if let data { XFree(data) } }
-    guard status == Success, count > 0, format == 32, let data else { return nil }
-    return data.withMemoryRebound(to: UInt.self, capacity: 1) { $0.pointee }
   }
 }

@@ -113,7 +113,11 @@ extension XConnection {
   }
 
   /// The first 32-bit item of a root window property, nil when absent.
-  func rootWindowProperty(_ name: String) -> UInt? {
+  func rootWindowProperty(_ name: String) -> UInt? { windowProperty(root, name) }
+
+  /// The first 32-bit item of a window's property of `type` (any type by default), nil when
+  /// absent.
+  func windowProperty(_ window: Window, _ name: String, type wanted: Atom = Atom(AnyPropertyType)) -> UInt? {
     let property = atom(name, create: false)
     guard property != 0 else { return nil }
     var type: Atom = 0
@@ -122,7 +126,7 @@ extension XConnection {
     var after: UInt = 0
     var data: UnsafeMutablePointer<UInt8>?
     let status = XGetWindowProperty(
-      display, root, property, 0, 1, 0, Atom(AnyPropertyType), &type, &format, &count, &after, &data)
+      display, window, property, 0, 1, 0, wanted, &type, &format, &count, &after, &data)
     defer { if let data { XFree(data) } }
     guard status == Success, type != 0, count > 0, format == 32, let data else { return nil }
     return data.withMemoryRebound(to: UInt.self, capacity: 1) { $0.pointee }

@@ -52,7 +52,9 @@ public final class XConnection {
   var screenRange: (minW: Int, minH: Int, maxW: Int, maxH: Int)?
   /// DAMAGE's first event number, once `canMirror` has asked.
   var damageEventBase = -1
-  /// XInput's major opcode and XFixes' first event, once pointer tracking is selected.
+  /// Whether the server has DPMS and can use it: asked once, on the first `screenBlanked`.
+  var dpmsCapable: Bool?
+  /// XInput's major opcode and XFixes' first event, once XI2 is first used (`xiReady`).
   var xiOpcode = -1
   /// What the XI2 mask on the root asks for all devices: raw motion (pointer tracking) and
   /// hierarchy changes (touch mapping).
