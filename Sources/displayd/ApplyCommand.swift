@@ -69,7 +69,7 @@ struct ApplyCommand: Subcommand {
       write("\(Logger.escaped(what)): already in force, nothing to change\n")
       return .success
     case .refused(let reason):
-      printError("apply refused: \(Logger.escaped(reason))")
+      printError("apply refused: \(reason)")
       return .failure
     }
   }

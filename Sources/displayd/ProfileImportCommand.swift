@@ -19,7 +19,7 @@ extension ProfileCommand {
     let notes = result.notes.sorted { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
     // The files' words are shown escaped: a control character in one cannot forge a line.
     for note in notes { Console.err("displayd: note: \(Logger.escaped(note.description))\n") }
-    for broken in result.broken { printError("cannot import: \(Logger.escaped(broken.description))") }
+    for broken in result.broken { printError("cannot import: \(broken.description)") }
     if result.profiles.isEmpty && result.broken.isEmpty {
       printError("no \(tool.rawValue) profiles in \(source)")
       return .failure

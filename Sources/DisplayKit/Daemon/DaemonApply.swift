@@ -26,19 +26,11 @@ extension Daemon {
   /// a layout already as it would become changes nothing. Windows follow when this daemon
   /// manages them.
   public func applyOnce(profile name: String? = nil) throws(DisplayError) -> ApplyOnceResult {
-    if let name {
-      guard let profile = config.profiles.first(where: { $0.name == name }) else {
-        return .refused(reason: "\(ProfileSwitchRefusal.unknown(name: name, known: config.profiles.map(\.name)))")
-      }
-      if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) {
-        return .refused(reason: "\(ProfileSwitchRefusal.mismatch(name: name, why))")
-      }
-    }
+    if let name, case .failure(let refusal) = resolve(.profile(name)) { return .refused(reason: "\(refusal)") }
     (settled, failures) = ([:], [:])
     if let name {
       // A profile named by hand is a choice by hand, as `profile switch` makes it.
-      if profileRuntime.manual == nil { profileRuntime.automaticLayout = topology }
-      profileRuntime.manual = (.profile(name), desk)
+      beginManual(.profile(name))
     } else {
       (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
     }
@@ -46,10 +38,12 @@ extension Daemon {
     let (changedBefore, errorsBefore) = (counters.reconcilesChanged, log.errors)
     let old = topology
     report(try arrange(reason: "apply"), old)
+    // Only the arrange's errors say the layout was not applied; a window's come after it.
+    let (failed, lastError) = (log.errors > errorsBefore, log.lastError)
     if managesWindows { syncWindows() }
     let what = activeProfile.name.map { "profile '\($0)'" } ?? "the monitors rules"
-    if log.errors > errorsBefore {
-      let error = log.lastError.map { ": " + $0 } ?? ""
+    if failed {
+      let error = lastError.map { ": " + $0 } ?? ""
       return .refused(reason: "\(what) not applied\(error); the layout before it was restored")
     }
     return counters.reconcilesChanged > changedBefore ? .applied(what: what) : .inForce(what: what)

@@ -90,7 +90,7 @@ extension Daemon {
   private func noteXSettings() {
     var owner = connection.xsettingsOwner()
     if let pid = owner?.pid, owner?.wmClass == nil { owner?.command = Self.processName(pid) }
-    let name = owner.map { Self.printable($0.description) }
+    let name = owner.map { Self.shortLine($0.description) }
     if let name, name != xft.xsettings {
       log.info(
         "an XSETTINGS manager owns _XSETTINGS_S0: \(name); displayd leaves its settings alone, and its Xft/DPI "
@@ -102,13 +102,13 @@ extension Daemon {
   /// `/proc/PID/comm`, nil when unreadable.
   static func processName(_ pid: Int) -> String? {
     guard case .success(let bytes) = readFile("/proc/\(pid)/comm", limit: 64) else { return nil }
-    let name = printable(String(decoding: bytes, as: UTF8.self))
+    let name = shortLine(String(decoding: bytes, as: UTF8.self))
     return name.isEmpty ? nil : name
   }
 
   /// What another client wrote, fit for one log line: tabs as spaces, other control characters (C0, DEL, C1) dropped, at most
   /// 64 characters.
-  static func printable(_ text: String) -> String {
+  static func shortLine(_ text: String) -> String {
     var result = ""
     let scalars = text.unicodeScalars.map { $0 == "\t" ? " " : $0 }.filter {
       $0.value >= 0x20 && !(0x7F..<0xA0).contains($0.value)
@@ -118,6 +118,6 @@ extension Daemon {
   }
 
   static func show(_ entry: [UInt8]?) -> String {
-    entry.map { "'" + printable(String(decoding: $0, as: UTF8.self)) + "'" } ?? "none"
+    entry.map { "'" + shortLine(String(decoding: $0, as: UTF8.self)) + "'" } ?? "none"
   }
 }

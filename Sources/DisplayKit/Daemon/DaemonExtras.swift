@@ -20,9 +20,6 @@ struct ExtrasRuntime {
   var matrices: [Int: [Double]] = [:]
   /// Whether XI2 hierarchy events are selected.
   var hierarchy = false
-  /// Properties written and devices mapped, for status and tests.
-  var propertiesSet = 0
-  var devicesMapped = 0
 }
 
 extension Daemon {
@@ -56,7 +53,6 @@ extension Daemon {
       for write in writes {
         do {
           try connection.setOutputProperty(output.id, write)
-          extras.propertiesSet += 1
           let later = write.pending ? " (it takes effect at the next mode set)" : ""
           log.info("\(output.name): property '\(write.name)' set to \(write.value)\(later)")
         } catch {
@@ -87,7 +83,6 @@ extension Daemon {
       do {
         try connection.setTransformMatrix(device: m.device.id, m.matrix)
         extras.matrices[m.device.id] = m.matrix
-        extras.devicesMapped += 1
         log.info("touch: \(device) mapped to \(m.output) at \(m.rect)")
       } catch {
         warnOnce("touch: \(device): the server refused its Coordinate Transformation Matrix (\(error))")

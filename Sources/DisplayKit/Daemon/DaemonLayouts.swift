@@ -24,6 +24,13 @@ extension Daemon {
     return false
   }
 
+  /// Makes `choice` the choice by hand on this desk; the first one also keeps the layout
+  /// automatic choice had, to put back when it resumes.
+  func beginManual(_ choice: LayoutChoice) {
+    if profileRuntime.manual == nil { profileRuntime.automaticLayout = topology }
+    profileRuntime.manual = (choice, desk)
+  }
+
   /// Puts the desk in `choice` by hand: refused, with the reason, when the profile does not
   /// match or the layout is not possible with the monitors present. It stays in force until
   /// the set of monitors, the lid or the config changes; then, or on `resumeAutomatic()`,
@@ -32,8 +39,7 @@ extension Daemon {
   public func switchTo(_ choice: LayoutChoice) throws(DisplayError) -> Result<Bool, ProfileSwitchRefusal> {
     if case .failure(let refusal) = resolve(choice, planned: true) { return .failure(refusal) }
     let previous = profileRuntime
-    if profileRuntime.manual == nil { profileRuntime.automaticLayout = topology }
-    profileRuntime.manual = (choice, desk)
+    beginManual(choice)
     (profileRuntime.applied, profileRuntime.failed) = (nil, false)
     let (old, before) = (topology, counters.reconcilesChanged)
     report(try reconcile(reason: "profile switch"), old)

@@ -74,10 +74,7 @@ struct AutorandrConfig {
       guard let r = Double(v), r > 0, r <= ModeRequest.maxRefresh else { throw at("rate '\(v)' is not a refresh rate") }
       entry.refresh = v
     case "pos":
-      let xy = v.split(separator: "x", omittingEmptySubsequences: false)
-      guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), (-32767...32767).contains(x),
-        (-32767...32767).contains(y)
-      else {
+      guard let (x, y) = ImportedOutput.position(Substring(v), separator: "x") else {
         throw at("pos '\(v)' is not XxY")
       }
       (entry.x, entry.y) = (x, y)

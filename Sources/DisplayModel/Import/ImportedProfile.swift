@@ -91,6 +91,16 @@ public struct ImportResult: Sendable {
 
 extension ImportedOutput {
   /// The displayd scale for a uniform scale factor, nil when outside what a profile takes.
+  /// A place written `X<separator>Y` (autorandr's `XxY`, kanshi's `X,Y`), each within X's
+  /// INT16 coordinates; nil otherwise.
+  static func position(_ text: Substring, separator: Character) -> (x: Int, y: Int)? {
+    let xy = text.split(separator: separator, omittingEmptySubsequences: false)
+    guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), (-32767...32767).contains(x),
+      (-32767...32767).contains(y)
+    else { return nil }
+    return (x, y)
+  }
+
   static func scale(_ s: Double) -> Double? {
     guard s.isFinite, ProfileOutput.scales.contains(s) else { return nil }
     // Rounded so that 1/1.5 prints as 0.666667 rather than 17 digits.

@@ -181,10 +181,7 @@ struct KanshiReader {
         guard let v = rest.popFirst() else { throw at("`mode` needs WxH[@R[Hz]]") }
         try mode(v, at, &entry)
       case "position":
-        let xy = (rest.popFirst() ?? "").split(separator: ",", omittingEmptySubsequences: false)
-        guard xy.count == 2, let x = Int(xy[0]), let y = Int(xy[1]), (-32767...32767).contains(x),
-          (-32767...32767).contains(y)
-        else {
+        guard let (x, y) = ImportedOutput.position(Substring(rest.popFirst() ?? ""), separator: ",") else {
           throw at("`position` needs X,Y")
         }
         (entry.x, entry.y) = (x, y)

@@ -5,7 +5,7 @@ extension ProfileSave {
     guard let origin = CustomModes.origin(of: mode) else { return ["mode: " + quoted(modeText(mode, output, t))] }
     switch origin.custom {
     case .cvt(let reduced):
-      let text = customModeText(origin.request, mode, output, t)
+      let text = customModeText(origin.request, reduced, mode, output, t)
       return ["mode: " + quoted(text), "custom: true"] + (reduced ? ["reduced: true"] : [])
     case .modeline(let line):
       let name = mode.name.dropFirst(CustomModes.prefix.count)
@@ -14,12 +14,16 @@ extension ProfileSave {
   }
 
   /// The rate as the mode was asked for (its name has it), when that finds this very mode.
-  static func customModeText(_ request: ModeRequest, _ mode: Mode, _ output: Output, _ t: Topology) -> String {
+  static func customModeText(
+    _ request: ModeRequest, _ reduced: Bool, _ mode: Mode, _ output: Output, _ t: Topology
+  ) -> String {
     guard case .sizeRate(let w, let h, let r) = request else { return "\(mode.width)x\(mode.height)" }
     for places in 0...2 {
       let text = "\(w)x\(h)@" + fixed(r, places: places)
-      guard let parsed = ModeRequest(text), let custom = CustomModes.origin(of: mode)?.custom else { continue }
-      if ModePolicy.candidates(parsed, custom: custom, for: output, in: t).modes.first?.id == mode.id { return text }
+      guard let parsed = ModeRequest(text) else { continue }
+      if ModePolicy.candidates(parsed, custom: .cvt(reduced: reduced), for: output, in: t).modes.first?.id == mode.id {
+        return text
+      }
     }
     return "\(w)x\(h)@" + fixed(r, places: 2)
   }
