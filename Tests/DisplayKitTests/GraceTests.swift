@@ -1,8 +1,9 @@
 import DisplayCLI
-import DisplayKit
 import DisplayModel
 import DisplayService
 import Testing
+
+@testable import DisplayKit
 
 /// `disconnect_grace`: a monitor that drops off and comes back within the grace (a DisplayPort
 /// monitor going to sleep, a dock's USB hiccup) finds everything as it was. Against the fake
@@ -125,6 +126,17 @@ import Testing
     #expect(desk.kinds == [.disconnectPending, .disconnected])
     #expect(desk.events.last?.output.name == "HDMI-1" && desk.server.held == 0 && desk.server.badFrees == 0)
     #expect(desk.daemon.graceTimerDescriptor == nil, "no timer once nothing is pending")
+  }
+
+  /// With no timer to end the grace (timerfd_create failing: descriptors exhausted), a held
+  /// disconnect would wait forever: window up, CRTC lit, no hook. It is handled at once.
+  @Test func aGraceWithoutATimerHandlesTheDisconnectAtOnce() throws {
+    let desk = try Desk()
+    desk.daemon.grace.makeTimer = { nil }
+    desk.unplug()
+    try desk.daemon.handleServerEvents()
+    #expect(desk.window == nil && desk.server.topology.crtcs[1].mode == nil, "released and turned off now")
+    #expect(desk.kinds.last == .disconnected && desk.daemon.pendingDisconnects.isEmpty)
   }
 
   @Test func aGraceOfZeroHandlesTheDisconnectAtOnce() throws {

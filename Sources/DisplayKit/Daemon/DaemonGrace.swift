@@ -22,6 +22,8 @@ struct GraceRuntime {
   var releasing: Set<OutputID> = []
   /// Armed only while something is pending; made with the first disconnect held.
   var timer: DeadlineTimer?
+  /// Makes that timer: nil when the system has none to give (descriptors exhausted).
+  var makeTimer: () -> DeadlineTimer? = { try? DeadlineTimer() }
   /// While the screen is blanked, how often it is asked whether it is on again.
   static let blankedRecheck: UInt64 = 1_000_000_000
 }
@@ -99,7 +101,7 @@ extension Daemon {
       grace.timer?.disarm()
       return true
     }
-    if grace.timer == nil { grace.timer = try? DeadlineTimer() }
+    if grace.timer == nil { grace.timer = grace.makeTimer() }
     grace.timer?.arm(after: next > now ? next - now : 1)
     return grace.timer?.isArmed == true
   }
