@@ -45,12 +45,16 @@ let package = Package(
     .target(name: "DisplayModel"),
     // The placeholder's drawing: the only module that uses cairo and pango.
     .target(name: "DisplayRender", dependencies: ["DisplayModel", "CRender"]),
+    // The two ports every display server implements: an output manager (heads, configurations
+    // tested then applied) and a surface per monitor (a picture or a mirror). Protocols and
+    // values only: the backends below are peers behind them.
+    .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender"]),
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image). The only module that imports Xlib.
-    .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayRender", "CXrandr"]),
+    .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
     // It knows the display server only as the `DisplayServer` protocol, never X.
-    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayRender", "CLinux"]),
+    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "CLinux"]),
     // The service around it: the poll() loop's descriptors, control socket and its wire
     // types, hooks, sd_notify.
     // It makes the X connection the daemon's server (the conformance lives here).

@@ -1,0 +1,156 @@
+import DisplayModel
+
+/// One of the eight ways a monitor shows its picture, as wlr-output-management and
+/// `wl_output.transform` name them: quarter turns counter-clockwise, then flipped about the
+/// vertical axis. `rotated90` is RandR's `left`, `rotated270` its `right`.
+public enum HeadTransform: Int, Hashable, Sendable, CaseIterable {
+  case normal = 0
+  case rotated90 = 1
+  case rotated180 = 2
+  case rotated270 = 3
+  case flipped = 4
+  case flipped90 = 5
+  case flipped180 = 6
+  case flipped270 = 7
+
+  /// Whether width and height trade places.
+  public var swapsAxes: Bool { rawValue % 2 == 1 }
+  /// Whether the picture is mirrored.
+  public var isFlipped: Bool { rawValue >= 4 }
+}
+
+/// A mode a head can show: its size, its refresh in mHz, and how it came to be.
+public struct HeadMode: Hashable, Sendable {
+  public var width: Int
+  public var height: Int
+  /// Vertical refresh in millihertz (60 Hz is 60000); 0 when the backend does not say.
+  public var refreshMilliHz: Int
+  /// The monitor's preferred mode (the EDID's first detailed timing, or the compositor's).
+  public var preferred: Bool
+  public var interlaced: Bool
+  /// Made by displayd (a CVT mode or a modeline), not listed by the monitor.
+  public var custom: Bool
+
+  public init(
+    width: Int, height: Int, refreshMilliHz: Int, preferred: Bool = false, interlaced: Bool = false,
+    custom: Bool = false
+  ) {
+    self.width = width
+    self.height = height
+    self.refreshMilliHz = refreshMilliHz
+    self.preferred = preferred
+    self.interlaced = interlaced
+    self.custom = custom
+  }
+}
+
+/// What a head's backend can do to it.
+public struct HeadCapabilities: Hashable, Sendable {
+  /// The transforms this head accepts (RandR: the CRTC's rotations; wlroots: all eight).
+  public var transforms: Set<HeadTransform>
+  /// Whether `scale` other than 1 is possible (RandR: a CRTC transform; wlroots: always).
+  public var scaling: Bool
+  /// Whether a mode the head does not list can be asked for.
+  public var customModes: Bool
+
+  public init(transforms: Set<HeadTransform> = [.normal], scaling: Bool = false, customModes: Bool = false) {
+    self.transforms = transforms
+    self.scaling = scaling
+    self.customModes = customModes
+  }
+}
+
+/// One monitor connector as every display server describes it: what is attached, what it
+/// can show, and what it shows now.
+public struct Head: Hashable, Sendable {
+  /// The connector's name (`DP-1`, `HEADLESS-2`): unique within a snapshot.
+  public var name: String
+  /// A human description (wlroots' `description`, or the EDID's product name).
+  public var description: String
+  public var make: String
+  public var model: String
+  public var serial: String
+  /// The EDID, when the backend gives it (RandR does, wlroots does not).
+  public var edid: [UInt8]?
+  /// Physical size in millimetres; 0 when unknown.
+  public var mmWidth: Int
+  public var mmHeight: Int
+  /// Whether a monitor is attached (wlroots lists only attached heads).
+  public var connected: Bool
+  /// Whether it is lit.
+  public var enabled: Bool
+  public var modes: [HeadMode]
+  /// Index into `modes` of what it shows; nil when off.
+  public var currentMode: Int?
+  /// Top-left corner in the desktop's (logical) coordinates.
+  public var x: Int
+  public var y: Int
+  public var transform: HeadTransform
+  /// The config's meaning on every backend: the head shows an area `scale` times its
+  /// mode (as `xrandr --scale`); wlroots' logical scale is 1/scale.
+  public var scale: Double
+  /// Marked as a built-in panel (eDP, LVDS, DSI) or the backend says so.
+  public var isInternalPanel: Bool
+  /// `non-desktop` (a VR headset): never arranged.
+  public var nonDesktop: Bool
+  public var capabilities: HeadCapabilities
+
+  public init(
+    name: String, description: String = "", make: String = "", model: String = "", serial: String = "",
+    edid: [UInt8]? = nil, mmWidth: Int = 0, mmHeight: Int = 0, connected: Bool = true, enabled: Bool = false,
+    modes: [HeadMode] = [], currentMode: Int? = nil, x: Int = 0, y: Int = 0, transform: HeadTransform = .normal,
+    scale: Double = 1, isInternalPanel: Bool = false, nonDesktop: Bool = false,
+    capabilities: HeadCapabilities = HeadCapabilities()
+  ) {
+    self.name = name
+    self.description = description
+    self.make = make
+    self.model = model
+    self.serial = serial
+    self.edid = edid
+    self.mmWidth = mmWidth
+    self.mmHeight = mmHeight
+    self.connected = connected
+    self.enabled = enabled
+    self.modes = modes
+    self.currentMode = currentMode
+    self.x = x
+    self.y = y
+    self.transform = transform
+    self.scale = scale
+    self.isInternalPanel = isInternalPanel
+    self.nonDesktop = nonDesktop
+    self.capabilities = capabilities
+  }
+
+  /// The mode shown now.
+  public var mode: HeadMode? { currentMode.flatMap { modes.indices.contains($0) ? modes[$0] : nil } }
+
+  /// The area it covers in desktop coordinates: the mode turned, then scaled; nil when off.
+  public var rect: Rect? {
+    guard enabled, let mode else { return nil }
+    let (w, h) = transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
+    let sw = (Double(w) * scale).rounded()
+    let sh = (Double(h) * scale).rounded()
+    guard let width = Int(exactly: sw), let height = Int(exactly: sh) else { return nil }
+    return Rect(x: x, y: y, width: width, height: height)
+  }
+}
+
+/// Every head at one moment. `generation` changes whenever the server's configuration does,
+/// so that a configuration planned from an older snapshot is answered `stale`.
+public struct HeadSnapshot: Hashable, Sendable {
+  public var heads: [Head]
+  /// The primary head's name (RandR only; wlroots has no primary).
+  public var primary: String?
+  /// Opaque to the daemon: the RandR config timestamp, the wlroots serial.
+  public var generation: UInt64
+
+  public init(heads: [Head], primary: String? = nil, generation: UInt64 = 0) {
+    self.heads = heads
+    self.primary = primary
+    self.generation = generation
+  }
+
+  public func head(named name: String) -> Head? { heads.first { $0.name == name } }
+}

@@ -1,0 +1,71 @@
+import DisplayModel
+import DisplayRender
+
+/// A surface's handle: opaque to the daemon (an X window, a layer surface).
+public struct SurfaceID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  public var rawValue: UInt
+  public init(rawValue: UInt) { self.rawValue = rawValue }
+  public var description: String { "0x" + String(rawValue, radix: 16) }
+}
+
+/// Where a surface is and how it stacks.
+public struct SurfaceSpec: Hashable, Sendable {
+  /// The head it covers.
+  public var head: String
+  /// The head's area in desktop coordinates.
+  public var rect: Rect
+  public var level: WindowLevel
+  /// Its colour before content arrives.
+  public var background: RGBColor
+
+  public init(head: String, rect: Rect, level: WindowLevel, background: RGBColor) {
+    self.head = head
+    self.rect = rect
+    self.level = level
+    self.background = background
+  }
+}
+
+/// What a surface mirrors, and how.
+public struct MirrorRequest: Hashable, Sendable {
+  /// The source head's name.
+  public var source: String
+  public var geometry: MirrorGeometry
+  public var filter: MirrorFilter
+  /// Whether the pointer is drawn into the mirror.
+  public var cursor: Bool
+
+  public init(source: String, geometry: MirrorGeometry, filter: MirrorFilter, cursor: Bool) {
+    self.source = source
+    self.geometry = geometry
+    self.filter = filter
+    self.cursor = cursor
+  }
+}
+
+/// Something that happened to a surface.
+public enum SurfaceEvent: Hashable, Sendable {
+  /// Closed by someone else (`xkill`, a compositor's `closed`): its resources are released.
+  case closed(SurfaceID)
+  /// Needs its picture again (the backend repaints mirrors itself).
+  case exposed(SurfaceID)
+  /// Its head went away.
+  case headGone(SurfaceID)
+  /// A mirror's source is gone: the surface shows its background until told otherwise.
+  case mirrorSourceLost(SurfaceID)
+}
+
+/// The surface port: one surface per monitor that shows a picture or mirrors another head.
+/// The backend owns every server resource behind a surface (pixmaps, pictures, damage,
+/// cursor images, shm buffers) and paces its frames; `close` releases them all.
+public protocol SurfaceHost: AnyObject {
+  /// Whether `mirror` can work here (RandR: XRender, DAMAGE; wlroots: screencopy).
+  var canMirror: Bool { get }
+  func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID
+  func show(_ picture: PlaceholderPicture, on surface: SurfaceID) throws(DisplayError)
+  /// Mirrors until `show`, another `mirror` or `close`; false when it cannot (the surface
+  /// keeps its background).
+  func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool
+  func move(_ surface: SurfaceID, to spec: SurfaceSpec)
+  func close(_ surface: SurfaceID)
+}
