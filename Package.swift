@@ -20,6 +20,7 @@ let package = Package(
     .executable(name: "displayd", targets: ["displayd"]),
     .library(name: "DisplayKit", targets: ["DisplayKit"]),
     .library(name: "DisplayModel", targets: ["DisplayModel"]),
+    .library(name: "DisplaySupport", targets: ["DisplaySupport"]),
   ],
   targets: [
     // No pkgConfig: xrandr.pc's -L/usr/lib/x86_64-linux-gnu would come first on the library
@@ -39,39 +40,47 @@ let package = Package(
     .systemLibrary(name: "CLinux"),
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
+    // What every process needs and no display server is: the system-call funnel, whole-file
+    // reads and atomic replacement, poll(), signals, deadline timers, the clock, the console,
+    // logging, text made printable, JSON, and giving freed memory back.
+    .target(name: "DisplaySupport", dependencies: ["CLinux"]),
     // The pure model: ids, geometry, topology and its diff, EDID, config, mode policy,
     // planner, window policy, mirror geometry, the values a display server and the daemon
-    // exchange, the system-call funnel. No X, no cairo.
+    // exchange. No X, no cairo, no I/O: it parses the bytes others read.
     .target(name: "DisplayModel"),
     // The placeholder's drawing: the only module that uses cairo and pango.
-    .target(name: "DisplayRender", dependencies: ["DisplayModel", "CRender"]),
+    .target(name: "DisplayRender", dependencies: ["DisplayModel", "DisplaySupport", "CRender"]),
     // The two ports every display server implements: an output manager (heads, configurations
     // tested then applied) and a surface per monitor (a picture or a mirror). Protocols and
     // values only: the backends below are peers behind them.
     .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender"]),
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image). The only module that imports Xlib.
-    .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "CXrandr"]),
+    .target(
+      name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
     // It knows the display server only as the `DisplayServer` protocol, never X.
-    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "CLinux"]),
+    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport"]),
     // The service around it: the poll() loop's descriptors, control socket and its wire
-    // types, hooks, sd_notify.
+    // types, hooks, sd_notify, reading the config file.
     // It makes the X connection the daemon's server (the conformance lives here).
     .target(
-      name: "DisplayService", dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
+      name: "DisplayService",
+      dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux"]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
-    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayModel", "DisplayService"]),
+    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport"]),
     .executableTarget(
-      name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplayX11"],
+      name: "displayd",
+      dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "DisplayX11"],
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
       dependencies: [
-        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplayX11", "CXrandr", "XRig",
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplaySupport", "DisplayX11",
+        "CXrandr", "XRig",
       ],
       exclude: ["Fixtures"]
     ),
@@ -80,11 +89,13 @@ let package = Package(
     // libFuzzer (-sanitize=fuzzer,address -DDISPLAYD_LIBFUZZER), whose main drives them.
     .target(name: "FuzzRunner", path: "Fuzz/Runner"),
     .executableTarget(
-      name: "fuzz-edid", dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "FuzzRunner"],
+      name: "fuzz-edid",
+      dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "FuzzRunner"],
       path: "Fuzz/EDID"),
     .executableTarget(name: "fuzz-config", dependencies: ["DisplayModel", "FuzzRunner"], path: "Fuzz/Config"),
     .executableTarget(
-      name: "fuzz-control", dependencies: ["DisplayKit", "DisplayModel", "DisplayService", "FuzzRunner"],
+      name: "fuzz-control",
+      dependencies: ["DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "FuzzRunner"],
       path: "Fuzz/Control"),
     .executableTarget(
       name: "displayd-bench", dependencies: ["XRig", "CXrandr"], path: "Benchmarks/Harness"),

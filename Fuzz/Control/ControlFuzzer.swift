@@ -5,6 +5,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 
 #if !DISPLAYD_LIBFUZZER
   import FuzzRunner

@@ -6,6 +6,7 @@ import DisplayCLI
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 
 #if !DISPLAYD_LIBFUZZER
   import FuzzRunner

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 /// What `check-config` prints: the profile that would be chosen (when the config has
 /// profiles), and each connected monitor and what the config gives it.

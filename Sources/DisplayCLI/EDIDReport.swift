@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 
 /// Text and JSON renderings of a decoded EDID for `displayd edid` and `displayd outputs`.
 public enum EDIDReport {

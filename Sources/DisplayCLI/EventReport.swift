@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 
 /// Renderings of topology events for `displayd watch`.
 public enum EventReport {

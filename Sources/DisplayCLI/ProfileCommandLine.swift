@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 
 /// What `displayd profile ...` asks for.
 public enum ProfileAction: Equatable, Sendable {

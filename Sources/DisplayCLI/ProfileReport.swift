@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 
 /// The text forms of `displayd profile list` and `profile switch`.
 public enum ProfileReport {

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 
 /// Text and JSON renderings of a topology for `displayd outputs` and `displayd modes`.
 public enum TopologyReport {

@@ -1,5 +1,6 @@
 import CRender
 import DisplayModel
+import DisplaySupport
 
 #if canImport(Glibc)
   import Glibc

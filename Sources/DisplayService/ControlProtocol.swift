@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 import FoundationEssentials
 
 /// The control socket's wire format as a pure function of the bytes received, so it can be

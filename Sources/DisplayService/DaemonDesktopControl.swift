@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 extension DaemonService {
   /// Follows the session bus's desktop programs from before the first reconcile, so it is

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 extension DaemonService {
   /// Answers `profile-switch` and `profile-cycle`: the one place a layout is chosen by hand

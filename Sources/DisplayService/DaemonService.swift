@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 import DisplayX11
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import CLinux
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayRender
+import DisplaySupport
 import DisplayX11
 
 /// What `displayd identify` shows on one lit output, and where: pure, from a snapshot.

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 #if canImport(Glibc)
   import Glibc

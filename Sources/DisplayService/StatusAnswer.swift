@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 /// The control socket's answer to `status` (after its `"ok": true`), and what
 /// `displayd status --json` prints: the managed monitors and the counters.

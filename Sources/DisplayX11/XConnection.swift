@@ -1,5 +1,6 @@
 import CXrandr
 import DisplayModel
+import DisplaySupport
 import Synchronization
 
 #if canImport(Glibc)

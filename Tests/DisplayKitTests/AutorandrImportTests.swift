@@ -1,5 +1,6 @@
 import CXrandr
 import DisplayKit
+import DisplayService
 import DisplayX11
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayService
+import DisplaySupport
 import Foundation
 import Testing
 import XRig

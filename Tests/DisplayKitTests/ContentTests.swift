@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayRender
 import DisplayService
+import DisplaySupport
 import Foundation
 import Testing
 import XRig

@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 import Testing
 
 /// How the planners ask for a mode displayd makes, find one made before, leave one no longer

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 import Testing
 
 /// Who lays the monitors out when a desktop runs its own display manager: detection from the

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 import Testing
 
 /// The daemon's logic against `FakeDisplayServer`: no X server, milliseconds a test. What

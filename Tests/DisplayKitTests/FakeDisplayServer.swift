@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayRender
+import DisplaySupport
 
 /// A display server with no I/O, in the spirit of wlroots' headless backend: a topology the
 /// test changes, windows and pictures the daemon makes and frees (counted, so a leak shows),

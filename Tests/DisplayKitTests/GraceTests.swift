@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayModel
 import DisplayService
+import DisplaySupport
 import Testing
 
 @testable import DisplayKit

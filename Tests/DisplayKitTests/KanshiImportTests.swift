@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplayService
 import Foundation
 import Testing
 import XRig

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 import Testing
 
 @testable import DisplayKit

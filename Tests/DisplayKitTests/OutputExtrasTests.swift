@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 import Foundation
 import Testing
 

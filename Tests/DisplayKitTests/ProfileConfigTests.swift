@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 import Testing
 
 /// `profiles`, `panel`, `defaults.lid_closed` and the per-output layout keys: read strictly,

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayService
 import Foundation
 import Testing
 import XRig

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
+import DisplaySupport
 import Foundation
 import Testing
 import XRig

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayRender
+import DisplaySupport
 
 /// Which monitor is on an output, as far as the daemon tells them apart: by its EDID.
 struct MonitorKey: Equatable {

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 
 /// A monitor that disconnected and may come back within the grace (a monitor going to sleep,
 /// a dock's hiccup): until then the daemon acts as if it were still there.

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 
 #if canImport(Glibc)
   import Glibc

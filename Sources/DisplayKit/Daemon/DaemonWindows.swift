@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 
 extension Daemon {
   /// Makes the windows match what the topology and config want: creates, moves, redraws or

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayRender
+import DisplaySupport
 
 /// Everything the daemon asks of a display server, and nothing more: the X connection
 /// implements it (`XConnection`), and so does the tests' `FakeDisplayServer`, which has no I/O

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 
 /// Why a watch loop ended.
 public enum WatchEnd: Equatable, Sendable {

@@ -31,14 +31,6 @@ extension Config {
     return home + "/.config/displayd/config.json5"
   }
 
-  /// Reads and validates a config file.
-  public static func load(path: String) throws(ConfigError) -> Config {
-    switch readFile(path, limit: FileLimit.config) {
-    case .failure(let error): throw ConfigError(file: path, message: "cannot read: \(error)")
-    case .success(let bytes): return try parse(bytes, file: path)
-    }
-  }
-
   /// Parses JSON5 text (comments, trailing commas, unquoted keys, single quotes).
   public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Config {
     // Foundation's JSON5 scanner traps on some invalid UTF-8 (an unquoted key with 0xFF,

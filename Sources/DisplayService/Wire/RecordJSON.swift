@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 // The records the CLI prints, built as JSON by hand: the value `JSON(encoding:)` makes from
 // their `Encodable` conformances, key for key in `CodingKeys` order (WireFormatTests compare

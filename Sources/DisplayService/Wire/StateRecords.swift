@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplaySupport
 
 // The records of the display's state, as the control socket sends them (events for
 // subscribers) and the CLI prints them (`outputs --json`, `edid --json`, `watch --json`).

@@ -1,5 +1,4 @@
 import CLinux
-import DisplayModel
 
 #if canImport(Glibc)
   import Glibc

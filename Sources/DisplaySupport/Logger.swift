@@ -1,5 +1,3 @@
-import DisplayModel
-
 /// Log levels, with their sd-daemon priorities.
 public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
   case error = 3

@@ -1,4 +1,3 @@
-import DisplayModel
 import FoundationEssentials
 
 extension JSON {
@@ -10,7 +9,7 @@ extension JSON {
 
 extension JSON: Decodable {
   public init(from decoder: Decoder) throws {
-    if let c = try? decoder.container(keyedBy: AnyKey.self) {
+    if let c = try? decoder.container(keyedBy: MemberKey.self) {
       self = .object(try c.allKeys.map { ($0.stringValue, try c.decode(JSON.self, forKey: $0)) })
       return
     }
@@ -39,4 +38,12 @@ extension JSON: Decodable {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.0 == key }?.1
   }
+}
+
+/// Any member name of an object: `JSON` keeps every member it is given.
+private struct MemberKey: CodingKey {
+  var stringValue: String
+  var intValue: Int? { nil }
+  init(stringValue: String) { self.stringValue = stringValue }
+  init?(intValue: Int) { nil }
 }

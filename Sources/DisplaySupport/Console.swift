@@ -1,5 +1,3 @@
-import DisplayModel
-
 #if canImport(Glibc)
   import Glibc
 #endif
