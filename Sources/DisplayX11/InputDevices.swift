@@ -77,7 +77,7 @@ extension XConnection {
         display, Int32(truncatingIfNeeded: device), property, float, 32, PropModeReplace,
         raw.baseAddress?.assumingMemoryBound(to: UInt8.self), 9)
     }
-    if let error = try syncErrors(since: serial).first { throw .request(error) }
+    if let error = try syncErrors(since: serial).first { throw .request(error.failure) }
   }
 
   /// Whether an XI2 generic event is a hierarchy change that added or enabled a device.

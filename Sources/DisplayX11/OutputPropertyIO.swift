@@ -55,7 +55,7 @@ extension XConnection {
           raw.baseAddress?.assumingMemoryBound(to: UInt8.self), 1)
       }
     }
-    if let error = try syncErrors(since: serial).first { throw .request(error) }
+    if let error = try syncErrors(since: serial).first { throw .request(error.failure) }
   }
 
   /// The names of `atoms`: from the atom cache (atoms live as long as the server), the rest

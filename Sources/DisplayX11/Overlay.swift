@@ -38,7 +38,7 @@ extension XConnection {
     if let error = try syncErrors(since: first).first {
       XDestroyWindow(display, window)
       XFlush(display)
-      throw .request(error)
+      throw .request(error.failure)
     }
     let id = WindowID(rawValue: UInt(window))
     do {

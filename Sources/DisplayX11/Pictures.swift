@@ -43,7 +43,7 @@ extension XConnection {
       XFreePixmap(display, pixmap)
       if let inner { XDestroyWindow(display, Window(inner.rawValue)) }
       XFlush(display)
-      throw .request(error)
+      throw .request(error.failure)
     }
     return ShownImage(pixmap: PixmapID(rawValue: UInt(pixmap)), inner: inner)
   }

@@ -31,7 +31,7 @@ extension XConnection {
       }
     }
     XUngrabServer(display)
-    if let first = try syncErrors(since: serial).first { throw .request(first) }
+    if let first = try syncErrors(since: serial).first { throw .request(first.failure) }
     return current != nil
   }
 

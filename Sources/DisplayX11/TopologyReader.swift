@@ -44,8 +44,9 @@ extension XConnection {
       mmWidth: Int(XDisplayWidthMM(display, screenNumber)), mmHeight: Int(XDisplayHeightMM(display, screenNumber)))
   }
 
-  func unknownFailure(_ request: String) -> XErrorRecord {
+  func unknownFailure(_ request: String) -> RequestFailure {
     XErrorRecord(errorCode: 0, requestCode: 0, minorCode: 0, resourceID: 0, serial: 0, text: "\(request) failed")
+      .failure
   }
 }
 

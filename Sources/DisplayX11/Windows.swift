@@ -35,7 +35,7 @@ extension XConnection {
     if let error = try syncErrors(since: first).first {
       XDestroyWindow(display, window)
       XFlush(display)
-      throw .request(error)
+      throw .request(error.failure)
     }
     return WindowID(rawValue: UInt(window))
   }

@@ -132,7 +132,7 @@ public final class XConnection {
     try checkAlive()
     XSync(display, 0)
     try checkAlive()
-    if let first = takeErrors().first { throw .request(first) }
+    if let first = takeErrors().first { throw .request(first.failure) }
   }
 
   /// Sends buffered requests without waiting.

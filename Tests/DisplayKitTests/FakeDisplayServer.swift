@@ -73,10 +73,7 @@ final class FakeDisplayServer: DisplayServer {
   }
 
   private func failure(_ what: String) -> DisplayError {
-    .request(
-      XErrorRecord(
-        errorCode: 2, requestCode: 140, minorCode: 0, resourceID: 0, serial: UInt(requests),
-        text: "BadValue (fake: request \(requests), \(what))"))
+    .request(RequestFailure("BadValue (fake: request \(requests), \(what)) (error 2, request 140.0, resource 0x0)"))
   }
 
   /// Another client destroyed a window: it and what lived on it are gone.

@@ -6,8 +6,8 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
   case randrMissing(display: String, required: String)
   /// The connection broke while the program ran (the server died or was killed).
   case connectionLost(display: String)
-  /// A request failed with an X protocol error.
-  case request(XErrorRecord)
+  /// A request failed: the server refused it.
+  case request(RequestFailure)
   /// An output name that the server does not have.
   case unknownOutput(name: String, available: [String])
 
@@ -24,29 +24,10 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// One X protocol error, as the error handler recorded it.
-public struct XErrorRecord: Hashable, Sendable, CustomStringConvertible {
-  public var errorCode: UInt8
-  public var requestCode: UInt8
-  public var minorCode: UInt8
-  public var resourceID: UInt
-  public var serial: UInt
-  public var text: String
+/// A request the display server refused, in the words of its backend (the RandR backend names
+/// the X error, its request codes and the resource): the daemon logs it and never reads it.
+public struct RequestFailure: Hashable, Sendable, CustomStringConvertible {
+  public var description: String
 
-  public init(
-    errorCode: UInt8, requestCode: UInt8, minorCode: UInt8, resourceID: UInt, serial: UInt,
-    text: String
-  ) {
-    self.errorCode = errorCode
-    self.requestCode = requestCode
-    self.minorCode = minorCode
-    self.resourceID = resourceID
-    self.serial = serial
-    self.text = text
-  }
-
-  public var description: String {
-    "\(text) (error \(errorCode), request \(requestCode).\(minorCode), resource 0x"
-      + String(resourceID, radix: 16) + ")"
-  }
+  public init(_ description: String) { self.description = description }
 }
