@@ -76,12 +76,15 @@ let package = Package(
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
+    // The tests of every module: pure values, the daemon against fakes, real servers and
+    // programs.
     .testTarget(
-      name: "DisplayKitTests",
+      name: "DisplaydTests",
       dependencies: [
         "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplaySupport", "DisplayX11",
         "CXrandr", "XRig",
       ],
+      path: "Tests/DisplayKitTests",
       exclude: ["Fixtures"]
     ),
     // The fuzzers, over the real modules. A plain build (every `swift build`) gives each the

@@ -98,7 +98,7 @@ func mirrorRuns(_ server: TestXServer, seconds: Double) throws {
   animator.wait()
 
   var rows: [CopyFigures] = []
-  // `box`, the convolution `auto` used to be, for the record: not in the ratios.
+  // `box`, the slow convolution `auto` is measured against: not in the ratios.
   for filter in ["auto", "bilinear", "box"] {
     rows.append(try displaydCopy(server, x, xvnc, filter: filter, baseline: baseline, seconds: seconds))
   }

@@ -30,7 +30,7 @@ struct WatchCommand: Subcommand {
       return try watchThroughDaemon(daemon, stop: stop, json: json)
     }
     let connection = try connect(args)
-    let watcher = try TopologyWatcher(connection: connection)
+    let watcher = try TopologyWatcher(server: connection)
     Console.err("displayd: watching display \(connection.name)\n")
     _ = try watcher.run(stop: stop) { events, topology in
       var text = ""

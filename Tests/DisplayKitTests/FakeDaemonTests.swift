@@ -277,7 +277,7 @@ import Testing
 
   @Test func theWatchLoopOverAnyServerTurnsEventsIntoOneSnapshotAndItsDiff() throws {
     let server = desk()
-    let watcher = try TopologyWatcher(connection: server)
+    let watcher = try TopologyWatcher(server: server)
     plug(server, 1)
     server.pendingRandR += 2
     #expect(try watcher.drain() == 3)

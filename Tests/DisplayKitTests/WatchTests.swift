@@ -72,7 +72,7 @@ extension XServerTests {
       let main = try #require(vnc.screens.first?.id)
       let watch = try WatchProcess(display: server.display)
       let observer = try XConnection(name: server.display)
-      let watcher = try TopologyWatcher(connection: observer)
+      let watcher = try TopologyWatcher(server: observer)
       let layouts: [[(UInt32, Int, Int)]] = [
         [(main, 1920, 1080), (main + 1, 1280, 1024)],
         [(main, 1920, 1080), (main + 1, 1280, 1024), (main + 2, 1024, 768)],

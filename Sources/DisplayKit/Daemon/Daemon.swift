@@ -80,7 +80,7 @@ public final class Daemon {
     self.config = config
     self.log = log
     managesWindows = windows
-    watcher = try TopologyWatcher(connection: connection, probe: true)
+    watcher = try TopologyWatcher(server: connection, probe: true)
     desktopRuntime.signals.xwaylandExtension = connection.hasExtension("XWAYLAND")
     guard windows else { return }
     prepareDrawing()

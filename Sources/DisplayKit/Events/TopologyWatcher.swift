@@ -14,10 +14,10 @@ public enum WatchEnd: Equatable, Sendable {
 /// against the last one. `displayd watch` runs it as it is (`run`); the daemon drives its
 /// steps from the service's poll loop (`drain`, `snapshot`, `adopt`).
 ///
-/// Sleeps in `poll()` on the connection and a signalfd with no timer, so an idle watcher
+/// Sleeps in `poll()` on the server's descriptor and a signalfd with no timer, so an idle watcher
 /// costs no wake-ups.
 public final class TopologyWatcher {
-  public let connection: any DisplayServer
+  public let server: any DisplayServer
   /// The latest snapshot.
   public private(set) var topology: Topology
   /// Snapshots adopted since the first.
@@ -25,17 +25,17 @@ public final class TopologyWatcher {
 
   /// Selects RandR events, then reads the first snapshot (probing if asked) and drops the
   /// events queued so far, which the snapshot already shows.
-  public init(connection: any DisplayServer, probe: Bool = false) throws(DisplayError) {
-    self.connection = connection
-    try connection.selectRandREvents()
-    topology = try connection.snapshot(ReadOptions(probe: probe))
-    _ = try connection.drainEvents { _ in }
+  public init(server: any DisplayServer, probe: Bool = false) throws(DisplayError) {
+    self.server = server
+    try server.selectRandREvents()
+    topology = try server.snapshot(ReadOptions(probe: probe))
+    _ = try server.drainEvents { _ in }
   }
 
   /// Takes every queued event; hands those about windows to `onWindow` and returns how many
   /// may have changed the topology.
   public func drain(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
-    try connection.drainEvents(onWindow)
+    try server.drainEvents(onWindow)
   }
 
   /// Makes `new` the latest snapshot; returns what changed since the last one.
@@ -48,19 +48,19 @@ public final class TopologyWatcher {
   /// Takes a fresh snapshot and returns what changed since the last one.
   @discardableResult
   public func refresh() throws(DisplayError) -> [TopologyEvent] {
-    adopt(try connection.snapshot())
+    adopt(try server.snapshot())
   }
 
   /// Calls `handle` with each non-empty batch of events and the snapshot they lead to, until
   /// a signal of `stop` arrives or `handle` returns false.
   public func run(stop: SignalWatch, handle: ([TopologyEvent], Topology) throws -> Bool) throws -> WatchEnd {
-    let fds = [connection.fileDescriptor, stop.fileDescriptor]
+    let fds = [server.fileDescriptor, stop.fileDescriptor]
     while true {
-      connection.flush()
-      if connection.queuedEvents == 0 {
+      server.flush()
+      if server.queuedEvents == 0 {
         let ready = try waitReadable(fds)
         if ready.contains(1), let signal = stop.next() { return .signal(signal) }
-        if ready.contains(0) { _ = try connection.readAvailable() }
+        if ready.contains(0) { _ = try server.readAvailable() }
       }
       guard try drain() > 0 else { continue }
       let events = try refresh()

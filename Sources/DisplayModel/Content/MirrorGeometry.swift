@@ -16,8 +16,8 @@ public enum MirrorFilter: String, Hashable, Sendable, CaseIterable {
   case auto
   case bilinear
   case nearest
-  /// XRender's convolution filter with a box kernel below 0.75, bilinear above: what `auto`
-  /// was, on pixman's generic (slow) path; kept to compare against.
+  /// XRender's convolution filter with a box kernel below 0.75, bilinear above: the same
+  /// quality on pixman's generic (slow) path; kept to compare `auto` against.
   case box
 }
 
