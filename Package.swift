@@ -69,7 +69,7 @@ let package = Package(
       dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux"]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
-    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport"]),
+    .target(name: "DisplayCLI", dependencies: ["DisplayModel", "DisplayService", "DisplaySupport"]),
     .executableTarget(
       name: "displayd",
       dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "DisplayX11"],
@@ -93,12 +93,11 @@ let package = Package(
     .target(name: "FuzzRunner", path: "Fuzz/Runner"),
     .executableTarget(
       name: "fuzz-edid",
-      dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "FuzzRunner"],
+      dependencies: ["DisplayCLI", "DisplayModel", "DisplayService", "DisplaySupport", "FuzzRunner"],
       path: "Fuzz/EDID"),
     .executableTarget(name: "fuzz-config", dependencies: ["DisplayModel", "FuzzRunner"], path: "Fuzz/Config"),
     .executableTarget(
-      name: "fuzz-control",
-      dependencies: ["DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "FuzzRunner"],
+      name: "fuzz-control", dependencies: ["DisplayModel", "DisplayService", "DisplaySupport", "FuzzRunner"],
       path: "Fuzz/Control"),
     .executableTarget(
       name: "displayd-bench", dependencies: ["XRig", "CXrandr"], path: "Benchmarks/Harness"),

@@ -2,7 +2,6 @@
 // without a trap, the batch accounts for the bytes it consumed, and the caps hold. Built as
 // the EDID fuzzer is.
 
-import DisplayKit
 import DisplayModel
 import DisplayService
 import DisplaySupport

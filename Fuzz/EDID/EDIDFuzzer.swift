@@ -3,7 +3,6 @@
 // (-sanitize=fuzzer,address, libFuzzer's own main); every other build gets the seed runner.
 
 import DisplayCLI
-import DisplayKit
 import DisplayModel
 import DisplayService
 import DisplaySupport

@@ -1,4 +1,3 @@
-import DisplayKit
 import DisplayModel
 import DisplayService
 import DisplaySupport

@@ -1,5 +1,4 @@
 import CLinux
-import DisplayKit
 import DisplayModel
 import DisplaySupport
 

@@ -1,5 +1,4 @@
 import DisplayCLI
-import DisplayKit
 import DisplayModel
 import DisplayService
 import DisplayX11

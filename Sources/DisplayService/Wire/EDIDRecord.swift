@@ -1,4 +1,3 @@
-import DisplayKit
 import DisplayModel
 
 /// The record of one EDID, with keys named as in the shared corpus's `expected.json`.
