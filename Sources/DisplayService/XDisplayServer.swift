@@ -7,3 +7,19 @@ import DisplayX11
 extension XConnection: DisplayServer {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try readTopology(options) }
 }
+
+extension XSurfaces {
+  /// The surfaces of the daemon on `connection` (the same connection is its display server:
+  /// one descriptor, one drain), logging to `log` and pacing mirrors by the monotonic clock.
+  public convenience init(_ connection: XConnection, log: Logger) {
+    self.init(connection: connection, now: monotonicNanoseconds)
+    note = { level, line in
+      switch level {
+      case .debug: log.debug(line)
+      case .info: log.info(line)
+      case .warning: log.warning(line)
+      case .error: log.error(line)
+      }
+    }
+  }
+}

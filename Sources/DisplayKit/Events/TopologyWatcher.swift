@@ -28,13 +28,13 @@ public final class TopologyWatcher {
     self.connection = connection
     try connection.selectRandREvents()
     topology = try connection.snapshot(ReadOptions(probe: probe))
-    _ = try connection.drainEvents { _ in }
+    _ = try connection.drainEvents {}
   }
 
-  /// Takes every queued event; hands those about windows to `onWindow` and returns how many
-  /// may have changed the topology.
-  public func drain(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
-    try connection.drainEvents(onWindow)
+  /// Takes every queued event; tells `onInputDevice` of an input device added and returns
+  /// how many may have changed the topology.
+  public func drain(_ onInputDevice: () -> Void = {}) throws(DisplayError) -> Int {
+    try connection.drainEvents(onInputDevice)
   }
 
   /// Makes `new` the latest snapshot; returns what changed since the last one.
