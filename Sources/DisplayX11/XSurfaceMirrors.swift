@@ -40,6 +40,7 @@ extension XSurfaces {
     if request.cursor { startCursor(id) }
     updateTracking()
     updateInterval()
+    connection.flush()
     return s.pictures != nil
   }
 

@@ -94,12 +94,14 @@ public final class XSurfaces: SurfaceHost {
     connection.moveWindow(s.window, to: spec.rect)
     s.rect = spec.rect
     surfaces[id] = s
+    connection.flush()
   }
 
   public func close(_ id: SurfaceID) {
     guard let s = surfaces.removeValue(forKey: id) else { return }
     free(s, windowGone: false)
     updateTracking()
+    connection.flush()
   }
 
   /// Frees every server resource behind a surface: the one place that knows them all. When
