@@ -89,6 +89,7 @@ public final class XSurfaces: SurfaceHost {
     connection.flush()
   }
 
+  /// Moves and resizes the window; its level stays (a new level is a new surface).
   public func move(_ id: SurfaceID, to spec: SurfaceSpec) {
     guard var s = surfaces[id] else { return }
     connection.moveWindow(s.window, to: spec.rect)
