@@ -58,15 +58,19 @@ let package = Package(
     // screenshots (into the renderer's image). The only module that imports Xlib.
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
-    // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
-    // It knows the display server only as the `DisplayServer` protocol, never X.
+    // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
+    // surface shows. It knows the display server only as the `DisplayServer` protocol and
+    // the surfaces as the `SurfaceHost` port, never X.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport"]),
     // The service around it: the poll() loop's descriptors, control socket and its wire
     // types, hooks, sd_notify, reading the config file.
-    // It makes the X connection the daemon's server (the conformance lives here).
+    // It makes the X connection the daemon's server and its surfaces' host (the conformance
+    // lives here).
     .target(
       name: "DisplayService",
-      dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux"]),
+      dependencies: [
+        "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux",
+      ]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
     .target(name: "DisplayCLI", dependencies: ["DisplayModel", "DisplayService", "DisplaySupport"]),
@@ -81,7 +85,8 @@ let package = Package(
     .testTarget(
       name: "DisplaydTests",
       dependencies: [
-        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplaySupport", "DisplayX11",
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplayService", "DisplaySupport",
+        "DisplayX11",
         "CXrandr", "XRig",
       ],
       path: "Tests/DisplayKitTests",
