@@ -201,43 +201,40 @@ public final class Daemon {
       applyOutputExtras()
       return events
     }
+    try arrangeRules(n, reason, &events)
+    events += try arrangeLid(n, reason: reason)
+    applyOutputExtras()
+    return events
+  }
+
+  /// The per-monitor rules for the outputs not settled (nor failed too often, nor waiting for
+  /// the grace). Outputs whose configuration failed are counted, and the rest planned again
+  /// without them.
+  private func arrangeRules(_ n: Int, _ reason: String, _ events: inout [TopologyEvent]) throws(DisplayError) {
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
-    for round in 0..<Self.maxRounds {
+    let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
+    _ = try applyLoop(n, reason, words, &events) { noRotation in
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
-      let plan = Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform)
+      Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
         .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys))
-      if round == 0 { for warning in plan.warnings { log.warning(warning) } }
-      if plan.isEmpty {
+    } judge: { step in
+      let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
+      switch step {
+      case .unchanged(let plan):
         for id in plan.configures { settle(id) }
         log.debug("reconcile \(n) (\(reason)): nothing to change")
-        break
+        return true
+      case .applied(let p, let o, let e): (plan, outcome, errors) = (p, o, e)
       }
-      let outcome = try connection.apply(plan, in: topology)
-      events += adopt(try connection.snapshot())
-      if outcome.stale {
-        log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
-        continue
-      }
-      // A rule's scale on a CRTC without transforms: nothing was applied; plan it unscaled.
-      if !outcome.transformRefused.isEmpty {
-        for change in plan.changes where outcome.transformRefused.contains(change.crtc) {
-          log.warning("\(change.outputName): its CRTC refused a transform (RRSetCrtcTransform); scale 1 instead")
-        }
-        profileRuntime.noTransform.formUnion(outcome.transformRefused)
-        continue
-      }
-      for warning in outcome.warnings { log.warning(warning) }
       counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
       log.info("reconcile \(n) (\(reason)): " + describe(outcome))
-      for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }
-      let problems = outcome.problems + [outcome.refused].compactMap { $0.map { "plan refused: " + $0 } }
-      for problem in problems + outcome.notRestored.map({ "not restored: " + $0 }) { log.error(problem) }
+      for problem in errors { log.error("\(problem)") }
       var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
       // A monitor that was only to move failed, or the screen: every new one is to blame.
-      if failed.isEmpty && !(outcome.failed.isEmpty && problems.isEmpty) { failed = plan.configures }
+      if failed.isEmpty && !errors.isEmpty { failed = plan.configures }
       guard !failed.isEmpty else {
         for id in plan.configures { settle(id) }
-        break
+        return true
       }
       for id in failed {
         let monitor = MonitorKey(topology.output(id))
@@ -245,10 +242,8 @@ public final class Daemon {
         failures[id] = (monitor, before + 1)
       }
       excluded.formUnion(failed)
+      return false
     }
-    events += try arrangeLid(n)
-    applyOutputExtras()
-    return events
   }
 
   func settle(_ id: OutputID) {

@@ -68,19 +68,23 @@ public struct Plan: Sendable {
 /// Desired state from actual state: which connected external outputs need a CRTC, a mode and
 /// a place, and which CRTCs still drive monitors that are gone. A rule's `enabled: false`
 /// turns its output off (never the last one lit), `rotate`/`reflect` what the CRTC can do of
-/// them, `scale` a transform (none on CRTCs in `noTransform`), `primary` the RandR primary.
-/// Pure.
+/// them (none for outputs in `noRotation`), `scale` a transform (none on CRTCs in
+/// `noTransform`), `primary` the RandR primary. Pure.
 public struct Planner {
   public var topology: Topology
   public var config: Config
   /// CRTCs known to refuse transforms (`RRSetCrtcTransform` answered BadValue): a `scale` on
   /// them falls back to 1 with a warning.
   public var noTransform: Set<CrtcID>
+  /// Outputs whose CRTC refused the rotation asked (the server's answer to an apply): planned
+  /// unrotated.
+  public var noRotation: Set<OutputID>
 
-  public init(topology: Topology, config: Config, noTransform: Set<CrtcID> = []) {
+  public init(topology: Topology, config: Config, noTransform: Set<CrtcID> = [], noRotation: Set<OutputID> = []) {
     self.topology = topology
     self.config = config
     self.noTransform = noTransform
+    self.noRotation = noRotation
   }
 
   /// Plans for the outputs not in `settled` (outputs the daemon configured before and now
@@ -157,7 +161,9 @@ public struct Planner {
       return nil
     }
     var rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
-    if let wanted = settings.rotation {
+    if noRotation.contains(output.id) {
+      rotation = .normal
+    } else if let wanted = settings.rotation {
       let fit = crtc.fit(wanted)
       rotation = fit.rotation
       warnings += Crtc.fitWarnings(output.name, fit.problems)
