@@ -194,10 +194,8 @@ public struct Planner {
   /// Modes tried after the chosen one when the server refuses it.
   static let maxFallbacks = 3
 
-  /// The largest screen the server takes, and the X protocol's 16-bit coordinates.
-  var maxSize: (width: Int, height: Int) {
-    (min(topology.screen.maxWidth, Int(Int16.max)), min(topology.screen.maxHeight, Int(Int16.max)))
-  }
+  /// The largest screen the server takes.
+  var maxSize: (width: Int, height: Int) { topology.screen.largest }
 
   /// The first of `modes` whose place keeps every monitor inside the maximum screen (after
   /// the shift that a place left of or above the origin causes), with its index and rectangle.
@@ -206,11 +204,9 @@ public struct Planner {
     _ modes: [Mode], _ rotation: Rotation, _ fixed: Int, _ position: PositionRequest, main: Output?,
     rects: [OutputID: Rect]
   ) -> (Int, Rect)? {
+    let transform = FixedScale.transform(fixed, fixed)
     for (index, mode) in modes.enumerated() {
-      let turned =
-        rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
-      let size = (FixedScale.length(turned.0, fixed), FixedScale.length(turned.1, fixed))
-      guard size.0 > 0, size.1 > 0 else { continue }
+      guard let size = mode.footprint(rotation, transform), size.width > 0, size.height > 0 else { continue }
       let origin = place(size, position, main: main, rects: rects)
       let rect = Rect(x: origin.x, y: origin.y, width: size.0, height: size.1)
       let all = Array(rects.values) + [rect]
@@ -218,7 +214,7 @@ public struct Planner {
       let y0 = min(0, all.map(\.y).min() ?? 0)
       let x1 = all.map { $0.x + $0.width }.max() ?? 0
       let y1 = all.map { $0.y + $0.height }.max() ?? 0
-      if x1 - x0 <= maxSize.width && y1 - y0 <= maxSize.height { return (index, rect) }
+      if topology.screen.holds(x1 - x0, y1 - y0) { return (index, rect) }
     }
     return nil
   }

@@ -87,7 +87,7 @@ public enum LidPolicy {
     }
     let w = max(t.screen.minWidth, lit.map { $0.1.x + $0.1.width - dx }.max() ?? 0)
     let h = max(t.screen.minHeight, lit.map { $0.1.y + $0.1.height - dy }.max() ?? 0)
-    guard w <= min(t.screen.maxWidth, Int(Int16.max)), h <= min(t.screen.maxHeight, Int(Int16.max)) else {
+    guard t.screen.holds(w, h) else {
       var refused = Plan()
       refused.warnings = ["the panel needs a \(w)x\(h) screen, more than the server's maximum; left as it is"]
       return refused

@@ -5,16 +5,11 @@ extension ProfilePlanner {
     let s = topology.screen
     let w = max(s.minWidth, rects.map { $0.x + $0.width }.max() ?? 0)
     let h = max(s.minHeight, rects.map { $0.y + $0.height }.max() ?? 0)
-    let (maxW, maxH) = maxScreen
-    guard w <= maxW, h <= maxH else {
+    let (maxW, maxH) = s.largest
+    guard s.holds(w, h) else {
       throw .tooLarge(profile: profile.name, width: w, height: h, maxWidth: maxW, maxHeight: maxH)
     }
     return (w, h) == (s.width, s.height) ? nil : (w, h)
-  }
-
-  /// The largest screen the server takes, and the X protocol's 16-bit coordinates.
-  var maxScreen: (width: Int, height: Int) {
-    (min(topology.screen.maxWidth, Int(Int16.max)), min(topology.screen.maxHeight, Int(Int16.max)))
   }
 
   /// CRTCs turned off (those no lit slot keeps, driving outputs of the profile or outputs
@@ -111,8 +106,7 @@ extension ProfilePlanner {
     if !plausible.contains(mm.0) || !plausible.contains(mm.1), let cm = slot.output.identity?.maxImageSizeCm {
       mm = (cm.width * 10, cm.height * 10)
     }
-    let quarter = slot.rotation.contains(.left) || slot.rotation.contains(.right)
-    let physical = quarter ? mm.0 : mm.1
+    let physical = slot.rotation.isQuarterTurn ? mm.0 : mm.1
     guard plausible.contains(physical), slot.size.height > 0 else { return nil }
     return Double(slot.size.height) * 25.4 / Double(physical)
   }
