@@ -123,13 +123,13 @@ public struct Planner {
       if let r = topology.geometry(of: output) { rects[output.id] = r }
     }
     var targets: [OutputID: Target] = [:]
-    var usedCrtcs = Set(topology.crtcs.filter(\.isActive).map(\.id))
+    var crtcs = CrtcAllocator(topology)
     for (output, settings) in pending {
       guard settings.enabled else {
         plan.configures.insert(output.id)
         continue
       }
-      guard let target = target(output, settings, main: main, rects: &rects, used: &usedCrtcs, &plan.warnings)
+      guard let target = target(output, settings, main: main, rects: &rects, crtcs: &crtcs, &plan.warnings)
       else { continue }
       targets[output.id] = target
       plan.configures.insert(output.id)
@@ -148,7 +148,7 @@ public struct Planner {
   /// `rects`; nil (with a warning) when it has no modes, no CRTC or no room.
   func target(
     _ output: Output, _ settings: MonitorSettings, main: Output?, rects: inout [OutputID: Rect],
-    used usedCrtcs: inout Set<CrtcID>, _ warnings: inout [String]
+    crtcs: inout CrtcAllocator, _ warnings: inout [String]
   ) -> Target? {
     let (modes, warning) = ModePolicy.candidates(settings.mode, custom: settings.custom, for: output, in: topology)
     if let warning { warnings.append(warning) }
@@ -156,7 +156,7 @@ public struct Planner {
       warnings.append("\(output.name) lists no modes; left alone")
       return nil
     }
-    guard let crtc = crtc(for: output, used: &usedCrtcs) else {
+    guard let crtc = crtcs.crtc(for: output) else {
       warnings.append("no free CRTC can drive \(output.name); left dark")
       return nil
     }
@@ -174,7 +174,7 @@ public struct Planner {
       warnings.append(
         "\(output.name): no mode fits within the server's maximum screen \(maxSize.width)x\(maxSize.height); left dark"
       )
-      if output.crtc != crtc.id { usedCrtcs.remove(crtc.id) }
+      if output.crtc != crtc.id { crtcs.giveBack(crtc.id) }
       return nil
     }
     if index > 0 {
@@ -217,15 +217,5 @@ public struct Planner {
       if topology.screen.holds(x1 - x0, y1 - y0) { return (index, rect) }
     }
     return nil
-  }
-
-  /// The output's own CRTC, else a free one that can drive it.
-  func crtc(for output: Output, used: inout Set<CrtcID>) -> Crtc? {
-    if let id = output.crtc, let crtc = topology.crtc(id) { return crtc }
-    let free = output.possibleCrtcs.compactMap(topology.crtc).first { c in
-      !used.contains(c.id) && c.outputs.isEmpty && (c.possibleOutputs.isEmpty || c.possibleOutputs.contains(output.id))
-    }
-    if let free { used.insert(free.id) }
-    return free
   }
 }
