@@ -31,10 +31,10 @@ extension Daemon {
     plan: (_ noRotation: Set<OutputID>) -> Plan?, judge: (ApplyStep) -> Bool
   ) throws(DisplayError) -> Bool {
     var noRotation: Set<OutputID> = []
-    var logged: Set<String> = []
+    var logged: Set<PlanWarning> = []
     for _ in 0..<Self.maxRounds {
       guard let plan = plan(noRotation) else { return true }
-      for warning in plan.warnings where logged.insert(warning).inserted { log.warning(warning) }
+      for warning in plan.warnings where logged.insert(warning).inserted { log.warning("\(warning)") }
       if plan.isEmpty {
         if judge(.unchanged(plan)) { return true }
         continue

@@ -150,7 +150,7 @@ extension Daemon {
     var events: [TopologyEvent] = []
     for _ in 0..<Self.maxRounds {
       let plan = LayoutRestore.plan(saved: saved, now: topology, keptOff: closedPanel)
-      for warning in plan.warnings { log.warning(warning) }
+      for warning in plan.warnings { log.warning("\(warning)") }
       guard !plan.isEmpty else { break }
       let outcome = try connection.apply(plan, in: topology)
       events += adopt(try connection.snapshot())

@@ -1,7 +1,7 @@
 /// The one CRTC allocator of the rule and profile planners: each output keeps its own lit
 /// CRTC unless another output of the plan took it first, else gets the first of its
-/// possible CRTCs that can drive it, that no output of the plan took, and that drives only
-/// outputs the plan lets go. Pure.
+/// possible CRTCs that can drive it, that no output of the plan took, and that drives no
+/// other output but those the plan lets go. Pure.
 struct CrtcAllocator {
   let topology: Topology
   /// Outputs whose CRTC may be given to another: ones the plan turns off, or that are gone.
@@ -23,12 +23,12 @@ struct CrtcAllocator {
     return own
   }
 
-  /// A CRTC no output of the plan took, that can drive the output, and that drives only
-  /// outputs let go (none for an idle one).
+  /// A CRTC no output of the plan took, that can drive the output, and that lists no output
+  /// but this one and those let go (none for an idle one).
   mutating func free(for output: Output) -> Crtc? {
     let crtc = output.possibleCrtcs.compactMap(topology.crtc).first { c in
       !taken.contains(c.id) && (c.possibleOutputs.isEmpty || c.possibleOutputs.contains(output.id))
-        && c.outputs.allSatisfy(lettingGo.contains)
+        && c.outputs.allSatisfy { $0 == output.id || lettingGo.contains($0) }
     }
     if let crtc { taken.insert(crtc.id) }
     return crtc

@@ -41,7 +41,7 @@ public struct Plan: Sendable {
   public var changes: [CrtcChange] = []
   /// The screen size afterwards, nil to leave it.
   public var screen: (width: Int, height: Int)?
-  public var warnings: [String] = []
+  public var warnings: [PlanWarning] = []
   /// Outputs this plan configures: the daemon leaves them alone afterwards.
   public var configures: Set<OutputID> = []
   /// The RandR primary output afterwards, nil to leave it.
@@ -97,9 +97,7 @@ public struct Planner {
     let offs = pending(settled, main: main).filter { !$0.settings.enabled && topology.geometry(of: $0.output) != nil }
     guard !offs.isEmpty, leavesDark(plan) else { return plan }
     var kept = arrange(settled: settled.union(offs.map(\.output.id)))
-    kept.warnings.append(
-      "\(offs.map(\.output.name).joined(separator: ", ")): enabled false, but turning it off would leave no "
-        + "output lit; left on (never a dark desk)")
+    kept.warnings.append(.keptOn(outputs: offs.map(\.output.name)))
     return kept
   }
 
@@ -148,16 +146,16 @@ public struct Planner {
   /// `rects`; nil (with a warning) when it has no modes, no CRTC or no room.
   func target(
     _ output: Output, _ settings: MonitorSettings, main: Output?, rects: inout [OutputID: Rect],
-    crtcs: inout CrtcAllocator, _ warnings: inout [String]
+    crtcs: inout CrtcAllocator, _ warnings: inout [PlanWarning]
   ) -> Target? {
     let (modes, warning) = ModePolicy.candidates(settings.mode, custom: settings.custom, for: output, in: topology)
     if let warning { warnings.append(warning) }
     guard !modes.isEmpty else {
-      warnings.append("\(output.name) lists no modes; left alone")
+      warnings.append(.noModes(output: output.name, leftOff: false))
       return nil
     }
     guard let crtc = crtcs.crtc(for: output) else {
-      warnings.append("no free CRTC can drive \(output.name); left dark")
+      warnings.append(.noCrtc(output: output.name, leftOff: false))
       return nil
     }
     var rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
@@ -171,16 +169,12 @@ public struct Planner {
     let fixed = fixedScale(output, settings, crtc, &warnings)
     // Down the mode chain until the whole layout fits the server's maximum screen.
     guard let (index, rect) = firstFitting(modes, rotation, fixed, settings.position, main: main, rects: rects) else {
-      warnings.append(
-        "\(output.name): no mode fits within the server's maximum screen \(maxSize.width)x\(maxSize.height); left dark"
-      )
+      warnings.append(.noModeFits(output: output.name, maxWidth: maxSize.width, maxHeight: maxSize.height))
       if output.crtc != crtc.id { crtcs.giveBack(crtc.id) }
       return nil
     }
     if index > 0 {
-      warnings.append(
-        "\(output.name): \(modes[0].name) does not fit within the server's maximum screen; \(modes[index].name) instead"
-      )
+      warnings.append(.modeTooLarge(output: output.name, mode: modes[0].name, instead: modes[index].name))
     }
     rects[output.id] = rect
     let chosen = modes[index]

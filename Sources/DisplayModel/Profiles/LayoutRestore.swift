@@ -82,9 +82,7 @@ public enum LayoutRestore {
     let h = max(now.screen.minHeight, lit.map { $0.y + $0.height }.max() ?? 0)
     guard now.screen.holds(w, h) else {
       var refused = Plan()
-      refused.warnings = [
-        "the layout before the manual one needs a \(w)x\(h) screen, more than the server's maximum; not restored"
-      ]
+      refused.warnings = [.restoreTooLarge(width: w, height: h)]
       return refused
     }
     if (w, h) != (now.screen.width, now.screen.height) { plan.screen = (w, h) }

@@ -3,7 +3,7 @@ extension ProfilePlanner {
   /// own CRTC, then take free ones; `same-as` entries share their target's CRTC where RandR
   /// can clone (the same mode in both outputs' lists, the same rotation, a CRTC that can
   /// drive both), else get their own.
-  func allocate(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+  func allocate(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     let clones = Set(slots.indices.filter { cloneTarget($0, slots, profile) != nil })
     var crtcs = CrtcAllocator(topology, lettingGo: lettingGo(slots))
     let plain = slots.indices.filter { !clones.contains($0) && slots[$0].on }
@@ -43,9 +43,9 @@ extension ProfilePlanner {
 
   /// A free CRTC for the slot: one that can drive its output and that no lit output keeps
   /// (idle, or driving only outputs this plan turns off or that are gone).
-  func give(_ slot: inout Slot, _ crtcs: inout CrtcAllocator, _ warnings: inout [String]) {
+  func give(_ slot: inout Slot, _ crtcs: inout CrtcAllocator, _ warnings: inout [PlanWarning]) {
     slot.crtc = crtcs.free(for: slot.output)
-    if slot.crtc == nil { warnings.append("no free CRTC can drive \(slot.output.name); left off") }
+    if slot.crtc == nil { warnings.append(.noCrtc(output: slot.output.name, leftOff: true)) }
   }
 
   /// Puts a clone on its target's CRTC when RandR can drive both from it.
@@ -63,7 +63,7 @@ extension ProfilePlanner {
     return true
   }
 
-  func fitRotation(_ slot: inout Slot, _ warnings: inout [String]) {
+  func fitRotation(_ slot: inout Slot, _ warnings: inout [PlanWarning]) {
     guard let crtc = slot.crtc else { return }
     let (rotation, problems) = crtc.fit(slot.entry.rotation)
     slot.rotation = rotation

@@ -54,7 +54,7 @@ public enum ProfileExplain {
       }
       lines.append(
         "  screen: \(after.screen.width)x\(after.screen.height), \(after.screen.mmWidth)x\(after.screen.mmHeight) mm")
-      lines += plan.warnings.map { "  warning: " + $0 }
+      lines += plan.warnings.map { "  warning: \($0)" }
       if changesNothing(plan) { lines.append("  already in force: nothing to change") }
     } catch {
       lines.append("  refused: \(error)")

@@ -1,7 +1,7 @@
 extension ProfilePlanner {
   /// Each lit slot's transform and the size of the area it shows: its mode (sides swapped
   /// when turned a quarter) times its scale; a clone: its target's area.
-  func sizeAll(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+  func sizeAll(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     var done = Set<Int>()
     while let i = slots.indices.first(where: { i in
       !done.contains(i) && (cloneOf(i, slots, profile).map { done.contains($0) } ?? true)
@@ -15,8 +15,7 @@ extension ProfilePlanner {
       } else {
         var f = FixedScale.fixed(slots[i].entry.scale)
         if f != FixedScale.one && noTransform.contains(crtc.id) {
-          warnings.append(
-            "\(slots[i].output.name): its CRTC does not take transforms; scale 1 instead of \(slots[i].entry.scale)")
+          warnings.append(.noTransform(output: slots[i].output.name, scale: slots[i].entry.scale))
           f = FixedScale.one
         }
         slots[i].transform = FixedScale.transform(f, f, slots[i].entry.scaleFilter)
@@ -29,7 +28,7 @@ extension ProfilePlanner {
   /// server's largest screen on its own takes the largest of its modes that fits, with a
   /// warning. When none fits, the choice stays and the screen check refuses the profile; a
   /// mode the entry names is never replaced.
-  func fitMode(_ slot: inout Slot, _ warnings: inout [String]) {
+  func fitMode(_ slot: inout Slot, _ warnings: inout [PlanWarning]) {
     guard slot.entry.mode == .preferred, let mode = slot.mode, let crtc = slot.crtc else { return }
     let f = noTransform.contains(crtc.id) ? FixedScale.one : FixedScale.fixed(slot.entry.scale)
     let (limit, rotation, transform) = (topology.screen.largest, slot.rotation, FixedScale.transform(f, f))
@@ -41,10 +40,10 @@ extension ProfilePlanner {
         ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz)
       })
     else { return }
-    let how = rotation.isQuarterTurn ? " turned" : ""
     warnings.append(
-      "\(slot.output.name): \(mode.name)\(how) does not fit within the server's maximum screen "
-        + "\(limit.width)x\(limit.height); \(chosen.name) instead")
+      .profileModeTooLarge(
+        output: slot.output.name, mode: mode.name, turned: rotation.isQuarterTurn, maxWidth: limit.width,
+        maxHeight: limit.height, instead: chosen.name))
     slot.modes = [chosen] + slot.modes.filter { $0.id != chosen.id }
   }
 
@@ -53,20 +52,19 @@ extension ProfilePlanner {
   /// takes none).
   func sizeClone(
     _ slot: inout Slot, _ mode: Mode, _ own: (width: Int, height: Int), _ target: Slot, transforms: Bool,
-    _ warnings: inout [String]
+    _ warnings: inout [PlanWarning]
   ) {
     if slot.sharesWith != nil {
       (slot.transform, slot.size) = (target.transform, target.size)
     } else if own == target.size {
       (slot.transform, slot.size) = (.identity, target.size)
     } else if !transforms {
-      warnings.append(
-        "\(slot.output.name): its CRTC does not take transforms; shown unscaled at the place of its target")
+      warnings.append(.cloneCannotScale(output: slot.output.name))
       slot.size = own
     } else if !ProfileOutput.scales.contains(Double(target.size.width) / Double(own.0))
       || !ProfileOutput.scales.contains(Double(target.size.height) / Double(own.1))
     {
-      warnings.append("\(slot.output.name): its target's area is too far from its own size to scale; shown unscaled")
+      warnings.append(.cloneTooFar(output: slot.output.name))
       slot.size = own
     } else {
       let fx = FixedScale.fixed(Double(target.size.width) / Double(own.0))
@@ -85,7 +83,7 @@ extension ProfilePlanner {
   /// Places every lit slot: points first, then the entries without a position in a row or
   /// column after them, then those placed against another entry; then the whole layout is
   /// moved to start at 0,0.
-  func layout(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+  func layout(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     var anchors: [Int: Int] = [:]
     var arranged: [Int] = []
     for i in slots.indices where slots[i].lit {
@@ -100,7 +98,7 @@ extension ProfilePlanner {
       {
         anchors[i] = t
       } else {
-        warnings.append("\(slots[i].output.name): '\(position)' names no other lit entry; arranged instead")
+        warnings.append(.anchorMissing(output: slots[i].output.name, position: "\(position)"))
         arranged.append(i)
       }
     }

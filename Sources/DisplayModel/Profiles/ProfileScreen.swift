@@ -56,10 +56,10 @@ extension ProfilePlanner {
 
   /// The output the profile makes primary, when it is not already. With no `primary` entry
   /// and the primary output turned off, main (`mainSlot`) takes its place.
-  func primary(_ slots: [Slot], _ profile: Profile, _ warnings: inout [String]) -> OutputID? {
+  func primary(_ slots: [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) -> OutputID? {
     var wanted: Slot?
     if let p = slots.first(where: \.entry.primary) {
-      if p.lit { wanted = p } else { warnings.append("\(p.output.name) is primary but off; primary left as it is") }
+      if p.lit { wanted = p } else { warnings.append(.primaryOff(output: p.output.name)) }
     } else if let current = topology.primary, slots.contains(where: { $0.output.id == current && !$0.lit }) {
       wanted = mainSlot(slots).map { slots[$0] }
     }
@@ -69,15 +69,13 @@ extension ProfilePlanner {
 
   /// The profile's `dpi`, measured for `auto`: nil when it has none, or when `auto` finds no
   /// physical size (with a warning: left as is).
-  func dpi(_ slots: [Slot], _ profile: Profile, _ warnings: inout [String]) -> Double? {
+  func dpi(_ slots: [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) -> Double? {
     switch profile.dpi {
     case nil: return nil
     case .fixed(let value): return value
     case .auto:
       guard let measured = autoDPI(slots) else {
-        warnings.append(
-          "profile '\(profile.name)': dpi auto, but the monitor reports no physical size (or one over 10 m); left as is"
-        )
+        warnings.append(.dpiWithoutSize(profile: profile.name))
         return nil
       }
       return measured
