@@ -236,13 +236,18 @@ public final class Daemon {
         for id in plan.configures { settle(id) }
         return true
       }
-      for id in failed {
-        let monitor = MonitorKey(topology.output(id))
-        let before = failures[id].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
-        failures[id] = (monitor, before + 1)
-      }
+      countFailures(failed)
       excluded.formUnion(failed)
       return false
+    }
+  }
+
+  /// One more failure in a row for each output's monitor (the first for a new monitor).
+  private func countFailures(_ failed: Set<OutputID>) {
+    for id in failed {
+      let monitor = MonitorKey(topology.output(id))
+      let before = failures[id].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
+      failures[id] = (monitor, before + 1)
     }
   }
 

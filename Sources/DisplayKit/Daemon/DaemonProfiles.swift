@@ -115,10 +115,7 @@ extension Daemon {
     let ended = try applyLoop(n, reason, words, &events) { noRotation in
       result = nil
       guard let choice = chooseProfile() else {
-        if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
-        profileRuntime.active = ActiveProfile(name: nil, reason: .none)
-        (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
-        followXftDPI(nil)
+        noProfileMatches()
         handled = false
         return nil
       }
@@ -147,14 +144,26 @@ extension Daemon {
       return (true, events)
     }
     guard handled, let result else { return (handled, events) }
-    (profileRuntime.applied, profileRuntime.failed) = ((result.profile.name, desk), !result.applied)
+    record(result.profile, applied: result.applied)
+    return (true, events)
+  }
+
+  /// None is active: the per-monitor rules apply, and `Xft.dpi` follows no profile.
+  private func noProfileMatches() {
+    if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
+    profileRuntime.active = ActiveProfile(name: nil, reason: .none)
+    (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+    followXftDPI(nil)
+  }
+
+  /// The profile was applied on this desk (or failed, and is not tried again on it).
+  private func record(_ profile: Profile, applied: Bool) {
+    (profileRuntime.applied, profileRuntime.failed) = ((profile.name, desk), !applied)
     // Leaving the profile later, every monitor gets the per-monitor rules afresh.
     (settled, failures) = ([:], [:])
-    if result.applied {
-      followXftDPI(result.profile)
-      onProfileApplied?(result.profile)
-    }
-    return (true, events)
+    guard applied else { return }
+    followXftDPI(profile)
+    onProfileApplied?(profile)
   }
 
   enum ProfilePlanning {
