@@ -169,7 +169,8 @@ public struct Planner {
     let fixed = fixedScale(output, settings, crtc, &warnings)
     // Down the mode chain until the whole layout fits the server's maximum screen.
     guard let (index, rect) = firstFitting(modes, rotation, fixed, settings.position, main: main, rects: rects) else {
-      warnings.append(.noModeFits(output: output.name, maxWidth: maxSize.width, maxHeight: maxSize.height))
+      let largest = topology.screen.largest
+      warnings.append(.noModeFits(output: output.name, maxWidth: largest.width, maxHeight: largest.height))
       if output.crtc != crtc.id { crtcs.giveBack(crtc.id) }
       return nil
     }
@@ -187,9 +188,6 @@ public struct Planner {
 
   /// Modes tried after the chosen one when the server refuses it.
   static let maxFallbacks = 3
-
-  /// The largest screen the server takes.
-  var maxSize: (width: Int, height: Int) { topology.screen.largest }
 
   /// The first of `modes` whose place keeps every monitor inside the maximum screen (after
   /// the shift that a place left of or above the origin causes), with its index and rectangle.
