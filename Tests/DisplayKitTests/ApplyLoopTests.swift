@@ -1,7 +1,7 @@
-import DisplayModel
 import Testing
 
 @testable import DisplayKit
+@testable import DisplayModel
 
 /// The one apply loop the rules, profiles, the lid and a restore share, against
 /// `FakeDisplayServer` answering what a server does not produce on demand: a stale
@@ -96,5 +96,22 @@ import Testing
     #expect(last.rotation == .normal && last.transform.isIdentity)
     #expect(daemon.activeProfile == ActiveProfile(name: "desk", reason: .matched) && daemon.log.errors == 0)
     #expect(lines.has("reconcile 1 (start-up): profile 'desk': "))
+  }
+
+  @Test func whatKeptAPlanOutOfForceIsOneListInTheLogsOrderAndWords() {
+    let change = CrtcChange(
+      crtc: hdmiCrtc, mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [], outputName: "HDMI-1")
+    var outcome = ApplyOutcome()
+    outcome.notRestored = ["screen 1920x1080: refused"]
+    outcome.refused = "it would leave no output lit"
+    outcome.problems = ["primary HDMI-1: BadMatch"]
+    outcome.failed = [(change, "BadValue")]
+    #expect(
+      outcome.errors.map(\.description) == [
+        "could not configure HDMI-1: BadValue", "primary HDMI-1: BadMatch",
+        "plan refused: it would leave no output lit",
+        "not restored: screen 1920x1080: refused",
+      ])
+    #expect(ApplyOutcome().errors.isEmpty, "nothing kept it out: in force")
   }
 }
