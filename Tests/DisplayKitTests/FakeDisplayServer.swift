@@ -36,6 +36,11 @@ final class FakeDisplayServer: DisplayServer {
   private(set) var rolledBack: [(before: Topology, after: Topology)] = []
   private(set) var applies = 0
   private(set) var changesApplied = 0
+  /// Answers given instead of applying, first to last: what a server does not do on demand
+  /// (a snapshot gone stale, a CRTC refusing a transform or a rotation). Nothing changes.
+  var answers: [ApplyOutcome] = []
+  /// Every plan the daemon asked to apply, answered or applied.
+  private(set) var plans: [Plan] = []
   /// Each output's RandR properties, and the writes of them.
   var properties: [OutputID: [String: OutputProperty]] = [:]
   private(set) var propertyWrites = 0
@@ -98,6 +103,8 @@ final class FakeDisplayServer: DisplayServer {
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
     applies += 1
+    plans.append(plan)
+    if !answers.isEmpty { return answers.removeFirst() }
     var outcome = ApplyOutcome()
     var next = topology
     // Custom modes are made under their virtual ids: the fake has no others to give.
@@ -122,8 +129,8 @@ final class FakeDisplayServer: DisplayServer {
       let mode = change.mode.flatMap { next.modes[$0] }
       next.crtcs[index] = Crtc(
         id: change.crtc, x: change.x, y: change.y, width: mode?.width ?? 0, height: mode?.height ?? 0,
-        mode: mode?.id, outputs: mode == nil ? [] : change.outputs,
-        possibleOutputs: next.crtcs[index].possibleOutputs)
+        mode: mode?.id, rotation: change.rotation, outputs: mode == nil ? [] : change.outputs,
+        possibleOutputs: next.crtcs[index].possibleOutputs, rotations: next.crtcs[index].rotations)
       for i in next.outputs.indices where change.outputs.contains(next.outputs[i].id) {
         next.outputs[i].crtc = mode == nil ? nil : change.crtc
       }

@@ -208,52 +208,8 @@ public final class Daemon {
       applyOutputExtras()
       return events
     }
-    var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
-    for round in 0..<Self.maxRounds {
-      // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
-      let plan = Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform)
-        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys))
-      if round == 0 { for warning in plan.warnings { log.warning(warning) } }
-      if plan.isEmpty {
-        for id in plan.configures { settle(id) }
-        log.debug("reconcile \(n) (\(reason)): nothing to change")
-        break
-      }
-      let outcome = try connection.apply(plan, in: topology)
-      events += adopt(try connection.snapshot())
-      if outcome.stale {
-        log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
-        continue
-      }
-      // A rule's scale on a CRTC without transforms: nothing was applied; plan it unscaled.
-      if !outcome.transformRefused.isEmpty {
-        for change in plan.changes where outcome.transformRefused.contains(change.crtc) {
-          log.warning("\(change.outputName): its CRTC refused a transform (RRSetCrtcTransform); scale 1 instead")
-        }
-        profileRuntime.noTransform.formUnion(outcome.transformRefused)
-        continue
-      }
-      for warning in outcome.warnings { log.warning(warning) }
-      counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
-      log.info("reconcile \(n) (\(reason)): " + describe(outcome))
-      for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }
-      let problems = outcome.problems + [outcome.refused].compactMap { $0.map { "plan refused: " + $0 } }
-      for problem in problems + outcome.notRestored.map({ "not restored: " + $0 }) { log.error(problem) }
-      var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
-      // A monitor that was only to move failed, or the screen: every new one is to blame.
-      if failed.isEmpty && !(outcome.failed.isEmpty && problems.isEmpty) { failed = plan.configures }
-      guard !failed.isEmpty else {
-        for id in plan.configures { settle(id) }
-        break
-      }
-      for id in failed {
-        let monitor = MonitorKey(topology.output(id))
-        let before = failures[id].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
-        failures[id] = (monitor, before + 1)
-      }
-      excluded.formUnion(failed)
-    }
-    events += try arrangeLid(n)
+    try arrangeRules(n, reason, &events)
+    events += try arrangeLid(n, reason: reason)
     applyOutputExtras()
     return events
   }
