@@ -37,6 +37,10 @@ let package = Package(
     // query commands never map them.
     .target(name: "CRender"),
     .systemLibrary(name: "CLinux"),
+    // The Wayland protocols' glue (made by scripts/wayland-glue into CWayland/generated, which
+    // `make` runs before `swift build`) and libwayland-client, loaded with dlopen when the
+    // Wayland backend is used, not linked.
+    .target(name: "CWayland"),
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
     // The pure model: ids, geometry, topology and its diff, EDID, config, mode policy,
@@ -52,6 +56,9 @@ let package = Package(
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image). The only module that imports Xlib.
     .target(name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "CXrandr"]),
+    // The wlroots edge: wlr-output-management heads and configurations. The only module that
+    // speaks Wayland.
+    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "CWayland"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
     // It knows the display server only as the `DisplayServer` protocol, never X.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "CLinux"]),
@@ -62,16 +69,18 @@ let package = Package(
       name: "DisplayService", dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplayX11", "CLinux"]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
-    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayModel", "DisplayService"]),
+    .target(name: "DisplayCLI", dependencies: ["DisplayKit", "DisplayModel", "DisplayPorts", "DisplayService"]),
     .executableTarget(
-      name: "displayd", dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplayX11"],
+      name: "displayd",
+      dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplayWayland", "DisplayX11"],
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
     .testTarget(
       name: "DisplayKitTests",
       dependencies: [
-        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplayX11", "CXrandr", "XRig",
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplayService", "DisplayWayland",
+        "DisplayX11", "CXrandr", "XRig",
       ],
       exclude: ["Fixtures"]
     ),
