@@ -48,7 +48,7 @@ public final class WaylandOutputManager: OutputManager {
   public var protocolVersion: Int { Int(cw_proxy_get_version(UnsafeMutableRawPointer(outputHeads.manager))) }
 
   /// The socket to poll for input.
-  public var fileDescriptor: Int32 { connection.fileDescriptor }
+  public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: connection.fileDescriptor) }
 
   /// Called after every `done` the compositor sends (a head plugged, unplugged, changed).
   public var changed: (() -> Void)? {
@@ -71,7 +71,7 @@ public final class WaylandOutputManager: OutputManager {
   /// it makes a roundtrip so that everything sent before is in.
   public func heads(probe: Bool) throws(DisplayError) -> HeadSnapshot {
     if probe { try connection.roundtrip() } else { try connection.dispatchReady() }
-    return outputHeads.snapshot
+    return outputHeads.committed
   }
 
   public func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
@@ -82,17 +82,17 @@ public final class WaylandOutputManager: OutputManager {
   /// reads the state back and restores the snapshot when it differs.
   public func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
     try connection.dispatchReady()
-    let before = outputHeads.snapshot
+    let before = outputHeads.committed
     let result = try run(configuration, test: false)
     guard case .refused(var refusal) = result else { return result }
     try connection.roundtrip()
-    let after = outputHeads.snapshot
+    let after = outputHeads.committed
     guard differing(before, after).isEmpty == false else { return result }
     let restore = OutputConfiguration(
       generation: after.generation, heads: before.heads.map(HeadConfiguration.init(current:)))
     _ = try run(restore, test: false)
     try connection.roundtrip()
-    refusal.notRestored = differing(before, outputHeads.snapshot)
+    refusal.notRestored = differing(before, outputHeads.committed)
     return .refused(refusal)
   }
 

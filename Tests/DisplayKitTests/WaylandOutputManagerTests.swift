@@ -27,7 +27,7 @@ struct WaylandOutputManagerTests {
     while try !condition() {
       let left = deadline.timeIntervalSinceNow
       guard left > 0 else { return false }
-      var p = pollfd(fd: manager.fileDescriptor, events: Int16(POLLIN), revents: 0)
+      var p = pollfd(fd: manager.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
       _ = poll(&p, 1, Int32(left * 1000) + 1)
       try manager.dispatch()
     }
