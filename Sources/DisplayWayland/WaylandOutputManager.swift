@@ -81,27 +81,18 @@ public final class WaylandOutputManager: OutputManager {
   /// Applies; after `failed` (a compositor older than sway 1.10 may have applied some heads),
   /// reads the state back and restores the snapshot when it differs.
   public func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
-    try connection.dispatchReady()
-    let before = outputHeads.committed
-    let result = try run(configuration, test: false)
-    guard case .refused(var refusal) = result else { return result }
+    try Rollback.apply(configuration, on: self)
+  }
+}
+
+extension WaylandOutputManager: ConfigurationChannel {
+  func current() throws(DisplayError) -> HeadSnapshot {
     try connection.roundtrip()
-    let after = outputHeads.committed
-    guard differing(before, after).isEmpty == false else { return result }
-    let restore = OutputConfiguration(
-      generation: after.generation, heads: before.heads.map(HeadConfiguration.init(current:)))
-    _ = try run(restore, test: false)
-    try connection.roundtrip()
-    refusal.notRestored = differing(before, outputHeads.committed)
-    return .refused(refusal)
+    return outputHeads.committed
   }
 
-  /// The names of heads whose state differs between two snapshots (gone ones included).
-  func differing(_ a: HeadSnapshot, _ b: HeadSnapshot) -> [String] {
-    a.heads.compactMap { head in
-      guard let other = b.head(named: head.name) else { return head.name }
-      return HeadConfiguration(current: head) == HeadConfiguration(current: other) ? nil : head.name
-    }
+  func send(_ configuration: OutputConfiguration, test: Bool) throws(DisplayError) -> ApplyResult {
+    try run(configuration, test: test)
   }
 }
 
