@@ -6,7 +6,9 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 struct cw_api cw_table;
 
@@ -84,4 +86,17 @@ int cw_peer_pid(int fd) {
   socklen_t size = sizeof cred;
   if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) != 0) return -1;
   return cred.pid;
+}
+
+int cw_shm_file(size_t size) {
+  int fd = memfd_create("displayd-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) return -1;
+  int r;
+  do r = ftruncate(fd, (off_t)size);
+  while (r < 0 && errno == EINTR);
+  if (r < 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
 }
