@@ -95,6 +95,16 @@ struct WaylandCLITests {
     #expect(child.wait(timeout: 2) == 0)
   }
 
+  /// libwayland-client is loaded only by the Wayland backend: `watch` on sway maps it.
+  @Test func theWaylandBackendLoadsTheClientLibrary() throws {
+    let sway = try SwayCompositor()
+    let child = try ChildProcess([displaydPath, "watch"], environment: Self.environment(sway))
+    try #require((child.readErrorLine(timeout: 5) ?? "").contains("watching"))
+    #expect(try XServerTests.RendererLoad.mapped(["libwayland-client.so"], pid: child.pid) == ["libwayland-client.so"])
+    child.signal(SIGTERM)
+    #expect(child.wait(timeout: 2) == 0)
+  }
+
   func nextEvent(_ child: ChildProcess, _ event: String, _ output: String) throws -> [String: Any]? {
     let deadline = Deadline(seconds: 5)
     while !deadline.passed {
@@ -103,5 +113,22 @@ struct WaylandCLITests {
       if obj["event"] as? String == event, obj["output"] as? String == output { return obj }
     }
     return nil
+  }
+}
+
+extension XServerTests {
+  /// On X, with no `$WAYLAND_DISPLAY`, nothing of Wayland is loaded: the CLI's start-up and
+  /// its memory are what they were.
+  @Suite struct WaylandNotLoadedOnX {
+    @Test func watchOnXNeverMapsTheWaylandClientLibrary() throws {
+      let server = try TestXServer.vnc()
+      let child = try ChildProcess(
+        [displaydPath, "watch", "--display", server.display], environment: ["PATH": "/usr/bin:/bin"])
+      let ready = child.readErrorLine(timeout: 5) ?? ""
+      try #require(ready.contains("watching display"), "\(ready)")
+      #expect(try RendererLoad.mapped(["libwayland-client.so"], pid: child.pid).isEmpty)
+      child.signal(SIGTERM)
+      #expect(child.wait(timeout: 2) == 0)
+    }
   }
 }
