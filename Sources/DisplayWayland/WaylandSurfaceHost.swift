@@ -18,6 +18,8 @@ public final class WaylandSurfaceHost: SurfaceHost {
   let shm: OpaquePointer
   let shell: OpaquePointer
   let outputs: SurfaceOutputs
+  /// `wp_viewporter`, when the compositor has it: buffers at the output's pixels.
+  let viewporter: OpaquePointer?
   var surfaces: [SurfaceID: LayerSurface] = [:]
   private var nextID: UInt = 1
   var pending: [SurfaceEvent] = []
@@ -36,6 +38,7 @@ public final class WaylandSurfaceHost: SurfaceHost {
     compositor = try bind("wl_compositor", cw_compositor_interface())
     shm = try bind("wl_shm", cw_shm_interface())
     shell = try bind("zwlr_layer_shell_v1", cw_layer_shell_interface())
+    viewporter = connection.global("wp_viewporter").flatMap { connection.bind($0, cw_viewporter_interface()) }
     self.connection = connection
     outputs = SurfaceOutputs(connection)
     outputs.removed = { [unowned self] output in headGone(output) }
@@ -45,6 +48,7 @@ public final class WaylandSurfaceHost: SurfaceHost {
   deinit {
     for surface in surfaces.values { surface.release() }
     surfaces = [:]
+    if let viewporter { wp_viewporter_destroy(viewporter) }
     zwlr_layer_shell_v1_destroy(shell)
     wl_shm_destroy(shm)
     wl_compositor_destroy(compositor)
@@ -76,6 +80,12 @@ public final class WaylandSurfaceHost: SurfaceHost {
     surfaces[surface].map { ($0.width, $0.height) }
   }
 
+  /// The size a picture for `surface` is drawn at: its head's pixels (the mode, turned), shown
+  /// at the logical size through `wp_viewporter`, so that a scaled head gets no blurred one.
+  public func pictureSize(of surface: SurfaceID) -> (width: Int, height: Int)? {
+    surfaces[surface].map { ($0.bufferWidth, $0.bufferHeight) }
+  }
+
   public func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID {
     try connection.dispatchReady()
     guard let output = outputs.output(named: spec.head) else {
@@ -95,7 +105,7 @@ public final class WaylandSurfaceHost: SurfaceHost {
     nextID += 1
     surfaces[id] = surface
     let background = PlaceholderPicture(
-      width: surface.width, height: surface.height, background: spec.background, patches: [])
+      width: surface.bufferWidth, height: surface.bufferHeight, background: spec.background, patches: [])
     try show(background, on: id)
     return id
   }

@@ -74,6 +74,33 @@ struct WaylandSurfaceTests {
     #expect(host.objectCount == 0)
   }
 
+  /// On a head at the config's scale 0.5 (wlroots' 2) the surface is 960x540 logical, but the
+  /// picture is drawn at the head's 1920x1080 pixels and shown 1:1 through wp_viewporter.
+  @Test func onAScaledHeadThePictureIsDrawnAtTheHeadsPixels() throws {
+    let sway = try SwayCompositor()
+    let name = try sway.plug()
+    let manager = try WaylandOutputManager(socket: sway.runtime + "/" + sway.waylandDisplay)
+    let snapshot = try manager.heads(probe: true)
+    let scaled = OutputConfiguration(
+      generation: snapshot.generation, heads: [HeadConfiguration(name: name, enabled: true, x: 1280, y: 0, scale: 0.5)])
+    try #require(try manager.apply(scaled) == .applied)
+    let host = try Self.host(sway)
+    let id = try host.open(
+      SurfaceSpec(head: name, rect: Rect(x: 1280, y: 0, width: 960, height: 540), level: .overlay, background: Self.red)
+    )
+    #expect(host.size(of: id).map { [$0.width, $0.height] } == [960, 540])
+    #expect(host.pictureSize(of: id).map { [$0.width, $0.height] } == [1920, 1080])
+    try host.show(Self.picture(width: 1920, height: 1080), on: id)
+    var shot: RGBImage?
+    #expect(
+      try eventually(within: 5) {
+        shot = try sway.screenshot(name)
+        return shot?.pixel(x: 250, y: 125) == 0xffffff
+      }, "the box is not at its pixels: \(String(describing: shot?.pixel(x: 500, y: 250)))")
+    #expect(shot?.width == 1920 && shot?.pixel(x: 210, y: 110) == 0xffffff && shot?.pixel(x: 290, y: 140) == 0xffffff)
+    #expect(shot?.pixel(x: 190, y: 125) == 0xcc2211 && shot?.pixel(x: 310, y: 125) == 0xcc2211)
+  }
+
   /// Unplugging the head: its `wl_output` goes (sway 1.10 sends the layer surface no
   /// `closed`), the host releases the surface and reports `headGone`.
   @Test func unpluggingTheHeadClosesAndReleasesItsSurface() throws {
@@ -83,7 +110,7 @@ struct WaylandSurfaceTests {
     let id = try host.open(
       SurfaceSpec(
         head: name, rect: Rect(x: 1280, y: 0, width: 1920, height: 1080), level: .normal, background: Self.red))
-    #expect(host.objectCount == 3)
+    #expect(host.objectCount == 4, "surface, layer surface, viewport, buffer")
     try sway.unplug(name)
     var events: [SurfaceEvent] = []
     let deadline = Deadline(seconds: 5)
