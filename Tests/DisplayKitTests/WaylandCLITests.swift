@@ -75,6 +75,10 @@ struct WaylandCLITests {
     let wayland = try Self.run(sway, ["outputs", "--json", "--backend", "wayland"])
     let backend = try jsonObject(wayland.out)["backend"] as? String
     #expect(wayland.status == 0 && backend == "wayland")
+    let none = try runCommand(
+      [displaydPath, "outputs", "--backend", "wayland"],
+      environment: ["PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": sway.runtime, "WAYLAND_DISPLAY": "wayland-99"])
+    #expect(none.status == 69 && none.err.contains("wayland-99"), "\(none)")
     let bad = try Self.run(sway, ["outputs", "--backend", "quartz"])
     #expect(bad.status == 64 && bad.err.contains("x11 or wayland"))
   }

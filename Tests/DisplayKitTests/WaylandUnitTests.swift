@@ -139,6 +139,17 @@ import Testing
     #expect(result == .stale)
     #expect(fake.applies == 0 && fake.heads == planned.heads)
   }
+
+  /// Strings from the compositor are bounded; heads sort as connectors do.
+  @Test func compositorStringsAreBoundedAndHeadsSortAsConnectors() {
+    let long = String(repeating: "x", count: 5000)
+    #expect(long.withCString { compositorString($0) }.count == 1024)
+    #expect(compositorString(nil) == "")
+    #expect(
+      ["DP-10", "HEADLESS-2", "DP-2", "HEADLESS-1", "eDP-1"].sorted(by: naturalOrder) == [
+        "DP-2", "DP-10", "HEADLESS-1", "HEADLESS-2", "eDP-1",
+      ])
+  }
 }
 
 /// A compositor of heads that applies a configuration head by head and may fail after
