@@ -99,6 +99,24 @@ struct WaylandCLITests {
     #expect(child.wait(timeout: 2) == 0)
   }
 
+  /// Idle on sway, `watch` sleeps in poll() with no timer: the compositor's events wake it,
+  /// nothing else does.
+  @Test func watchOnSwayMakesNoWakeupsWhileNothingHappens() throws {
+    let sway = try SwayCompositor()
+    let child = try ChildProcess([displaydPath, "watch"], environment: Self.environment(sway))
+    try #require((child.readErrorLine(timeout: 5) ?? "").contains("watching"))
+    let settled = eventually(within: 2) {
+      (try? String(contentsOfFile: "/proc/\(child.pid)/wchan", encoding: .utf8))?.contains("poll") == true
+    }
+    #expect(settled, "watch is asleep in poll()")
+    #expect(armedTimers(child.pid).isEmpty, "\(armedTimers(child.pid))")
+    let before = try wakeups(child.pid)
+    _ = pollFDs([], timeoutMs: 1_000)  // the observation window, not a wait for anything
+    #expect(try wakeups(child.pid) == before, "wake-ups in 1 s of idling")
+    child.signal(SIGTERM)
+    #expect(child.wait(timeout: 2) == 0)
+  }
+
   /// libwayland-client is loaded only by the Wayland backend: `watch` on sway maps it.
   @Test func theWaylandBackendLoadsTheClientLibrary() throws {
     let sway = try SwayCompositor()
