@@ -1,5 +1,6 @@
 import CXrandr
 import DisplayModel
+import DisplayPorts
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,6 @@
 import CXrandr
 import DisplayModel
+import DisplayPorts
 import DisplayRender
 
 extension XConnection {
@@ -11,7 +12,7 @@ extension XConnection {
   /// Creates and maps a window exactly covering `spec.rect`, never taking keyboard focus.
   /// An error from any request making it destroys the half-made window and is thrown; errors
   /// of earlier requests are not blamed on it.
-  public func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
+  public func createWindow(_ spec: SurfaceSpec) throws(DisplayError) -> WindowID {
     internAtoms(Self.windowAtoms)
     let first = nextRequest
     var attributes = XSetWindowAttributes()
@@ -23,7 +24,7 @@ extension XConnection {
     let window = XCreateWindow(
       display, root, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)),
       UInt32(clamping: max(1, r.height)), 0, Int32(CopyFromParent), UInt32(InputOutput), nil, mask, &attributes)
-    setIdentity(window, output: spec.output)
+    setIdentity(window, output: spec.head)
     setSizeHints(window, rect: r)
     // Set whether or not a window manager runs (no round trip to ask): without one it is an
     // inert property, and one started later reads it when it manages the window.

@@ -68,8 +68,7 @@ public final class XSurfaces: SurfaceHost {
   }
 
   public func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID {
-    let window = try connection.createWindow(
-      WindowSpec(output: spec.head, rect: spec.rect, level: spec.level, background: spec.background))
+    let window = try connection.createWindow(spec)
     let id = SurfaceID(rawValue: window.rawValue)
     surfaces[id] = XSurface(window: window, rect: spec.rect, background: spec.background)
     return id

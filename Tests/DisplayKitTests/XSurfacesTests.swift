@@ -49,7 +49,7 @@ extension XServerTests {
         surfaces = XSurfaces(connection: connection, now: { clock.now })
         x = try XInspector(server.display)
         let probe = try connection.createWindow(
-          WindowSpec(output: "probe", rect: Rect(x: 0, y: 0, width: 1, height: 1), level: .overlay, background: black))
+          SurfaceSpec(head: "probe", rect: Rect(x: 0, y: 0, width: 1, height: 1), level: .overlay, background: black))
         connection.destroyWindow(probe)
         try connection.sync()
         client = probe.rawValue

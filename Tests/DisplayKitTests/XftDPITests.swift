@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplayPorts
 import DisplayService
 import DisplaySupport
 import DisplayX11

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 import DisplaySupport
 
 /// What the daemon did to `Xft.dpi` in the root window's resource database, for the

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 import DisplayRender
 import DisplaySupport
 

@@ -1,7 +1,7 @@
 // This folder holds the values the daemon and a display server exchange (`DisplayServer` in
-// DisplayKit): what a snapshot reads, what an apply did, windows, pictures, mirrors, the
-// cursor, events. Plain values, so the daemon and a fake server speak them without X; the X
-// edge (DisplayX11) implements them with X ids.
+// DisplayKit) that carry no server's handles: what a snapshot reads, what an apply did, the
+// resource database's text. The X backend's ids and the values over them (windows, pixmaps,
+// pictures, damage, the cursor) live in DisplayX11 behind the surface port.
 
 /// How much a snapshot reads.
 public struct ReadOptions: Sendable {

@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// An X window id.
 public struct WindowID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
   public var rawValue: UInt
@@ -19,20 +21,6 @@ public struct ShownImage: Hashable, Sendable {
   public init(pixmap: PixmapID, inner: WindowID?) {
     self.pixmap = pixmap
     self.inner = inner
-  }
-}
-
-/// What a monitor's window is: where, how it stacks, its colour before content arrives.
-public struct WindowSpec: Hashable, Sendable {
-  public var output: String
-  public var rect: Rect
-  public var level: WindowLevel
-  public var background: RGBColor
-  public init(output: String, rect: Rect, level: WindowLevel, background: RGBColor) {
-    self.output = output
-    self.rect = rect
-    self.level = level
-    self.background = background
   }
 }
 
