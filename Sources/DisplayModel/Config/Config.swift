@@ -280,10 +280,16 @@ public struct Config: Hashable, Sendable {
   /// else open without reading it.
   public func lid(reading read: () -> LidState) -> LidState { usesLid ? read() : .open }
 
+  /// The first `monitors` rule matching the output: the one that gives its settings and
+  /// its extras.
+  public func rule(for output: Output) -> MonitorRule? {
+    monitors.first { $0.match.matches(output, output.identity) }
+  }
+
   /// The settings for a monitor: nil when a rule says to ignore it.
   public func settings(for output: Output) -> MonitorSettings? {
     var result = defaults
-    guard let rule = monitors.first(where: { $0.match.matches(output, output.identity) }) else { return result }
+    guard let rule = rule(for: output) else { return result }
     if rule.ignore { return nil }
     if let m = rule.mode { result.mode = m }
     if let p = rule.position { result.position = p }

@@ -83,7 +83,7 @@ extension Config {
 
   /// The line a key path is written on, when it can be found.
   static func keyLine(_ path: [CodingKey], _ bytes: [UInt8]) -> Int? {
-    KeyPathLocator.offset(of: path, in: bytes).map { line(of: $0, in: bytes) }
+    JSON5Locator.offset(of: path, in: bytes).map { line(of: $0, in: bytes) }
   }
 
   /// `monitors[1].mode`.

@@ -274,3 +274,66 @@ extension JSON5Locator {
     return (Span(start: start, end: i), result)
   }
 }
+
+extension JSON5Locator {
+  /// Where a key path (`monitors[0].custom`) is written in text the decoder took, so an error
+  /// about a value can name its line as a syntax error does: the offset of the path's last key
+  /// (or element), else of the deepest part found; nil when not even the first is.
+  static func offset(of path: [CodingKey], in bytes: [UInt8]) -> Int? {
+    var s = JSON5Locator(b: bytes)
+    var best: Int?
+    for key in path {
+      guard let start = try? s.enter(key) else { break }
+      best = start
+    }
+    return best
+  }
+
+  /// In the object (for a named key) or the array (for an index) that starts here, moves to
+  /// the value of the first member `key` names and returns where that member starts; nil
+  /// when there is none.
+  private mutating func enter(_ key: CodingKey) throws(Problem) -> Int? {
+    try skipSpace()
+    let close: UInt8
+    switch (peek, key.intValue) {
+    case (UInt8(ascii: "{"), nil): close = UInt8(ascii: "}")
+    case (UInt8(ascii: "["), _?): close = UInt8(ascii: "]")
+    default: return nil
+    }
+    i += 1
+    try skipSpace()
+    var n = 0
+    while let c = peek, c != close {
+      let start = i
+      if close == UInt8(ascii: "]") {
+        if n == key.intValue { return start }
+      } else {
+        let name = try memberName()
+        try skipSpace()
+        guard peek == UInt8(ascii: ":") else { return nil }
+        i += 1
+        if name == key.stringValue { return start }
+        try skipSpace()
+      }
+      try value(depth: 1)
+      try skipSpace()
+      if peek == UInt8(ascii: ",") {
+        i += 1
+        try skipSpace()
+      }
+      n += 1
+    }
+    return nil
+  }
+
+  /// A key's text as written: between its quotes, or bare (escapes left as they are).
+  private mutating func memberName() throws(Problem) -> String {
+    let start = i
+    if peek == UInt8(ascii: "\"") || peek == UInt8(ascii: "'") {
+      try string()
+      return String(decoding: b[(start + 1)..<(i - 1)], as: UTF8.self)
+    }
+    while let d = peek, isIdentifierPart(d) || d == UInt8(ascii: "\\") { i += 1 }
+    return String(decoding: b[start..<i], as: UTF8.self)
+  }
+}

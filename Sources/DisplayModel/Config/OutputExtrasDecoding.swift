@@ -53,9 +53,7 @@ extension Config {
   /// What the first `monitors` rule matching the output asks besides its layout (the rule
   /// that gives its settings); nil when none does, or the rule ignores the output.
   public func extras(for output: Output) -> OutputExtras? {
-    guard let rule = monitors.first(where: { $0.match.matches(output, output.identity) }), !rule.ignore,
-      !rule.extras.isEmpty
-    else { return nil }
+    guard let rule = rule(for: output), !rule.ignore, !rule.extras.isEmpty else { return nil }
     return rule.extras
   }
 

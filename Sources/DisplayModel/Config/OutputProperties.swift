@@ -185,9 +185,15 @@ extension ProfileSave {
   /// are none.
   static func propertyFields(_ properties: [String: OutputProperty]) -> [String] {
     let saved = properties.values.filter(\.isSaved).sorted { $0.name < $1.name }
-    guard !saved.isEmpty else { return [] }
-    let items = saved.map { p -> String in
-      switch p.value[0] {
+    return propertiesField(saved.map { ($0.name, $0.value[0]) })
+  }
+
+  /// `properties: { "NAME": VALUE, ... }` in the order given (a saved profile's and an
+  /// imported one's alike); none when there are no properties.
+  static func propertiesField(_ properties: [(name: String, value: PropertyValue)]) -> [String] {
+    guard !properties.isEmpty else { return [] }
+    let items = properties.map { p -> String in
+      switch p.value {
       case .text(let s): return quoted(p.name) + ": " + quoted(s)
       case .integer(let i): return quoted(p.name) + ": \(i)"
       }

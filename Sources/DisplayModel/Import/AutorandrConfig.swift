@@ -129,7 +129,7 @@ struct AutorandrConfig {
       return
     }
     guard let value, !value.isEmpty else { throw at("property `\(key)` without a value") }
-    entry.properties.append((name, Int(value).map(ImportedValue.integer) ?? .text(value)))
+    entry.properties.append((name, Int(value).map(PropertyValue.integer) ?? .text(value)))
   }
 }
 

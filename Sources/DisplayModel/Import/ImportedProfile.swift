@@ -13,12 +13,6 @@ public struct ImportNote: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String { file + (line.map { ":\($0)" } ?? "") + ": " + message }
 }
 
-/// A value of an output property, as an imported profile entry gives it.
-public enum ImportedValue: Hashable, Sendable {
-  case integer(Int)
-  case text(String)
-}
-
 /// One output of a profile read from autorandr or kanshi, in displayd's terms.
 public struct ImportedOutput: Sendable {
   /// The entry's `match` object, as JSON5 text.
@@ -34,7 +28,7 @@ public struct ImportedOutput: Sendable {
   public var scale = 1.0
   public var primary = false
   /// RandR property name → value, in the order read.
-  public var properties: [(name: String, value: ImportedValue)] = []
+  public var properties: [(name: String, value: PropertyValue)] = []
 
   public init(match: String) { self.match = match }
 
@@ -50,15 +44,7 @@ public struct ImportedOutput: Sendable {
     if reflect != .none { fields.append("reflect: " + ProfileSave.quoted(reflect.rawValue)) }
     if scale != 1 { fields.append("scale: \(scale)") }
     if primary { fields.append("primary: true") }
-    if !properties.isEmpty {
-      let items = properties.map { p -> String in
-        switch p.value {
-        case .integer(let i): return ProfileSave.quoted(p.name) + ": \(i)"
-        case .text(let s): return ProfileSave.quoted(p.name) + ": " + ProfileSave.quoted(s)
-        }
-      }
-      fields.append("properties: { " + items.joined(separator: ", ") + " }")
-    }
+    fields += ProfileSave.propertiesField(properties)
     return "{ " + fields.joined(separator: ", ") + " }"
   }
 }
@@ -72,8 +58,7 @@ public struct ImportedProfile: Sendable {
 
   /// The profile as one JSON5 object.
   public var object: String {
-    let lines = outputs.map { "    " + $0.text + "," }
-    return "{\n  name: \(ProfileSave.quoted(name)),\n  outputs: [\n" + lines.joined(separator: "\n") + "\n  ],\n}"
+    ProfileSave.object(name: name, outputs: outputs.map(\.text))
   }
 
   /// The object followed by a comma: an element of `profiles: [ ... ]`.

@@ -17,7 +17,7 @@ public enum ProfileSave {
     let lit = desk.compactMap { o in t.geometry(of: o).map { (o, $0) } }
       .sorted { a, b in (a.1.x, a.1.y, a.0.name) < (b.1.x, b.1.y, b.0.name) }.map(\.0)
     let off = desk.filter { t.activeCrtc(of: $0) == nil }
-    var lines: [String] = []
+    var entries: [String] = []
     var cloneSource: [CrtcID: String] = [:]
     for output in lit + off {
       var fields = ["match: " + match(output, desk)]
@@ -36,8 +36,15 @@ public enum ProfileSave {
         fields.append("enabled: false")
       }
       fields += propertyFields(properties[output.id] ?? [:])
-      lines.append("    { " + fields.joined(separator: ", ") + " },")
+      entries.append("{ " + fields.joined(separator: ", ") + " }")
     }
+    return object(name: name, outputs: entries)
+  }
+
+  /// `{ name: NAME, outputs: [...] }` with one entry (`{ ... }`) a line: a saved profile's
+  /// and an imported one's alike.
+  static func object(name: String, outputs: [String]) -> String {
+    let lines = outputs.map { "    " + $0 + "," }
     return "{\n  name: \(quoted(name)),\n  outputs: [\n" + lines.joined(separator: "\n") + "\n  ],\n}"
   }
 
