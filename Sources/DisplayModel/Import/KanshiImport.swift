@@ -123,17 +123,23 @@ struct KanshiReader {
 
   /// `*`, a connector, or a description `Make Model Serial`.
   mutating func match(_ criteria: String, _ line: Int) throws(ImportNote) -> String {
-    if criteria == "*" { return "{ output: \"*\" }" }
+    var m = MonitorMatch()
+    if criteria == "*" {
+      m.output = "*"
+      return ProfileSave.text(m)
+    }
     let words = criteria.split(separator: " ").map(String.init)
-    guard words.count > 1 else { return "{ output: " + ProfileSave.quoted(ProfileSave.escaped(criteria)) + " }" }
+    guard words.count > 1 else {
+      m.output = ProfileSave.escaped(criteria)
+      return ProfileSave.text(m)
+    }
     var rest = words[...]
-    var parts: [String] = []
     if let (make, code) = vendors.filter({ criteria.hasPrefix($0.key + " ") }).max(by: { $0.key.count < $1.key.count })
     {
       rest = rest.dropFirst(make.split(separator: " ").count)
-      parts.append("manufacturer: " + ProfileSave.quoted(code))
+      m.manufacturer = code
     } else if let first = rest.first, first.count == 3, first.allSatisfy({ $0.isUppercase && $0.isASCII }) {
-      parts.append("manufacturer: " + ProfileSave.quoted(first))
+      m.manufacturer = first
       rest = rest.dropFirst()
     } else {
       notes.append(
@@ -141,22 +147,22 @@ struct KanshiReader {
           file, line,
           "the make in \"\(criteria)\" is not a known company (hwdata's pnp.ids): matched by serial alone"))
     }
-    let known = !parts.isEmpty
+    let known = m.manufacturer != nil
     let serial = rest.count > 1 ? rest.popLast() : nil
     let model = rest.joined(separator: " ")
     if known, model.hasPrefix("0x"), let code = Int(model.dropFirst(2), radix: 16) {
-      parts.append("product_code: \(code)")
+      m.productCode = code
     } else if known, !model.isEmpty {
-      parts.append("product_name: " + ProfileSave.quoted(ProfileSave.escaped(model)))
+      m.productName = ProfileSave.escaped(model)
     }
     if let serial, serial != "Unknown" {
       let text = serial.hasPrefix("0x") ? Int(serial.dropFirst(2), radix: 16).map(String.init) ?? serial : serial
-      parts.append("serial: " + ProfileSave.quoted(ProfileSave.escaped(text)))
+      m.serial = ProfileSave.escaped(text)
     }
-    guard parts.count > (known ? 1 : 0) else {
+    guard m.productName != nil || m.productCode != nil || m.serial != nil else {
       throw ImportNote(file, line, "cannot tell a monitor by \"\(criteria)\"")
     }
-    return "{ " + parts.joined(separator: ", ") + " }"
+    return ProfileSave.text(m)
   }
 
   /// One output command line: `enable`, `disable`, `mode`, `position`, `scale`, `transform`.

@@ -60,6 +60,12 @@ public enum ProfileSave {
     if output.identity == nil || desk.contains(where: { $0.id != output.id && m.matches($0, $0.identity) }) {
       m.output = escaped(output.name)
     }
+    return text(m)
+  }
+
+  /// A match as a JSON5 object, its fields (globs, escaped already) in the reader's order: a
+  /// saved profile's and an imported one's alike.
+  static func text(_ m: MonitorMatch) -> String {
     var parts: [String] = []
     if let v = m.output { parts.append("output: " + quoted(v)) }
     if let v = m.manufacturer { parts.append("manufacturer: " + quoted(v)) }
