@@ -38,6 +38,10 @@ let package = Package(
     // query commands never map them.
     .target(name: "CRender"),
     .systemLibrary(name: "CLinux"),
+    // The Wayland protocols' glue (made by scripts/wayland-glue into CWayland/generated, which
+    // `make` runs before `swift build`) and libwayland-client, loaded with dlopen when the
+    // Wayland backend is used, not linked.
+    .target(name: "CWayland"),
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
     // What every process needs and no display server is: the system-call funnel, whole-file
@@ -58,6 +62,9 @@ let package = Package(
     // screenshots (into the renderer's image). The only module that imports Xlib.
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
+    // The wlroots edge: wlr-output-management heads and configurations. The only module that
+    // speaks Wayland.
+    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "CWayland"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
     // It knows the display server only as the `DisplayServer` protocol, never X.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport"]),
@@ -69,10 +76,12 @@ let package = Package(
       dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux"]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
-    .target(name: "DisplayCLI", dependencies: ["DisplayModel", "DisplayService", "DisplaySupport"]),
+    .target(name: "DisplayCLI", dependencies: ["DisplayModel", "DisplayPorts", "DisplayService", "DisplaySupport"]),
     .executableTarget(
       name: "displayd",
-      dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "DisplayX11"],
+      dependencies: [
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "DisplayWayland", "DisplayX11",
+      ],
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
@@ -81,8 +90,8 @@ let package = Package(
     .testTarget(
       name: "DisplaydTests",
       dependencies: [
-        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplaySupport", "DisplayX11",
-        "CXrandr", "XRig",
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplayService", "DisplaySupport",
+        "DisplayWayland", "DisplayX11", "CXrandr", "XRig",
       ],
       path: "Tests/DisplayKitTests",
       exclude: ["Fixtures"]
