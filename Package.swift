@@ -64,7 +64,7 @@ let package = Package(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The wlroots edge: wlr-output-management heads and configurations. The only module that
     // speaks Wayland.
-    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "CWayland"]),
+    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
     // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
     // It knows the display server only as the `DisplayServer` protocol, never X.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport"]),

@@ -25,6 +25,8 @@ final class WaylandConnection {
   private(set) var globals: [UInt32: Global] = [:]
   /// Called when a global goes (a `wl_output` unplugged).
   var globalRemoved: ((UInt32) -> Void)?
+  /// Called when a global comes after the first roundtrip (a `wl_output` plugged).
+  var globalAdded: ((Global) -> Void)?
 
   /// Connects to `socket` (default: `$WAYLAND_DISPLAY`, else `wayland-0`) and reads the globals.
   init(socket: String? = nil) throws(DisplayError) {
@@ -103,7 +105,9 @@ final class WaylandConnection {
   }
 
   fileprivate func announce(_ name: UInt32, _ interface: String, _ version: UInt32) {
-    globals[name] = Global(name: name, interface: interface, version: version)
+    let global = Global(name: name, interface: interface, version: version)
+    globals[name] = global
+    globalAdded?(global)
   }
 
   fileprivate func remove(_ name: UInt32) {
