@@ -81,6 +81,7 @@ const struct wl_interface *cw_shm_interface(void) { return &wl_shm_interface; }
 const struct wl_interface *cw_viewporter_interface(void) { return &wp_viewporter_interface; }
 const struct wl_interface *cw_screencopy_manager_interface(void) { return &zwlr_screencopy_manager_v1_interface; }
 const struct wl_interface *cw_xdg_output_manager_interface(void) { return &zxdg_output_manager_v1_interface; }
+const struct wl_interface *cw_subcompositor_interface(void) { return &wl_subcompositor_interface; }
 
 static _Thread_local long alive;
 

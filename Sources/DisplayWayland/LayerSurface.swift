@@ -9,6 +9,9 @@ struct SurfaceGlobals {
   let shm: OpaquePointer
   let layerShell: OpaquePointer
   let viewporter: OpaquePointer
+  /// For mirrors; nil where the compositor lacks them.
+  let subcompositor: OpaquePointer?
+  let screencopy: OpaquePointer?
 }
 
 /// One `zwlr_layer_surface_v1` covering one output: anchored to its four edges, exclusive
@@ -25,6 +28,8 @@ final class LayerSurface {
   private let viewport: OpaquePointer
   private var buffer: ShmBuffer?
   private var picture: PlaceholderPicture?
+  /// The mirror shown over the background, if any.
+  private(set) var mirror: MirrorStream?
   /// The logical size of the last `configure`; nil before the first.
   private(set) var configured: (width: Int, height: Int)?
   /// The compositor closed it (`closed`): every object is released already.
@@ -76,8 +81,26 @@ final class LayerSurface {
   /// Shows `picture` (now when configured, else at the first `configure`).
   func show(_ picture: PlaceholderPicture) throws(DisplayError) {
     guard !released else { return }
+    stopMirror()
     self.picture = picture
     try redraw()
+  }
+
+  /// Mirrors `source` over the background (the bars of `fit`); false when it cannot.
+  func startMirror(_ request: MirrorRequest, from source: OutputState) -> Bool {
+    guard !released else { return false }
+    stopMirror()
+    guard let stream = MirrorStream(request, from: source, into: surface, globals: globals) else { return false }
+    mirror = stream
+    picture = nil
+    // The background under it, and the subsurface's place, with the parent's commit.
+    if (try? redraw()) == nil || configured == nil { wl_surface_commit(surface) }
+    return true
+  }
+
+  func stopMirror() {
+    mirror?.stop()
+    mirror = nil
   }
 
   /// Takes a new spec: the layer changes in place (layer shell v2); the place is the
@@ -121,6 +144,7 @@ final class LayerSurface {
   func release() {
     guard !released else { return }
     released = true
+    stopMirror()
     wp_viewport_destroy(viewport)
     zwlr_layer_surface_v1_destroy(layer)
     wl_surface_destroy(surface)

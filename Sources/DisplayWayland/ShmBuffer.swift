@@ -22,8 +22,14 @@ final class ShmBuffer {
   private let byteCount: Int
   private let file: FileDescriptor
 
-  /// A buffer of `width` x `height` pixels (each clamped to 1...maximumSide) from `shm`.
-  init(shm: OpaquePointer, width: Int, height: Int) throws(SystemError) {
+  /// Whether the compositor holds it (attached and not yet released).
+  var isBusy = false
+
+  /// A buffer of `width` x `height` pixels (each clamped to 1...maximumSide) from `shm`, in
+  /// `format` (XRGB8888 or ARGB8888: 4 bytes a pixel, rows packed).
+  init(shm: OpaquePointer, width: Int, height: Int, format: UInt32 = WL_SHM_FORMAT_XRGB8888.rawValue)
+    throws(SystemError)
+  {
     let w = min(max(width, 1), Self.maximumSide)
     let h = min(max(height, 1), Self.maximumSide)
     let stride = w * 4
@@ -42,7 +48,7 @@ final class ShmBuffer {
     // Both fit Int32: at most 16384 x 16384 x 4 bytes is 2^30.
     guard let memory = mapped, let pool = wl_shm_create_pool(shm, fd.rawValue, Int32(bytes)),
       let buffer = wl_shm_pool_create_buffer(
-        pool, 0, Int32(w), Int32(h), Int32(stride), WL_SHM_FORMAT_XRGB8888.rawValue)
+        pool, 0, Int32(w), Int32(h), Int32(stride), format)
     else {
       if let mapped { munmap(mapped, bytes) }
       fd.close()
@@ -55,6 +61,7 @@ final class ShmBuffer {
     self.byteCount = bytes
     self.width = w
     self.height = h
+    wl_buffer_add_listener(buffer, &bufferListener, Unmanaged.passUnretained(self).toOpaque())
   }
 
   deinit {
@@ -99,3 +106,6 @@ final class ShmBuffer {
     }
   }
 }
+
+nonisolated(unsafe) private var bufferListener = wl_buffer_listener(
+  release: { data, _ in data.map { Unmanaged<ShmBuffer>.fromOpaque($0).takeUnretainedValue().isBusy = false } })

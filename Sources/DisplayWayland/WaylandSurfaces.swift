@@ -22,9 +22,9 @@ public final class WaylandSurfaces: SurfaceHost {
   private var pending: [SurfaceEvent] = []
   private var nextID: UInt = 1
 
-  /// Mirroring needs screencopy; not offered yet on Wayland.
-  public let canMirror = false
-  /// Frames drawn into mirrors (none: no mirror yet).
+  /// Whether the compositor has screencopy and subsurfaces.
+  public var canMirror: Bool { globals.screencopy != nil && globals.subcompositor != nil }
+  /// Frames shown in mirrors so far (each one a source change: a still source sends none).
   public private(set) var frames = 0
 
   /// Connects to `socket` (default `$WAYLAND_DISPLAY`) and binds the compositor, shm, layer
@@ -41,8 +41,12 @@ public final class WaylandSurfaces: SurfaceHost {
     let shm = try bound("wl_shm", cw_shm_interface())
     let layerShell = try bound("zwlr_layer_shell_v1", cw_layer_shell_interface())
     let viewporter = try bound("wp_viewporter", cw_viewporter_interface())
+    let subcompositor = try? bound("wl_subcompositor", cw_subcompositor_interface())
+    let screencopy = try? bound("zwlr_screencopy_manager_v1", cw_screencopy_manager_interface())
     self.connection = connection
-    globals = SurfaceGlobals(compositor: compositor, shm: shm, layerShell: layerShell, viewporter: viewporter)
+    globals = SurfaceGlobals(
+      compositor: compositor, shm: shm, layerShell: layerShell, viewporter: viewporter, subcompositor: subcompositor,
+      screencopy: screencopy)
     outputs = SurfaceOutputs(connection: connection)
     let outputs = outputs
     connection.globalAdded = { outputs.added($0) }
@@ -57,6 +61,14 @@ public final class WaylandSurfaces: SurfaceHost {
     surfaces = [:]
     connection.globalAdded = nil
     connection.globalRemoved = nil
+    if let screencopy = globals.screencopy {
+      if cw_proxy_get_version(UnsafeMutableRawPointer(screencopy)) >= 2 {
+        zwlr_screencopy_manager_v1_destroy(screencopy)
+      } else {
+        cw_proxy_destroy_counted(screencopy)
+      }
+    }
+    globals.subcompositor.map { wl_subcompositor_destroy($0) }
     wp_viewporter_destroy(globals.viewporter)
     if cw_proxy_get_version(UnsafeMutableRawPointer(globals.layerShell)) >= 3 {
       zwlr_layer_shell_v1_destroy(globals.layerShell)
@@ -119,7 +131,19 @@ public final class WaylandSurfaces: SurfaceHost {
     try flush()
   }
 
-  public func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool { false }
+  public func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool {
+    guard let layer = surfaces[surface], let source = outputs.output(named: request.source),
+      layer.startMirror(request, from: source), let stream = layer.mirror
+    else { return false }
+    stream.shown = { [unowned self] in self.frames += 1 }
+    stream.failed = { [unowned self] in
+      // Once per mirror: the output's removal, which often follows, finds it stopped.
+      self.surfaces[surface]?.stopMirror()
+      self.pending.append(.mirrorSourceLost(surface))
+    }
+    try? flush()
+    return true
+  }
 
   /// A new place or level; a new head closes the surface and opens one on it under the
   /// same id (a layer surface belongs to one output for its life).
@@ -169,8 +193,13 @@ public final class WaylandSurfaces: SurfaceHost {
     closedByCompositor.append((surface.id, surface.output.global))
   }
 
-  /// An output went: its surfaces are released (the compositor may not say `closed`).
+  /// An output went: its surfaces are released (the compositor may not say `closed`), and
+  /// mirrors of it stop, showing their background.
   private func outputGone(_ global: UInt32) {
+    for (id, surface) in surfaces where surface.mirror?.source.global == global {
+      surface.stopMirror()
+      pending.append(.mirrorSourceLost(id))
+    }
     for (id, surface) in surfaces where surface.output.global == global {
       surface.release()
       surfaces[id] = nil

@@ -103,5 +103,6 @@ const struct wl_interface *cw_shm_interface(void);
 const struct wl_interface *cw_viewporter_interface(void);
 const struct wl_interface *cw_screencopy_manager_interface(void);
 const struct wl_interface *cw_xdg_output_manager_interface(void);
+const struct wl_interface *cw_subcompositor_interface(void);
 
 #endif
