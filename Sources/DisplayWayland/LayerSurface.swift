@@ -171,7 +171,7 @@ final class LayerSurface {
   }
 
   /// A configured side: 0 (the client's choice) and absurd sizes are no size.
-  private static func side(_ value: UInt32) -> Int? {
+  static func side(_ value: UInt32) -> Int? {
     guard let side = Int(exactly: value), (1...ShmBuffer.maximumSide).contains(side) else { return nil }
     return side
   }

@@ -159,4 +159,41 @@ struct WaylandSurfacesTests {
     #expect(throws: DisplayError.self) { try host.show(Self.picture, on: SurfaceID(rawValue: 77)) }
     #expect(host.openSurfaces.isEmpty)
   }
+
+  /// labwc 0.8 (nested in the rig's sway): a surface on its second output covers it, and
+  /// closing that output's window says headGone.
+  @Test func onLabwcASurfaceCoversItsOutputAndGoesWithIt() throws {
+    let labwc = try LabwcCompositor(outputs: 2)
+    let host = try WaylandSurfaces(socket: labwc.host.runtime + "/" + labwc.waylandDisplay)
+    #expect(host.outputNames.sorted() == ["WL-1", "WL-2"])
+    let id = try host.open(Self.spec("WL-2"))
+    try host.show(PlaceholderPicture(width: 64, height: 64, background: Self.green, patches: []), on: id)
+    #expect(try Self.waitFor(host) { host.isConfigured(id) })
+    func shot(_ output: String) throws -> RGBImage {
+      let file = labwc.host.outputDirectory + "/labwc-\(output).ppm"
+      let r = try labwc.client(["grim", "-t", "ppm", "-o", output, file])
+      guard r.status == 0, let data = FileManager.default.contents(atPath: file) else {
+        throw RigError("grim -o \(output) on labwc failed: \(r.err)")
+      }
+      return try RGBImage(ppm: Array(data))
+    }
+    var image = try shot("WL-2")
+    _ = try eventually(within: 5) {
+      image = try shot("WL-2")
+      return image.pixel(x: image.width / 2, y: image.height / 2) == 0x129A56
+    }
+    #expect(Self.corners(image) == Array(repeating: 0x129A56, count: 5))
+    let other = try shot("WL-1")
+    #expect(other.pixel(x: other.width / 2, y: other.height / 2) != 0x129A56)
+
+    try labwc.unplug("WL-2")
+    var events: [SurfaceEvent] = []
+    #expect(
+      try Self.waitFor(host) {
+        events += host.takeEvents()
+        return !events.isEmpty
+      })
+    #expect(events == [.headGone(id)])
+    #expect(host.openSurfaces.isEmpty)
+  }
 }
