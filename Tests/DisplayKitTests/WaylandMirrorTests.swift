@@ -81,7 +81,7 @@ struct WaylandMirrorTests {
     #expect(try T.waitFor(host) { host.frames >= 1 })
     let shot = try T.screenshot(sway, name) { Self.psnr($0, original) > 30 }
     let score = Self.psnr(shot, original)
-    // sway's pixman renderer scales this 1.5x by nearest neighbour: equal pixels, infinite.
+    // sway's pixman renderer gave the blocks' pixels exactly at 1.5x here: infinite.
     print("mirror PSNR against the source scaled: \(score) dB")
     #expect(score > 30)
 

@@ -152,6 +152,33 @@ struct WaylandSurfacesTests {
     #expect(WaylandSurfaces.objectsOnThisThread == before - 1)
   }
 
+  /// Moved to another head, the surface is made again there under the same id (a layer
+  /// surface belongs to one output), showing its background until the next picture; the host
+  /// gone, every object it made is gone.
+  @Test func aSurfaceMovedToAnotherHeadShowsThereAndTheHostLeavesNothing() throws {
+    let sway = try SwayCompositor(background: "#203040")
+    let name = try sway.plug()
+    let before = WaylandSurfaces.objectsOnThisThread
+    do {
+      let host = try Self.host(sway)
+      let id = try host.open(Self.spec(name))
+      try host.show(Self.picture, on: id)
+      #expect(try Self.waitFor(host) { host.isConfigured(id) })
+      _ = try Self.screenshot(sway, name) { $0.pixel(x: 960, y: 540) == 0x129A56 }
+      var moved = Self.spec("HEADLESS-1", level: .above)
+      moved.rect = Rect(x: 0, y: 0, width: 1280, height: 720)
+      host.move(id, to: moved)
+      #expect(host.openSurfaces == [id])
+      #expect(try Self.waitFor(host) { host.isConfigured(id) })
+      let there = try Self.screenshot(sway, "HEADLESS-1") { $0.pixel(x: 640, y: 360) == 0x0000FF }
+      #expect(Self.corners(there) == Array(repeating: 0x0000FF, count: 5))
+      let left = try Self.screenshot(sway, name) { $0.pixel(x: 960, y: 540) == Self.desktop }
+      #expect(Self.corners(left) == Array(repeating: Self.desktop, count: 5))
+      #expect(host.takeEvents().isEmpty)
+    }
+    #expect(WaylandSurfaces.objectsOnThisThread == before)
+  }
+
   @Test func aSurfaceOnAnOutputThatIsNotThereIsAClearError() throws {
     let sway = try SwayCompositor()
     let host = try Self.host(sway)
