@@ -128,6 +128,43 @@ struct WaylandMirrorTests {
     #expect(WaylandSurfaces.objectsOnThisThread == before - 1)
   }
 
+  /// A 16:9 source fitted into a 5:4 head (1280x1024, a custom mode set with wlr-randr): the
+  /// content at scale 1 between bars of the surface's background, above and below.
+  @Test func fitLetterboxesWithTheBackground() throws {
+    let sway = try SwayCompositor(background: "#203040")
+    let name = try sway.plug()
+    let r = try sway.client(["wlr-randr", "--output", name, "--custom-mode", "1280x1024"])
+    try #require(r.status == 0, "wlr-randr failed: \(r.err)")
+    #expect(try eventually(within: 5) { try sway.outputs().first { $0.name == name }?.rect.height == 1024 })
+    let host = try T.host(sway)
+    let source = try host.open(Self.spec("HEADLESS-1", Rect(x: 0, y: 0, width: 1280, height: 720)))
+    try host.show(PlaceholderPicture(image: BlocksImage(), background: RGBColor(red: 0, green: 0, blue: 0)), on: source)
+    #expect(try T.waitFor(host) { host.isConfigured(source) })
+    let original = try T.screenshot(sway, "HEADLESS-1") { $0.pixel(x: 40, y: 0) == 0x252525 }
+    #expect(original.pixel(x: 40, y: 0) == 0x252525)
+    var spec = Self.spec(name, Rect(x: 1280, y: 0, width: 1280, height: 1024))
+    spec.background = RGBColor(red: 0x80, green: 0, blue: 0x80)
+    let mirror = try host.open(spec)
+    let wanted = Self.request("HEADLESS-1", from: Rect(x: 0, y: 0, width: 1280, height: 720), to: 1280, 1024, .fit)
+    #expect(wanted.geometry.content == Rect(x: 0, y: 152, width: 1280, height: 720))
+    #expect(host.mirror(wanted, on: mirror))
+    #expect(try T.waitFor(host) { host.isConfigured(mirror) && host.frames >= 1 })
+    let shot = try T.screenshot(sway, name) { $0.pixel(x: 40, y: 152) == 0x252525 }
+    #expect(shot.width == 1280 && shot.height == 1024)
+    for (x, y) in [(0, 0), (1279, 151), (640, 100), (0, 872), (1279, 1023)] {
+      #expect(shot.pixel(x: x, y: y) == 0x800080, "bar at \(x), \(y)")
+    }
+    var differing = 0
+    for y in stride(from: 0, to: 720, by: 3) {
+      for x in stride(from: 0, to: 1280, by: 3) where shot.pixel(x: x, y: y + 152) != original.pixel(x: x, y: y) {
+        differing += 1
+      }
+    }
+    #expect(differing == 0, "the content at scale 1 is the source's pixels")
+    host.close(mirror)
+    host.close(source)
+  }
+
   @Test func aMirrorOfAnOutputThatIsNotThereIsRefused() throws {
     let sway = try SwayCompositor()
     let name = try sway.plug()
