@@ -29,7 +29,12 @@ public final class WaylandSurfaces: SurfaceHost {
 
   /// Connects to `socket` (default `$WAYLAND_DISPLAY`) and binds the compositor, shm, layer
   /// shell, viewporter and every output; throws naming what the compositor lacks.
-  public init(socket: String? = nil) throws(DisplayError) {
+  public convenience init(socket: String? = nil) throws(DisplayError) {
+    try self.init(socket: socket, outputVersion: 4)
+  }
+
+  /// `outputVersion` caps the wl_output version bound (below 4, names come from xdg-output).
+  init(socket: String?, outputVersion: UInt32) throws(DisplayError) {
     let connection = try WaylandConnection(socket: socket)
     func bound(_ name: String, _ interface: UnsafePointer<wl_interface>) throws(DisplayError) -> OpaquePointer {
       guard let global = connection.global(name), let proxy = connection.bind(global, interface) else {
@@ -47,7 +52,7 @@ public final class WaylandSurfaces: SurfaceHost {
     globals = SurfaceGlobals(
       compositor: compositor, shm: shm, layerShell: layerShell, viewporter: viewporter, subcompositor: subcompositor,
       screencopy: screencopy)
-    outputs = SurfaceOutputs(connection: connection)
+    outputs = SurfaceOutputs(connection: connection, outputVersion: outputVersion)
     let outputs = outputs
     connection.globalAdded = { outputs.added($0) }
     connection.globalRemoved = { outputs.gone($0) }

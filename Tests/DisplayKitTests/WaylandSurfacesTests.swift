@@ -1,11 +1,11 @@
 import DisplayModel
 import DisplayPorts
-import DisplayWayland
 import Foundation
 import Testing
 import XRig
 
 @testable import DisplayRender
+@testable import DisplayWayland
 
 #if canImport(Glibc)
   import Glibc
@@ -175,6 +175,23 @@ struct WaylandSurfacesTests {
       let left = try Self.screenshot(sway, name) { $0.pixel(x: 960, y: 540) == Self.desktop }
       #expect(Self.corners(left) == Array(repeating: Self.desktop, count: 5))
       #expect(host.takeEvents().isEmpty)
+    }
+    #expect(WaylandSurfaces.objectsOnThisThread == before)
+  }
+
+  /// A compositor whose wl_output is older than version 4 names its outputs through
+  /// xdg-output: bound at version 3, the surface still finds and covers its head.
+  @Test func outputsOlderThanVersion4AreNamedByXDGOutput() throws {
+    let sway = try SwayCompositor(background: "#203040")
+    let name = try sway.plug()
+    let before = WaylandSurfaces.objectsOnThisThread
+    do {
+      let host = try WaylandSurfaces(socket: sway.runtime + "/" + sway.waylandDisplay, outputVersion: 3)
+      #expect(host.outputNames.sorted() == ["HEADLESS-1", name])
+      let id = try host.open(Self.spec(name))
+      #expect(try Self.waitFor(host) { host.isConfigured(id) })
+      let shot = try Self.screenshot(sway, name) { $0.pixel(x: 960, y: 540) == 0x0000FF }
+      #expect(Self.corners(shot) == Array(repeating: 0x0000FF, count: 5))
     }
     #expect(WaylandSurfaces.objectsOnThisThread == before)
   }
