@@ -112,6 +112,27 @@ struct WaylandSurfacesTests {
     #expect(host.takeEvents().isEmpty)
   }
 
+  /// On a head at scale 2 (960x540 logical) the buffer is still the head's 1920x1080 pixels,
+  /// the viewport making it the logical size: the patch lands pixel for pixel.
+  @Test func atScale2ThePictureKeepsTheOutputsPixels() throws {
+    let sway = try SwayCompositor(background: "#203040")
+    let name = try sway.plug()
+    try #require(try sway.swaymsg(["output", name, "scale", "2"]).status == 0)
+    #expect(try eventually(within: 5) { try sway.outputs().first { $0.name == name }?.rect.width == 960 })
+    let host = try Self.host(sway)
+    var spec = Self.spec(name)
+    spec.rect = Rect(x: 1280, y: 0, width: 960, height: 540)
+    let id = try host.open(spec)
+    try host.show(Self.picture, on: id)
+    #expect(try Self.waitFor(host) { host.isConfigured(id) })
+    let shot = try Self.screenshot(sway, name) { $0.pixel(x: 100, y: 200) == Self.red }
+    #expect(shot.width == 1920 && shot.height == 1080)
+    #expect(Self.corners(shot) == Array(repeating: 0x129A56, count: 5))
+    #expect(shot.pixel(x: 100, y: 200) == Self.red && shot.pixel(x: 163, y: 231) == Self.red)
+    #expect(shot.pixel(x: 99, y: 199) == 0x129A56 && shot.pixel(x: 164, y: 232) == 0x129A56)
+    host.close(id)
+  }
+
   /// Before a picture, the surface shows its background (one pixel the viewport stretches).
   @Test func theBackgroundShowsBeforeAPicture() throws {
     let sway = try SwayCompositor(background: "#203040")
