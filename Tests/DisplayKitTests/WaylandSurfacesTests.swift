@@ -217,6 +217,28 @@ struct WaylandSurfacesTests {
     #expect(WaylandSurfaces.objectsOnThisThread == before)
   }
 
+  /// A head turned off under a surface: sway closes the surface and withdraws the output's
+  /// global, as for an unplug; the host says the head went and releases everything.
+  @Test func aHeadTurnedOffUnderASurfaceEndsIt() throws {
+    let sway = try SwayCompositor()
+    let name = try sway.plug()
+    let host = try Self.host(sway)
+    let before = WaylandSurfaces.objectsOnThisThread
+    let id = try host.open(Self.spec(name))
+    #expect(try Self.waitFor(host) { host.isConfigured(id) })
+    try #require(try sway.swaymsg(["output", name, "disable"]).status == 0)
+    var events: [SurfaceEvent] = []
+    #expect(
+      try Self.waitFor(host) {
+        events += host.takeEvents()
+        return !events.isEmpty
+      })
+    #expect(events == [.headGone(id)])
+    #expect(host.openSurfaces.isEmpty && host.outputNames == ["HEADLESS-1"])
+    // The surface's objects and the output's own proxy.
+    #expect(WaylandSurfaces.objectsOnThisThread == before - 1)
+  }
+
   @Test func aSurfaceOnAnOutputThatIsNotThereIsAClearError() throws {
     let sway = try SwayCompositor()
     let host = try Self.host(sway)
