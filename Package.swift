@@ -60,20 +60,24 @@ let package = Package(
     .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender"]),
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image). The only module that imports Xlib.
+    // The wlroots edge: wlr-output-management heads and configurations, layer-shell
+    // surfaces. The only module that speaks Wayland.
+    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
-    // The wlroots edge: wlr-output-management heads and configurations. The only module that
-    // speaks Wayland.
-    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
-    // The daemon: hears connect and disconnect, reconciles, creates and releases the windows.
-    // It knows the display server only as the `DisplayServer` protocol, never X.
+    // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
+    // surface shows. It knows the display server only as the `DisplayServer` protocol and
+    // the surfaces as the `SurfaceHost` port, never X.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport"]),
     // The service around it: the poll() loop's descriptors, control socket and its wire
     // types, hooks, sd_notify, reading the config file.
-    // It makes the X connection the daemon's server (the conformance lives here).
+    // It makes the X connection the daemon's server and its surfaces' host (the conformance
+    // lives here).
     .target(
       name: "DisplayService",
-      dependencies: ["DisplayKit", "DisplayModel", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux"]),
+      dependencies: [
+        "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux",
+      ]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
     .target(name: "DisplayCLI", dependencies: ["DisplayModel", "DisplayPorts", "DisplayService", "DisplaySupport"]),

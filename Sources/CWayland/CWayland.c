@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 struct cw_api cw_table;
 
@@ -106,4 +107,15 @@ int cw_peer_pid(int fd) {
   return cred.pid;
 }
 
-int cw_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING); }
+int cw_shm_file(size_t size) {
+  int fd = memfd_create("displayd-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) return -1;
+  int r;
+  do r = ftruncate(fd, (off_t)size);
+  while (r < 0 && errno == EINTR);
+  if (r < 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}

@@ -34,12 +34,16 @@ public struct MirrorRequest: Hashable, Sendable {
   public var filter: MirrorFilter
   /// Whether the pointer is drawn into the mirror.
   public var cursor: Bool
+  /// The refresh rate of the surface's head: the backend paces the mirror's frames to the
+  /// fastest mirroring head.
+  public var refreshHz: Double
 
-  public init(source: String, geometry: MirrorGeometry, filter: MirrorFilter, cursor: Bool) {
+  public init(source: String, geometry: MirrorGeometry, filter: MirrorFilter, cursor: Bool, refreshHz: Double = 60) {
     self.source = source
     self.geometry = geometry
     self.filter = filter
     self.cursor = cursor
+    self.refreshHz = refreshHz
   }
 }
 
@@ -67,5 +71,21 @@ public protocol SurfaceHost: AnyObject {
   /// keeps its background).
   func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool
   func move(_ surface: SurfaceID, to spec: SurfaceSpec)
+  /// Releases the surface and everything behind it; a surface already closed (by someone
+  /// else, reported as `.closed`) is not closed again.
   func close(_ surface: SurfaceID)
+
+  // The event loop: the backend's events arrive with the display server's (one descriptor
+  // on X), and the daemon asks the host what they meant once they are read.
+  /// Does what the events read since the last call ask (repaints, frames of mirrors) and
+  /// returns what the daemon must know.
+  func takeEvents() -> [SurfaceEvent]
+  /// Nanoseconds until the backend wants `frame()` (a mirror's damage waits for its next
+  /// frame); nil while nothing waits, so an idle daemon arms no timer.
+  var frameDelay: UInt64? { get }
+  /// Draws what waits for the frame.
+  func frame()
+  /// Frames drawn into mirrors so far (paced composites, and one whenever a mirror is set
+  /// up), for `status`.
+  var frames: Int { get }
 }

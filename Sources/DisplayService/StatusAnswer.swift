@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplaySupport
+import DisplayPorts
 
 /// The control socket's answer to `status` (after its `"ok": true`), and what
 /// `displayd status --json` prints: the managed monitors and the counters.
@@ -144,7 +145,7 @@ extension Daemon {
       }
       return StatusAnswer.Monitor(
         output: m.name, identity: identity, mode: output.flatMap { topology.currentMode(of: $0)?.label },
-        geometry: RectRecord(m.rect), window: Int(clamping: m.window.rawValue), content: m.content.rawValue,
+        geometry: RectRecord(m.rect), window: Int(clamping: m.surface.rawValue), content: m.content.rawValue,
         level: m.level.rawValue, since: m.since)
     }
     let c = counters

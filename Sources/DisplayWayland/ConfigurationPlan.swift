@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 import DisplayPorts
 
 /// What one head is told in a `zwlr_output_configuration_v1`: the port's request resolved

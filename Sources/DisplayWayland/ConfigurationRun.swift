@@ -1,5 +1,6 @@
 import CWayland
 import DisplayModel
+import DisplaySupport
 import DisplayPorts
 
 /// The compositor's answer to one configuration.
@@ -16,7 +17,7 @@ extension WaylandOutputManager {
     // A generation that is no serial of this compositor's is from another snapshot.
     guard let serial = UInt32(exactly: configuration.generation) else { return .stale }
     let planned: [PlannedHead]
-    switch ConfigurationPlan.plan(configuration, on: outputHeads.snapshot) {
+    switch ConfigurationPlan.plan(configuration, on: outputHeads.committed) {
     case .success(let p): planned = p
     case .failure(let refusal): return .refused(refusal)
     }

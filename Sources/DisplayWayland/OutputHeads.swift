@@ -1,5 +1,6 @@
 import CWayland
 import DisplayModel
+import DisplaySupport
 import DisplayPorts
 
 /// One `zwlr_output_mode_v1` as the compositor described it.
@@ -79,9 +80,13 @@ final class OutputHeads {
     _ = cw_display_flush(connection.display)
   }
 
-  /// Every head that has a name (a head is announced before its properties).
+  /// The heads as of the last `done`: a consistent state, never one half-way through a change.
+  private(set) var committed = HeadSnapshot(heads: [])
+
+  /// Every head that has a name (a head is announced before its properties), as now.
   var snapshot: HeadSnapshot {
-    HeadSnapshot(heads: heads.filter { !$0.name.isEmpty }.map(\.head), generation: UInt64(serial ?? 0))
+    let named = heads.filter { !$0.name.isEmpty }.sorted { naturalOrder($0.name, $1.name) }
+    return HeadSnapshot(heads: named.map(\.head), generation: UInt64(serial ?? 0))
   }
 
   func head(named name: String) -> HeadState? { heads.first { $0.name == name } }
@@ -105,6 +110,7 @@ final class OutputHeads {
 
   fileprivate func done(_ serial: UInt32) {
     self.serial = serial
+    committed = snapshot
     doneCount += 1
     changed?()
   }
@@ -144,6 +150,17 @@ final class OutputHeads {
     if owner.currentMode == proxy { owner.currentMode = nil }
     zwlr_output_mode_v1_destroy(proxy)
   }
+}
+
+/// Names in connector order (`DP-2` before `DP-10`): wlroots announces its newest head first.
+func naturalOrder(_ a: String, _ b: String) -> Bool {
+  func split(_ s: String) -> (String, Int) {
+    let digits = s.reversed().prefix { $0.isASCII && $0.isNumber }
+    let number = Int(String(digits.reversed()).prefix(9)) ?? -1
+    return (String(s.dropLast(digits.count)), number)
+  }
+  let (x, y) = (split(a), split(b))
+  return x.0 != y.0 ? x.0 < y.0 : x.1 != y.1 ? x.1 < y.1 : a < b
 }
 
 private func heads(_ data: UnsafeMutableRawPointer?) -> OutputHeads? {

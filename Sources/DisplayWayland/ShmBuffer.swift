@@ -34,27 +34,23 @@ final class ShmBuffer {
     let h = min(max(height, 1), Self.maximumSide)
     let stride = w * 4
     let bytes = stride * h
-    let fd = FileDescriptor(rawValue: try systemCall("memfd_create") { cw_memfd("displayd-surface") })
-    var mapped: UnsafeMutableRawPointer?
-    do throws(SystemError) {
-      try systemCall("ftruncate") { ftruncate(fd.rawValue, off_t(bytes)) }
-      let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
-      guard let address, address != MAP_FAILED else { throw SystemError.call("mmap", errno) }
-      mapped = address
-    } catch {
+    let fd = FileDescriptor(rawValue: try systemCall("memfd_create") { cw_shm_file(bytes) })
+    let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0)
+    guard let address, address != MAP_FAILED else {
+      let code = errno
       fd.close()
-      throw error
+      throw SystemError.call("mmap", code)
     }
     // Both fit Int32: at most 16384 x 16384 x 4 bytes is 2^30.
-    guard let memory = mapped, let pool = wl_shm_create_pool(shm, fd.rawValue, Int32(bytes)),
-      let buffer = wl_shm_pool_create_buffer(
-        pool, 0, Int32(w), Int32(h), Int32(stride), format)
+    let pool = wl_shm_create_pool(shm, fd.rawValue, Int32(bytes))
+    guard let pool, let buffer = wl_shm_pool_create_buffer(pool, 0, Int32(w), Int32(h), Int32(stride), format)
     else {
-      if let mapped { munmap(mapped, bytes) }
+      pool.map { wl_shm_pool_destroy($0) }
+      munmap(address, bytes)
       fd.close()
       throw SystemError.call("wl_shm_pool_create_buffer", ENOMEM)
     }
-    self.memory = memory
+    self.memory = address
     self.pool = pool
     self.buffer = buffer
     self.file = fd

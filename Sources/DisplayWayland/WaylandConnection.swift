@@ -1,5 +1,6 @@
 import CWayland
 import DisplayModel
+import DisplaySupport
 
 #if canImport(Glibc)
   import Glibc

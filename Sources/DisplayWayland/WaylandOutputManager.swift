@@ -1,5 +1,6 @@
 import CWayland
 import DisplayModel
+import DisplaySupport
 import DisplayPorts
 
 /// The output-management port on a wlroots compositor (sway, labwc, river, Hyprland, niri):
@@ -48,7 +49,7 @@ public final class WaylandOutputManager: OutputManager {
   public var protocolVersion: Int { Int(cw_proxy_get_version(UnsafeMutableRawPointer(outputHeads.manager))) }
 
   /// The socket to poll for input.
-  public var fileDescriptor: Int32 { connection.fileDescriptor }
+  public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: connection.fileDescriptor) }
 
   /// Called after every `done` the compositor sends (a head plugged, unplugged, changed).
   public var changed: (() -> Void)? {
@@ -71,7 +72,7 @@ public final class WaylandOutputManager: OutputManager {
   /// it makes a roundtrip so that everything sent before is in.
   public func heads(probe: Bool) throws(DisplayError) -> HeadSnapshot {
     if probe { try connection.roundtrip() } else { try connection.dispatchReady() }
-    return outputHeads.snapshot
+    return outputHeads.committed
   }
 
   public func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
@@ -81,27 +82,18 @@ public final class WaylandOutputManager: OutputManager {
   /// Applies; after `failed` (a compositor older than sway 1.10 may have applied some heads),
   /// reads the state back and restores the snapshot when it differs.
   public func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
-    try connection.dispatchReady()
-    let before = outputHeads.snapshot
-    let result = try run(configuration, test: false)
-    guard case .refused(var refusal) = result else { return result }
+    try Rollback.apply(configuration, on: self)
+  }
+}
+
+extension WaylandOutputManager: ConfigurationChannel {
+  func current() throws(DisplayError) -> HeadSnapshot {
     try connection.roundtrip()
-    let after = outputHeads.snapshot
-    guard differing(before, after).isEmpty == false else { return result }
-    let restore = OutputConfiguration(
-      generation: after.generation, heads: before.heads.map(HeadConfiguration.init(current:)))
-    _ = try run(restore, test: false)
-    try connection.roundtrip()
-    refusal.notRestored = differing(before, outputHeads.snapshot)
-    return .refused(refusal)
+    return outputHeads.committed
   }
 
-  /// The names of heads whose state differs between two snapshots (gone ones included).
-  func differing(_ a: HeadSnapshot, _ b: HeadSnapshot) -> [String] {
-    a.heads.compactMap { head in
-      guard let other = b.head(named: head.name) else { return head.name }
-      return HeadConfiguration(current: head) == HeadConfiguration(current: other) ? nil : head.name
-    }
+  func send(_ configuration: OutputConfiguration, test: Bool) throws(DisplayError) -> ApplyResult {
+    try run(configuration, test: test)
   }
 }
 

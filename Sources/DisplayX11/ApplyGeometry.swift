@@ -43,38 +43,9 @@ public struct FixedTransform: Hashable, Sendable {
   public var values: [Double] { matrix.map { Double($0) / 65536 } }
 }
 
-/// The geometry an apply needs: where a CRTC lands on the screen, and the screen's physical
-/// size. Pure.
+/// The geometry an apply needs beyond where a CRTC lands (`CrtcTransform.footprint`): the
+/// screen's physical size. Pure.
 public enum ApplyGeometry {
-  /// The screen area a CRTC at (`x`, `y`) covers with a mode of `width` x `height`: the mode
-  /// rotated (left and right swap the sides), then mapped by `transform` (its projective
-  /// bounding box, rounded outwards), as the server computes a CRTC's extent. Nil when the
-  /// transform sends a corner to infinity.
-  public static func footprint(
-    x: Int, y: Int, width: Int, height: Int, rotation: Rotation, transform: [Double] = CrtcTransform.identity.matrix
-  ) -> Rect? {
-    let sideways = rotation.contains(.left) || rotation.contains(.right)
-    let w = Double(sideways ? height : width)
-    let h = Double(sideways ? width : height)
-    guard transform.count == 9 else { return nil }
-    var xs: [Double] = []
-    var ys: [Double] = []
-    for (cx, cy) in [(0.0, 0.0), (w, 0.0), (0.0, h), (w, h)] {
-      let t = transform
-      let d = t[6] * cx + t[7] * cy + t[8]
-      guard d != 0 else { return nil }
-      xs.append((t[0] * cx + t[1] * cy + t[2]) / d)
-      ys.append((t[3] * cx + t[4] * cy + t[5]) / d)
-    }
-    guard let x1 = xs.min(), let x2 = xs.max(), let y1 = ys.min(), let y2 = ys.max(),
-      let left = Int(exactly: floor(x1)), let right = Int(exactly: ceil(x2)),
-      let top = Int(exactly: floor(y1)), let bottom = Int(exactly: ceil(y2))
-    else { return nil }
-    return Rect(
-      x: x.addingReportingOverflow(left).partialValue, y: y.addingReportingOverflow(top).partialValue,
-      width: right - left, height: bottom - top)
-  }
-
   /// The millimetres for a screen of `width` x `height` pixels that keeps the DPI of a screen
   /// of `fromHeight` pixels and `fromMMHeight` millimetres, as xrandr does on a resize without
   /// `--dpi`: one DPI, the vertical one, for both sides, truncated. 96 dpi when the old size

@@ -23,15 +23,17 @@ extension XConnection {
   }
 
   /// Takes every queued event off the queue, keeping Xlib's idea of the screen size current;
-  /// reports events about our windows to `onWindow` and returns how many RandR events may
-  /// have changed the topology. Never blocks.
+  /// hands events about the surfaces' windows (and the root's damage, pointer and cursor)
+  /// to the `XSurfaces` made on this connection, reports an added input device to
+  /// `onInputDevice` and returns how many RandR events may have changed the topology. Never
+  /// blocks.
   ///
   /// Every field of an event is hostile data (any client may `XSendEvent` to our windows):
   /// it is read with bit patterns, never with trapping conversions, and an event another
   /// client sent (`send_event`) is believed only where that is the protocol: ClientMessages.
   /// A faked DestroyNotify would make the daemon stack a new window on its live one; a faked
   /// screen change would feed Xlib a screen size.
-  public func drainEvents(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
+  public func drainEvents(_ onInputDevice: () -> Void = {}) throws(DisplayError) -> Int {
     var randr = 0
     var event = XEvent()
     while XEventsQueued(display, QueuedAlready) > 0 {
@@ -45,9 +47,9 @@ extension XConnection {
       } else if event.type == GenericEvent, Int(event.xcookie.extension) == xiOpcode,
         event.xcookie.evtype == XI_HierarchyChanged
       {
-        if isDeviceAdded(&event) { onWindow(.inputDeviceAdded) }
+        if isDeviceAdded(&event) { onInputDevice() }
       } else if let windowEvent = windowEvent(event) {
-        onWindow(windowEvent)
+        surfaceSink?.receive(windowEvent)
       }
     }
     try checkAlive()

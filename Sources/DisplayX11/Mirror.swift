@@ -93,4 +93,9 @@ extension XConnection {
 extension XConnection {
   /// Repaints a window with its background (the letterbox bars of a mirror).
   public func clearWindow(_ window: WindowID) { XClearWindow(display, Window(window.rawValue)) }
+
+  /// Makes a window's background one colour again (a picture no longer shown).
+  func setBackground(_ window: WindowID, _ color: RGBColor) {
+    XSetWindowBackground(display, Window(window.rawValue), UInt(color.pixel))
+  }
 }

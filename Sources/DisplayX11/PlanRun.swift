@@ -253,9 +253,8 @@ extension PlanRun {
         continue
       }
       if let m = modeInfo(mode),
-        let area = ApplyGeometry.footprint(
-          x: change.x, y: change.y, width: m.width, height: m.height, rotation: change.rotation,
-          transform: change.transform.matrix),
+        let area = change.transform.footprint(
+          x: change.x, y: change.y, width: m.width, height: m.height, rotation: change.rotation),
         !resize(width: max(screen.width, area.x + area.width), height: max(screen.height, area.y + area.height))
       {
         reasons.append("mode \(mode): the screen cannot grow to hold it")
@@ -317,7 +316,8 @@ extension PlanRun {
     guard let c = topology.crtc(crtc), c.isActive, let mode = c.mode.flatMap({ topology.modes[$0] }) else {
       return false
     }
-    let plain = ApplyGeometry.footprint(x: c.x, y: c.y, width: mode.width, height: mode.height, rotation: c.rotation)
+    let plain = CrtcTransform.identity.footprint(
+      x: c.x, y: c.y, width: mode.width, height: mode.height, rotation: c.rotation)
     return plain != c.rect
   }
 

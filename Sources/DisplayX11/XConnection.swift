@@ -66,6 +66,9 @@ public final class XConnection {
   var damageRegion: UInt = 0
   /// The intermediate levels of mirrors that halve first, by their source picture.
   var mirrorLevels: [UInt: MirrorLevels] = [:]
+  /// The surfaces made on this connection: the drain hands them the events about their
+  /// windows, the root's damage, the pointer and the cursor.
+  weak var surfaceSink: XSurfaces?
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {

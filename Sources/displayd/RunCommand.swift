@@ -45,7 +45,7 @@ struct RunCommand: Subcommand {
       log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload); lock \(lock.path)")
     }
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
-    let daemon = try Daemon(connection: connection, config: config, log: log)
+    let daemon = try Daemon(connection: connection, surfaces: XSurfaces(connection, log: log), config: config, log: log)
     let service = try DaemonService(
       daemon: daemon, xConnection: connection, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }

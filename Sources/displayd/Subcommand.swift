@@ -101,7 +101,7 @@ func dispatch(_ argv: [String], commands: [CommandEntry]) -> Int32 {
   } catch let error as DisplayError {
     printError(error.description)
     switch error {
-    case .cannotOpen, .randrMissing: return ExitStatus.unavailable.rawValue
+    case .cannotOpen, .randrMissing, .compositor: return ExitStatus.unavailable.rawValue
     default: return ExitStatus.failure.rawValue
     }
   } catch {

@@ -112,7 +112,10 @@ import XRig
     let dpCrtc = uncommon.crtcs[1].id
     let r = try apply(.mirror, uncommon, try config(), noTransform: [dpCrtc])
     #expect(r.rects == ["eDP-1": "1920x1080+0+0", "DP-1": "800x600+0+0"])
-    #expect(r.plan.warnings == ["DP-1: its CRTC does not take transforms; shown unscaled at the place of its target"])
+    #expect(
+      r.plan.warnings.map(\.description) == [
+        "DP-1: its CRTC does not take transforms; shown unscaled at the place of its target"
+      ])
   }
 
   @Test func externalOnlyTurnsThePanelOffAndTheExternalsTakeTheOriginAndThePrimary() throws {

@@ -37,7 +37,7 @@ import Testing
     let mode = try #require(plan.customModes[id])
     #expect(mode.name == "displayd-1600x700_60.00" && mode.dotClock == 90_500_000 && mode.hTotal == 2080)
     #expect(mode.hSyncStart == 1680 && mode.vSyncEnd == 713 && mode.flags == [.hSyncNegative, .vSyncPositive])
-    #expect(!plan.warnings.contains { $0.contains("HDMI-1") }, "\(plan.warnings)")
+    #expect(!plan.warnings.map(\.description).contains { $0.contains("HDMI-1") }, "\(plan.warnings)")
   }
 
   @Test func aModeMadeBeforeIsUsedAgainAndInForceChangesNothing() throws {
@@ -68,7 +68,9 @@ import Testing
     (t.screen.maxWidth, t.screen.maxHeight) = (1600, 600)
     let plan = Planner(topology: t, config: try config(Self.rule)).plan(settled: [])
     #expect(plan.customModes.isEmpty)
-    #expect(plan.warnings.contains { $0.contains("HDMI-1: custom mode displayd-1600x700_60.00") }, "\(plan.warnings)")
+    #expect(
+      plan.warnings.map(\.description).contains { $0.contains("HDMI-1: custom mode displayd-1600x700_60.00") },
+      "\(plan.warnings)")
   }
 
   @Test func profileEntriesAskForMadeModesToo() throws {
@@ -124,7 +126,7 @@ extension CustomModePlanTests {
   @Test func theDaemonReleasesAMadeModeOnReloadAndOnUnplug() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let custom = try Config.parse(Array(CustomModePlanTests.rule.utf8), file: "test.json5")
-    let daemon = try Daemon(connection: server, config: custom, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: custom, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()

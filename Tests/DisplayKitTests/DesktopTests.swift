@@ -101,49 +101,52 @@ import Testing
   }
 
   @Test func underAutoTheDaemonChangesNothingAndItsWindowFollowsTheManagersLayout() throws {
+    let surfaces = FakeSurfaceHost()
     let server = desk()
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     plugBelow(server)
     try daemon.handleServerEvents()
     #expect(server.applies == 0, "no RandR request at all")
-    #expect(Array(server.windows.values) == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
+    #expect(surfaces.rects == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
     #expect(daemon.desktop == DesktopState(manager: .xfsettingsd, policy: .auto))
 
     // The manager goes: displayd lays the monitor out by its rule (right of main).
     try daemon.setDesktopSignals(DesktopSignals())
     #expect(server.applies > 0)
-    #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1920, height: 1080)])
+    #expect(surfaces.rects == [Rect(x: 1920, y: 0, width: 1920, height: 1080)])
   }
 
   @Test func underManageTheDaemonLaysOutAsWithoutADesktop() throws {
+    let surfaces = FakeSurfaceHost()
     let server = desk()
     var config = Config()
     config.desktop = .manage
-    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     plugBelow(server)
     try daemon.handleServerEvents()
     #expect(server.applies > 0)
-    #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1920, height: 1080)])
+    #expect(surfaces.rects == [Rect(x: 1920, y: 0, width: 1920, height: 1080)])
   }
 
   /// Under Xwayland (outputs `XWAYLAND*`) the compositor owns the layout: whatever the
   /// rules say, no RandR request, and the window still follows the monitor.
   @Test func underXwaylandNoRandRRequestIsMadeWithoutAnySessionBus() throws {
+    let surfaces = FakeSurfaceHost()
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["XWAYLAND0", "XWAYLAND1"], on: ["XWAYLAND0": TopologyBuilder.m1080]))
     var config = Config()
     config.defaults.mode = .size(width: 1024, height: 768)
-    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     #expect(daemon.desktop == DesktopState(manager: .xwayland, policy: .auto))
     plugBelow(server)
     try daemon.handleServerEvents()
     #expect(server.applies == 0)
-    #expect(Array(server.windows.values) == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
+    #expect(surfaces.rects == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
   }
 
   /// A matching profile is not brought into force while the desktop has the layout, and a
@@ -155,7 +158,7 @@ import Testing
       Array("{ profiles: [{ name: 'p', outputs: [{ match: { output: 'eDP-1' }, mode: '1024x768' }] }] }".utf8),
       file: "c"
     ).profiles
-    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     #expect(server.applies == 0 && daemon.activeProfile.name == nil)

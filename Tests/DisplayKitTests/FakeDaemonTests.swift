@@ -1,12 +1,14 @@
 import DisplayKit
 import DisplayModel
 import DisplaySupport
+import DisplayPorts
 import Testing
 
-/// The daemon's logic against `FakeDisplayServer`: no X server, milliseconds a test. What
-/// the real servers do is tested beside these, against Xvnc and Xorg.
+/// The daemon's logic against `FakeDisplayServer` and `FakeSurfaceHost`: no X server,
+/// milliseconds a test. What the real servers do is tested beside these, against Xvnc and Xorg.
 @Suite struct DaemonAgainstAFakeServer {
   let quiet = Logger(level: .error) { _ in }
+  let surfaces = FakeSurfaceHost()
 
   /// eDP-1 lit as main; HDMI-1 and DP-1 dark and disconnected.
   func desk() -> FakeDisplayServer {
@@ -36,22 +38,23 @@ import Testing
 
   @Test func aPluggedMonitorGetsAWindowAtItsPlaceAndUnpluggingReleasesEverything() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, config: immediate, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: immediate, log: quiet)
     try daemon.start()
-    #expect(server.windows.isEmpty && server.held == 0)
+    #expect(surfaces.held == 0)
     plug(server, 1)
     try daemon.handleServerEvents()
-    #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1920, height: 1080)], "right of main")
-    #expect(daemon.monitors.count == 1 && server.pixmaps.count == 1)
+    #expect(surfaces.rects == [Rect(x: 1920, y: 0, width: 1920, height: 1080)], "right of main")
+    #expect(daemon.monitors.count == 1 && surfaces.showing == 1)
     unplug(server, 1)
     try daemon.handleServerEvents()
-    #expect(server.held == 0 && server.badFrees == 0, "nothing left, nothing freed twice")
+    #expect(surfaces.held == 0 && surfaces.misuses == 0, "nothing left, nothing closed twice")
+    #expect(surfaces.opened == 1 && surfaces.closed == 1)
     #expect(server.topology.crtcs[1].mode == nil, "its CRTC turned off")
   }
 
   @Test func theDaemonsOwnChangesCauseNoFurtherChangeAndAUsersLaterChangeIsLeftAlone() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -67,17 +70,17 @@ import Testing
     }
     try daemon.handleServerEvents()
     #expect(server.applies == applies, "no change of the user's layout")
-    #expect(Array(server.windows.values) == [Rect(x: 0, y: 1080, width: 1920, height: 1080)])
+    #expect(surfaces.rects == [Rect(x: 0, y: 1080, width: 1920, height: 1080)])
   }
 
   @Test func aMonitorTheServerRefusesIsRetriedOnLaterChangesThenLeftUntilItChanges() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     server.refusing = [server.topology.outputs[1].id]
     plug(server, 1)
     try daemon.handleServerEvents()
-    #expect(server.applies == 1 && server.windows.isEmpty, "refused: rolled back, no window")
+    #expect(server.applies == 1 && surfaces.held == 0, "refused: rolled back, no window")
     // Its own rollback's events change nothing: no retry on them.
     server.pendingRandR += 2
     try daemon.handleServerEvents()
@@ -95,27 +98,30 @@ import Testing
     server.refusing = []
     plug(server, 1, edid: try hostileEDID(name: "OTHER", serial: "2"))
     try daemon.handleServerEvents()
-    #expect(server.windows.count == 1, "another monitor on the connector is tried again, and lit")
-    #expect(server.badFrees == 0)
+    #expect(surfaces.held == 1, "another monitor on the connector is tried again, and lit")
+    #expect(surfaces.misuses == 0)
   }
 
   @Test func aWindowDestroyedFromOutsideComesBackWithNothingFreedTwice() throws {
     for content in ["placeholder", "mirror"] {
       let server = desk()
+      let surfaces = FakeSurfaceHost()
       var config = Config()
       config.defaults.content = ContentKind(rawValue: content) ?? .placeholder
-      let daemon = try Daemon(connection: server, config: config, log: quiet)
+      let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
       try daemon.start()
       plug(server, 1)
       try daemon.handleServerEvents()
-      let held = server.held
-      let old = try #require(server.windows.keys.first)
+      let old = try #require(surfaces.surfaces.keys.first)
       // With a RandR event that changes nothing in the same batch.
-      server.destroyFromOutside(old)
+      surfaces.closeFromOutside(old)
       server.pendingRandR += 1
       try daemon.handleServerEvents()
-      #expect(server.windows.count == 1 && server.windows.keys.first != old, "\(content): a new window")
-      #expect(server.held == held && server.badFrees == 0, "\(content): no leak, no double free")
+      #expect(surfaces.held == 1 && surfaces.surfaces.keys.first != old, "\(content): a new window")
+      let shows = content == "mirror" ? surfaces.mirroring : surfaces.showing
+      #expect(shows == 1 && surfaces.misuses == 0, "\(content): shown again, the gone one never closed")
+      daemon.releaseAll()
+      #expect(surfaces.held == 0 && surfaces.misuses == 0 && surfaces.closed == 1, "\(content): no leak")
     }
   }
 
@@ -129,7 +135,7 @@ import Testing
     beta.match.productName = "BETA"
     beta.mode = .size(width: 1280, height: 1024)
     config.monitors = [alpha, beta]
-    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     plug(server, 1, edid: try hostileEDID(name: "ALPHA", serial: "1"))
     try daemon.handleServerEvents()
@@ -137,8 +143,8 @@ import Testing
     plug(server, 1, edid: try hostileEDID(name: "BETA", serial: "1"))
     try daemon.handleServerEvents()
     #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1024.id)
-    #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1280, height: 1024)])
-    #expect(server.pixmaps.count == 1 && server.badFrees == 0, "one picture, the old one freed once")
+    #expect(surfaces.rects == [Rect(x: 1920, y: 0, width: 1280, height: 1024)])
+    #expect(surfaces.showing == 1 && surfaces.misuses == 0, "one picture, the old one replaced")
   }
 
   @Test func aMirrorShowsThePlaceholderWhileItsSourceIsGoneAndMirrorsAgainAfter() throws {
@@ -152,87 +158,63 @@ import Testing
     rule.mirror = mirror
     config.monitors = [rule]
     config.defaults.content = .none
-    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     plug(server, 2)
     try daemon.handleServerEvents()
     let hdmi = server.topology.outputs[1].id
-    #expect(daemon.monitors[hdmi]?.content == .mirror && server.pictures.count == 2 && server.damages.count == 1)
+    #expect(daemon.monitors[hdmi]?.content == .mirror && surfaces.mirroring == 1)
+    #expect(surfaces.surfaces.values.first?.mirror?.source == "DP-1", "the surface is told which head it mirrors")
     unplug(server, 2)
     try daemon.handleServerEvents()
     #expect(daemon.monitors[hdmi]?.content == .placeholder)
-    #expect(server.pictures.isEmpty && server.damages.isEmpty, "the mirror's pictures and damage went with it")
+    #expect(surfaces.mirroring == 0 && surfaces.showing == 1, "the mirror's surface went with it")
     plug(server, 2)
     try daemon.handleServerEvents()
     #expect(daemon.monitors[hdmi]?.content == .mirror)
-    #expect(server.pictures.count == 2 && server.damages.count == 1 && server.pixmaps.isEmpty, "no placeholder left")
-    #expect(server.badFrees == 0)
+    #expect(surfaces.mirroring == 1 && surfaces.showing == 0, "no placeholder left")
+    #expect(surfaces.misuses == 0 && surfaces.held == 1)
   }
 
-  @Test func mirrorFramesArePacedToTheMonitorsFrameIntervalByTheDaemonsClock() throws {
+  @Test func theFrameTimerIsArmedOnlyWhileTheSurfacesHaveAFrameWaiting() throws {
     let server = desk()
-    let clock = ManualClock()
     var config = Config()
     config.defaults.content = .mirror
-    let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
-    let frame: UInt64 = 16_666_666  // 1920x1080 at 60 Hz
-    var composites = server.composites
-    #expect(composites == 1 && daemon.frameTimerDescriptor == nil, "the whole mirror, once")
-    // Damage 1 ms after that composite waits for the frame: the timer is armed, nothing drawn.
-    clock.advance(1_000_000)
-    server.draw(Rect(x: 10, y: 10, width: 100, height: 100))
+    #expect(surfaces.mirroring == 1 && daemon.frameTimerDescriptor == nil, "a still mirror: no timer")
+    #expect(surfaces.surfaces.values.first?.mirror?.refreshHz == 60, "paced by its head's refresh")
+    // The host's damage waits for the next frame: the daemon's loop arms the timer for it.
+    surfaces.waitingFrame = 5_000_000
     try daemon.handleServerEvents()
-    #expect(server.composites == composites && daemon.frameTimerDescriptor != nil)
-    // More damage within the frame joins it.
-    clock.advance(5_000_000)
-    server.draw(Rect(x: 300, y: 10, width: 100, height: 100))
-    try daemon.handleServerEvents()
-    #expect(server.composites == composites)
-    // The frame is due: one composite of both areas.
-    clock.advance(frame - 6_000_000)
+    #expect(daemon.frameTimerDescriptor != nil)
     daemon.frameTimerFired()
-    #expect(server.composites == composites + 1 && daemon.frameTimerDescriptor == nil)
-    composites = server.composites
-    // Damage a whole frame after the last composite is drawn at once.
-    clock.advance(frame)
-    server.draw(Rect(x: 10, y: 10, width: 5, height: 5))
+    #expect(surfaces.framesAsked == 1 && daemon.frameTimerDescriptor == nil, "one frame, then idle")
+    #expect(daemon.counters.composites == surfaces.frames, "status counts the host's frames")
     try daemon.handleServerEvents()
-    #expect(server.composites == composites + 1 && daemon.frameTimerDescriptor == nil)
-    #expect(daemon.counters.composites == 3, "the set-up composite and two frames")
+    #expect(surfaces.framesAsked == 1 && daemon.frameTimerDescriptor == nil, "nothing waits: no frame, no timer")
   }
 
-  @Test func aModeClaimingGigahertzRefreshStillSpacesMirrorFramesAMillisecondApart() throws {
-    var t = desk().topology
-    var absurd = TopologyBuilder.m1080
-    // 4e9 Hz: a 0 ns frame interval would composite on every damage event.
-    (absurd.dotClock, absurd.hTotal, absurd.vTotal) = (4_000_000_000, 1, 1)
-    t.modes[absurd.id] = absurd
-    let server = FakeDisplayServer(t)
-    let clock = ManualClock()
-    var config = Config()
-    config.defaults.content = .mirror
-    let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
+  @Test func anExposedSurfaceGetsItsPictureAgain() throws {
+    let server = desk()
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
-    let composites = server.composites
-    clock.advance(500_000)
-    server.draw(Rect(x: 10, y: 10, width: 100, height: 100))
+    let redraws = daemon.counters.redraws
+    surfaces.expose(try #require(surfaces.surfaces.keys.first))
     try daemon.handleServerEvents()
-    #expect(server.composites == composites && daemon.frameTimerDescriptor != nil, "0.5 ms after a frame: waits")
-    clock.advance(500_000)
-    daemon.frameTimerFired()
-    #expect(server.composites == composites + 1, "drawn 1 ms after the last frame")
+    #expect(daemon.counters.redraws == redraws + 1 && surfaces.showing == 1 && surfaces.opened == 1)
   }
 
   @Test func anApplyFailingHalfWayRollsBackAndTheFailedMonitorIsRetriedOnTheNextChange() throws {
     let server = desk()
     var lines: [String] = []
-    let daemon = try Daemon(connection: server, config: Config(), log: Logger(level: .info) { lines.append($0) })
+    let daemon = try Daemon(
+      connection: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     // Both monitors at once: one plan of two CRTC sets; the second fails.
     plug(server, 1)
@@ -248,31 +230,32 @@ import Testing
         "displayd[error]: could not configure DP-1: request 2 failed (fake)\n",
         "displayd[info]: reconcile 2 (RandR events): HDMI-1 1920x1080@60.00 at 1920,0, screen 3840x1080\n",
       ])
-    #expect(server.windows.count == 1 && server.topology.crtcs[2].mode == nil, "the other monitor is lit alone")
+    #expect(surfaces.held == 1 && server.topology.crtcs[2].mode == nil, "the other monitor is lit alone")
     // The next change of the desk retries it, and it is lit.
     server.change { $0.primary = $0.outputs[0].id }
     try daemon.handleServerEvents()
-    #expect(server.topology.crtcs[2].mode == TopologyBuilder.m1080.id && server.windows.count == 2)
-    #expect(server.badFrees == 0)
+    #expect(server.topology.crtcs[2].mode == TopologyBuilder.m1080.id && surfaces.held == 2)
+    #expect(surfaces.misuses == 0)
   }
 
   @Test func aWindowWhoseCreationFailsIsMadeOnTheNextChange() throws {
     let server = desk()
     var lines: [String] = []
-    let daemon = try Daemon(connection: server, config: Config(), log: Logger(level: .info) { lines.append($0) })
+    let daemon = try Daemon(
+      connection: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     plug(server, 1)
-    server.failRequest(2)  // the CRTC set, then the window
+    surfaces.failOpen(1)
     try daemon.handleServerEvents()
-    #expect(server.windows.isEmpty && server.held == 0)
+    #expect(surfaces.held == 0 && server.topology.crtcs[1].mode != nil, "lit, without its window")
     #expect(lines.contains { $0.hasPrefix("displayd[error]: could not create a window on HDMI-1: X request failed:") })
     // An event that changes nothing changes nothing; the next change of the topology makes it.
     server.pendingRandR += 1
     try daemon.handleServerEvents()
-    #expect(server.windows.isEmpty)
+    #expect(surfaces.held == 0)
     server.change { $0.primary = $0.outputs[0].id }
     try daemon.handleServerEvents()
-    #expect(server.windows.count == 1 && server.pixmaps.count == 1)
+    #expect(surfaces.held == 1 && surfaces.showing == 1)
   }
 
   @Test func theWatchLoopOverAnyServerTurnsEventsIntoOneSnapshotAndItsDiff() throws {
@@ -288,7 +271,7 @@ import Testing
 
   @Test func aReloadThatCannotBeAppliedLeavesThePreviousConfigInForce() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()

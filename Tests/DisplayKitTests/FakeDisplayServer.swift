@@ -4,24 +4,15 @@ import DisplayRender
 import DisplaySupport
 
 /// A display server with no I/O, in the spirit of wlroots' headless backend: a topology the
-/// test changes, windows and pictures the daemon makes and frees (counted, so a leak shows),
-/// and faults on demand. Events are queued by the test and drained by the daemon.
+/// test changes and faults on demand. Events are queued by the test and drained by the
+/// daemon. (The surfaces are `FakeSurfaceHost`'s.)
 final class FakeDisplayServer: DisplayServer {
   let name = ":fake"
   var topology: Topology
   /// RandR events waiting to be drained (each "may change the topology").
   var pendingRandR = 0
-  var pendingWindowEvents: [WindowEvent] = []
-  /// Windows the daemon holds, with their rectangles.
-  private(set) var windows: [WindowID: Rect] = [:]
-  private(set) var pixmaps: Set<PixmapID> = []
-  private(set) var pictures: Set<UInt> = []
-  private(set) var damages: Set<DamageID> = []
-  /// Frees of something not held (already freed, or freed by the server with its window):
-  /// a real server answers each with an error.
-  private(set) var badFrees = 0
-  /// The window each mirror's destination picture lives on (freed with it).
-  private var pictureWindow: [UInt: WindowID] = [:]
+  /// Input devices added, waiting to be drained.
+  var pendingDevices = 0
   /// Snapshots fail as on a connection that broke.
   var lost = false
   /// What snapshots that do not probe see, while set: the server's state before a client
@@ -34,12 +25,8 @@ final class FakeDisplayServer: DisplayServer {
   var blanked = false
   /// Applies of a change to these outputs fail with every mode, as a server refusing them.
   var refusing: Set<OutputID> = []
-  /// Root areas drawn on since the daemon last took the damage.
-  var damagedAreas: [Rect] = []
-  /// Composites into mirror windows (areas and cursors).
-  private(set) var composites = 0
-  /// Requests that alter the server's state (CRTC sets inside `apply`, window creations,
-  /// pictures shown), counted from the start. (Screen sizes are not: the real applier does
+  /// Requests that alter the server's state (CRTC sets inside `apply`), counted from the
+  /// start. (Screen sizes are not: the real applier does
   /// not check them either.)
   private(set) var requests = 0
   /// The request with this count fails as a real server's BadValue or BadAlloc would.
@@ -49,17 +36,16 @@ final class FakeDisplayServer: DisplayServer {
   private(set) var rolledBack: [(before: Topology, after: Topology)] = []
   private(set) var applies = 0
   private(set) var changesApplied = 0
-  private var nextID: UInt = 0x40_0000
+  /// Answers given instead of applying, first to last: what a server does not do on demand
+  /// (a snapshot gone stale, a CRTC refusing a transform or a rotation). Nothing changes.
+  var answers: [ApplyOutcome] = []
+  /// Every plan the daemon asked to apply, answered or applied.
+  private(set) var plans: [Plan] = []
   /// Each output's RandR properties, and the writes of them.
   var properties: [OutputID: [String: OutputProperty]] = [:]
   private(set) var propertyWrites = 0
 
   init(_ topology: Topology) { self.topology = topology }
-
-  private func newID() -> UInt {
-    nextID += 1
-    return nextID
-  }
 
   // The test's side.
 
@@ -76,49 +62,24 @@ final class FakeDisplayServer: DisplayServer {
     .request(RequestFailure("BadValue (fake: request \(requests), \(what)) (error 2, request 140.0, resource 0x0)"))
   }
 
-  /// Another client destroyed a window: it and what lived on it are gone.
-  func destroyFromOutside(_ window: WindowID) {
-    windows[window] = nil
-    for (picture, w) in pictureWindow where w == window {
-      pictures.remove(picture)
-      pictureWindow[picture] = nil
-    }
-    pendingWindowEvents.append(.destroyed(window))
-  }
-
-  private func free<T: Hashable>(_ item: T, from set: inout Set<T>) {
-    if set.remove(item) == nil { badFrees += 1 }
-  }
-
-  /// Something drew on the root: DAMAGE reports it.
-  func draw(_ area: Rect) {
-    damagedAreas.append(area)
-    pendingWindowEvents.append(.damaged)
-  }
-
   /// The topology changed (a monitor plugged, an EDID set): one RandR event.
   func change(_ body: (inout Topology) -> Void) {
     body(&topology)
     pendingRandR += 1
   }
 
-  /// Every server resource the daemon holds now.
-  var held: Int { windows.count + pixmaps.count + pictures.count + damages.count }
-
   // DisplayServer.
 
   let fileDescriptor = FileDescriptor(rawValue: -1)
-  var queuedEvents: Int { pendingRandR + pendingWindowEvents.count }
+  var queuedEvents: Int { pendingRandR + pendingDevices }
   func readAvailable() throws(DisplayError) -> Int { queuedEvents }
   func flush() {}
   func sync() throws(DisplayError) {}
   func selectRandREvents() throws(DisplayError) {}
 
-  func drainEvents(_ onWindow: (WindowEvent) -> Void) throws(DisplayError) -> Int {
-    let events = pendingWindowEvents
-    pendingWindowEvents = []
-    events.forEach(onWindow)
-    defer { pendingRandR = 0 }
+  func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
+    for _ in 0..<pendingDevices { onInputDevice() }
+    defer { (pendingRandR, pendingDevices) = (0, 0) }
     return pendingRandR
   }
 
@@ -142,6 +103,8 @@ final class FakeDisplayServer: DisplayServer {
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
     applies += 1
+    plans.append(plan)
+    if !answers.isEmpty { return answers.removeFirst() }
     var outcome = ApplyOutcome()
     var next = topology
     // Custom modes are made under their virtual ids: the fake has no others to give.
@@ -166,8 +129,8 @@ final class FakeDisplayServer: DisplayServer {
       let mode = change.mode.flatMap { next.modes[$0] }
       next.crtcs[index] = Crtc(
         id: change.crtc, x: change.x, y: change.y, width: mode?.width ?? 0, height: mode?.height ?? 0,
-        mode: mode?.id, outputs: mode == nil ? [] : change.outputs,
-        possibleOutputs: next.crtcs[index].possibleOutputs)
+        mode: mode?.id, rotation: change.rotation, outputs: mode == nil ? [] : change.outputs,
+        possibleOutputs: next.crtcs[index].possibleOutputs, rotations: next.crtcs[index].rotations)
       for i in next.outputs.indices where change.outputs.contains(next.outputs[i].id) {
         next.outputs[i].crtc = mode == nil ? nil : change.crtc
       }
@@ -183,39 +146,6 @@ final class FakeDisplayServer: DisplayServer {
     return outcome
   }
 
-  func createWindow(_ spec: WindowSpec) throws(DisplayError) -> WindowID {
-    guard request() else { throw failure("CreateWindow") }
-    let id = WindowID(rawValue: newID())
-    windows[id] = spec.rect
-    return id
-  }
-
-  func moveWindow(_ window: WindowID, to rect: Rect) { windows[window] = rect }
-  func destroyWindow(_ window: WindowID) {
-    if windows.removeValue(forKey: window) == nil { badFrees += 1 }
-  }
-
-  func showImage(_ image: any PixelImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
-    throws(DisplayError) -> ShownImage
-  {
-    guard request() else { throw failure("PutImage") }
-    let pixmap = PixmapID(rawValue: newID())
-    pixmaps.insert(pixmap)
-    return ShownImage(pixmap: pixmap, inner: nil)
-  }
-
-  func showPicture(_ picture: PlaceholderPicture, in window: WindowID, size: (width: Int, height: Int))
-    throws(DisplayError) -> ShownImage
-  {
-    let pixmap = PixmapID(rawValue: newID())
-    pixmaps.insert(pixmap)
-    return ShownImage(pixmap: pixmap, inner: nil)
-  }
-
-  func freePixmap(_ pixmap: PixmapID) { free(pixmap, from: &pixmaps) }
-  func selectExposures(_ window: WindowID) {}
-  func clearWindow(_ window: WindowID) {}
-
   /// The root window's RESOURCE_MANAGER ([]: unset), and the XSETTINGS selection's owner.
   var resources: [UInt8] = []
   private(set) var resourceWrites = 0
@@ -230,46 +160,6 @@ final class FakeDisplayServer: DisplayServer {
   }
 
   func xsettingsOwner() -> XSettingsOwner? { xsettings }
-
-  let canMirror = true
-
-  func createMirror(_ window: WindowID, geometry: MirrorGeometry, filter: MirrorFilter) -> MirrorPictures? {
-    let p = MirrorPictures(source: newID(), destination: newID())
-    pictures.formUnion([p.source, p.destination])
-    pictureWindow[p.destination] = window
-    return p
-  }
-
-  func setMirror(_ pictures: MirrorPictures, geometry: MirrorGeometry, filter: MirrorFilter) {}
-  func composite(_ pictures: MirrorPictures, _ rects: [Rect]) { composites += 1 }
-
-  func freeMirror(_ p: MirrorPictures, destination: Bool) {
-    free(p.source, from: &pictures)
-    if destination {
-      free(p.destination, from: &pictures)
-      pictureWindow[p.destination] = nil
-    }
-  }
-
-  func createRootDamage() -> DamageID {
-    let d = DamageID(rawValue: newID())
-    damages.insert(d)
-    return d
-  }
-
-  func takeDamage(_ damage: DamageID) -> [Rect] {
-    defer { damagedAreas = [] }
-    return damagedAreas
-  }
-  func freeDamage(_ damage: DamageID) { free(damage, from: &damages) }
-
-  func selectPointerTracking() -> Bool { false }
-  func deselectPointerTracking() {}
-  func pointerPosition() -> (x: Int, y: Int)? { nil }
-  func cursorImage() -> CursorImage? { nil }
-  func createCursorPicture(_ image: CursorImage, scale: Double) -> CursorPicture? { nil }
-  func freeCursorPicture(_ cursor: CursorPicture) {}
-  func compositeCursor(_ cursor: CursorPicture, into pictures: MirrorPictures, at rect: Rect) {}
 
   // Output properties: what the test gives each output; writes change them and are counted.
   func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty] {

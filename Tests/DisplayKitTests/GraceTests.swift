@@ -1,5 +1,6 @@
 import DisplayCLI
 import DisplayModel
+import DisplayPorts
 import DisplayService
 import DisplaySupport
 import Testing
@@ -55,6 +56,7 @@ import Testing
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let clock = ManualClock()
+    let surfaces = FakeSurfaceHost()
     let daemon: Daemon
     var events: [TopologyEvent] = []
     let edid: [UInt8]
@@ -63,7 +65,8 @@ import Testing
       var config = Config()
       config.disconnectGrace = grace
       edid = try hostileEDID(name: "ALPHA", serial: "1")
-      daemon = try Daemon(connection: server, config: config, log: Logger(level: .error) { _ in }, clock: clock)
+      daemon = try Daemon(
+        connection: server, surfaces: surfaces, config: config, log: Logger(level: .error) { _ in }, clock: clock)
       daemon.onEvents = { [unowned self] new, _, _ in events += new }
       try daemon.start()
       plug(edid: edid)
@@ -86,7 +89,7 @@ import Testing
       }
     }
 
-    var window: WindowID? { daemon.monitors[OutputID(rawValue: 101)]?.window }
+    var window: SurfaceID? { daemon.monitors[OutputID(rawValue: 101)]?.surface }
     var kinds: [TopologyEventKind] { events.map(\.kind) }
 
     /// Time passes; the timer fires (the service's poll would see its descriptor).
@@ -122,10 +125,10 @@ import Testing
     try desk.wait(1.4)
     #expect(desk.window != nil && desk.kinds == [.disconnectPending], "still waiting at 1.4 s")
     try desk.wait(0.2)
-    #expect(desk.window == nil && desk.server.windows.isEmpty, "window released")
+    #expect(desk.window == nil && desk.surfaces.held == 0, "window released")
     #expect(desk.server.topology.crtcs[1].mode == nil, "its CRTC turned off")
     #expect(desk.kinds == [.disconnectPending, .disconnected])
-    #expect(desk.events.last?.output.name == "HDMI-1" && desk.server.held == 0 && desk.server.badFrees == 0)
+    #expect(desk.events.last?.output.name == "HDMI-1" && desk.surfaces.held == 0 && desk.surfaces.misuses == 0)
     #expect(desk.daemon.graceTimerDescriptor == nil, "no timer once nothing is pending")
   }
 
@@ -175,7 +178,7 @@ import Testing
   @Test func aStormOfFlapsKeepsTheWindowAndMakesNoRequest() throws {
     let desk = try Desk()
     let window = try #require(desk.window)
-    let requests = desk.server.requests
+    let (requests, opened) = (desk.server.requests, desk.surfaces.opened)
     for _ in 0..<20 {
       desk.unplug()
       try desk.daemon.handleServerEvents()
@@ -183,7 +186,7 @@ import Testing
       desk.plug(edid: desk.edid)
       try desk.daemon.handleServerEvents()
     }
-    #expect(desk.window == window && desk.server.requests == requests)
+    #expect(desk.window == window && desk.server.requests == requests && desk.surfaces.opened == opened)
     #expect(desk.kinds == Array(repeating: .disconnectPending, count: 20))
     #expect(desk.daemon.counters.windowsDestroyed == 0 && desk.daemon.pendingDisconnects.isEmpty)
   }
@@ -200,7 +203,7 @@ import Testing
                                          { match: { output: "HDMI-1" }, position: "right-of eDP-1" } ] },
             { name: "solo", outputs: [ { match: { output: "eDP-1" } } ] } ] }
         """.utf8), file: "c.json5")
-    let daemon = try Daemon(connection: server, config: config, log: quiet, clock: clock)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet, clock: clock)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -266,7 +269,7 @@ import Testing
     // A desktop with one monitor, the main one: when it goes, nothing else is lit.
     let server = FakeDisplayServer(TopologyBuilder.topology(["HDMI-1", "DP-1"], on: ["HDMI-1": TopologyBuilder.m1080]))
     let clock = ManualClock()
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet, clock: clock)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: Config(), log: quiet, clock: clock)
     var kinds: [TopologyEventKind] = []
     daemon.onEvents = { events, _, _ in kinds += events.map(\.kind) }
     try daemon.start()

@@ -22,7 +22,7 @@ import XRig
   @Test func aMissingModeFallsBackWithAWarning() {
     let (modes, warning) = ModePolicy.candidates(.size(width: 1600, height: 900), for: hdmi, in: t)
     #expect(modes.first?.name == "1920x1080")
-    #expect(warning?.contains("HDMI-1 has no mode 1600x900") == true)
+    #expect(warning?.description.contains("HDMI-1 has no mode 1600x900") == true)
   }
 
   @Test func refreshIsMatchedWithinHalfAHertz() {
@@ -84,11 +84,15 @@ import XRig
     #expect(change.mode == TopologyBuilder.m1024.id, "1920+1920 is wider than 3500; 1920+1280 is not")
     #expect(change.fallbacks == [TopologyBuilder.m768.id], "fallbacks are no larger than the mode chosen")
     #expect(smaller.screen.map { $0.width <= 3500 } == true)
-    #expect(smaller.warnings.contains { $0.contains("does not fit within the server's maximum screen") })
+    #expect(
+      smaller.warnings.map(\.description).contains { $0.contains("does not fit within the server's maximum screen") })
     t.screen.maxWidth = 2500
     let none = Planner(topology: t, config: Config()).plan(settled: [])
     #expect(none.changes.isEmpty && none.configures.isEmpty)
-    #expect(none.warnings.contains { $0.contains("HDMI-1: no mode fits within the server's maximum screen 2500x") })
+    #expect(
+      none.warnings.map(\.description).contains {
+        $0.contains("HDMI-1: no mode fits within the server's maximum screen 2500x")
+      })
   }
 
   @Test func positionsBeyondTheProtocolsRangeNeverReachTheServer() {
@@ -98,7 +102,7 @@ import XRig
     t.screen.maxWidth = 65535
     let plan = Planner(topology: t, config: config).plan(settled: [])
     #expect(plan.changes.isEmpty, "x 40000 does not fit 16-bit coordinates")
-    #expect(plan.warnings.contains { $0.contains("no mode fits") })
+    #expect(plan.warnings.map(\.description).contains { $0.contains("no mode fits") })
   }
 
   @Test func applyingTheSamePlanTwiceChangesNothing() {
@@ -151,7 +155,7 @@ import XRig
     var t = dark(["HDMI-1"])
     t.outputs[1].possibleCrtcs = [t.crtcs[0].id]
     let plan = Planner(topology: t, config: Config()).plan(settled: [])
-    #expect(plan.changes.isEmpty && plan.warnings.contains { $0.contains("no free CRTC") })
+    #expect(plan.changes.isEmpty && plan.warnings.map(\.description).contains { $0.contains("no free CRTC") })
   }
 }
 

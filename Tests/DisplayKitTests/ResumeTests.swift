@@ -15,6 +15,7 @@ import XRig
 /// seam the service calls for logind's `PrepareForSleep(false)` and for the signal.
 @Suite struct ResumeAgainstAFakeServer {
   let quiet = Logger(level: .error) { _ in }
+  let surfaces = FakeSurfaceHost()
 
   /// eDP-1 lit as main; HDMI-1 dark and disconnected; the daemon started, handling a
   /// disconnect at once (no grace: what is tested is the resync, not the grace).
@@ -23,7 +24,7 @@ import XRig
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     config.disconnectGrace = 0
-    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     return (server, daemon)
   }
@@ -38,12 +39,12 @@ import XRig
     let (server, daemon) = try started()
     changeUnseen(server) { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
-    #expect(daemon.monitors.isEmpty && server.windows.isEmpty, "no event: the event path cannot see it")
+    #expect(daemon.monitors.isEmpty && surfaces.held == 0, "no event: the event path cannot see it")
     let probes = server.probes
     try daemon.resync(reason: "resume")
     #expect(server.probes == probes + 1, "exactly one snapshot that probes")
     #expect(daemon.counters.probes == 1)
-    #expect(Array(server.windows.values) == [Rect(x: 1920, y: 0, width: 1920, height: 1080)], "configured as on a plug")
+    #expect(surfaces.rects == [Rect(x: 1920, y: 0, width: 1920, height: 1080)], "configured as on a plug")
     #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1080.id)
   }
 
@@ -56,7 +57,7 @@ import XRig
     try daemon.handleServerEvents()
     #expect(daemon.monitors.count == 1, "no event: still managed")
     try daemon.resync(reason: "SIGUSR1")
-    #expect(daemon.monitors.isEmpty && server.held == 0 && server.badFrees == 0)
+    #expect(daemon.monitors.isEmpty && surfaces.held == 0 && surfaces.misuses == 0)
     #expect(server.topology.crtcs[1].mode == nil, "its CRTC turned off")
   }
 

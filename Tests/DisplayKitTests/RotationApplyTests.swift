@@ -115,20 +115,20 @@ extension XServerTests {
 
   @Test func aFootprintIsTheRotatedThenTransformedMode() {
     #expect(
-      ApplyGeometry.footprint(x: 10, y: 20, width: 1024, height: 768, rotation: .left)
+      CrtcTransform.identity.footprint(x: 10, y: 20, width: 1024, height: 768, rotation: .left)
         == Rect(x: 10, y: 20, width: 768, height: 1024))
     #expect(
-      ApplyGeometry.footprint(x: 0, y: 0, width: 1024, height: 768, rotation: [.right, .reflectX])
+      CrtcTransform.identity.footprint(x: 0, y: 0, width: 1024, height: 768, rotation: [.right, .reflectX])
         == Rect(x: 0, y: 0, width: 768, height: 1024))
     #expect(
-      ApplyGeometry.footprint(x: 0, y: 0, width: 1024, height: 768, rotation: .inverted)
+      CrtcTransform.identity.footprint(x: 0, y: 0, width: 1024, height: 768, rotation: .inverted)
         == Rect(x: 0, y: 0, width: 1024, height: 768))
-    let scaled = ApplyGeometry.footprint(
-      x: 1920, y: 0, width: 1920, height: 1080, rotation: .left, transform: [1.25, 0, 0, 0, 1.25, 0, 0, 0, 1])
+    let scaled = CrtcTransform(matrix: [1.25, 0, 0, 0, 1.25, 0, 0, 0, 1])
+      .footprint(x: 1920, y: 0, width: 1920, height: 1080, rotation: .left)
     #expect(scaled == Rect(x: 1920, y: 0, width: 1350, height: 2400))
     #expect(
-      ApplyGeometry.footprint(
-        x: 0, y: 0, width: 10, height: 10, rotation: .normal, transform: [1, 0, 0, 0, 1, 0, 0, 0, 0]) == nil)
+      CrtcTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 0]).footprint(x: 0, y: 0, width: 10, height: 10, rotation: .normal)
+        == nil)
   }
 
   /// xrandr on a resize without --dpi: dpi = 25.4 * height / heightMM, mm = 25.4 * px / dpi,

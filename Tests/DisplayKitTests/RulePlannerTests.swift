@@ -51,7 +51,7 @@ import Testing
     t.outputs[0].connection = .connected
     let p = try plan("{match: {output: 'HDMI-1'}, enabled: false}", on: t)
     #expect(!p.changes.contains { $0.mode == nil }, "nothing turned off")
-    #expect(p.warnings.contains { $0.contains("HDMI-1 is main") && $0.contains("enabled") })
+    #expect(p.warnings.map(\.description).contains { $0.contains("HDMI-1 is main") && $0.contains("enabled") })
   }
 
   @Test func enabledFalseOnEveryLitExternalOutputLeavesOneOnNeverADarkDesk() throws {
@@ -95,8 +95,15 @@ import Testing
     let p = try plan("{match: {output: 'HDMI-1'}, rotate: 'left', reflect: 'y'}", on: t)
     #expect(p.changes.first?.rotation == .normal)
     #expect(p.screen.map { [$0.width, $0.height] } == [3840, 1080])
-    #expect(p.warnings.contains("HDMI-1: its CRTC cannot rotate left (it can: normal, inverted); normal instead"))
-    #expect(p.warnings.contains("HDMI-1: its CRTC cannot reflect y; not reflected"))
+    #expect(
+      p.warnings == [
+        .crtcCannot(output: "HDMI-1", .rotate(.left, can: ["normal", "inverted"])),
+        .crtcCannot(output: "HDMI-1", .reflect("y")),
+      ])
+    #expect(
+      p.warnings.map(\.description).contains(
+        "HDMI-1: its CRTC cannot rotate left (it can: normal, inverted); normal instead"))
+    #expect(p.warnings.map(\.description).contains("HDMI-1: its CRTC cannot reflect y; not reflected"))
   }
 
   @Test func aRotationAlreadyInForceChangesNothing() throws {
@@ -144,7 +151,7 @@ import Testing
     let p = try plan("{match: {output: 'HDMI-1'}, scale: 2}", on: t, noTransform: [hdmi])
     #expect(p.changes.first?.transform == .identity)
     #expect(p.screen.map { [$0.width, $0.height] } == [3840, 1080])
-    #expect(p.warnings.contains("HDMI-1: its CRTC does not take transforms; scale 1 instead of 2.0"))
+    #expect(p.warnings.map(\.description).contains("HDMI-1: its CRTC does not take transforms; scale 1 instead of 2.0"))
   }
 
   @Test func aScaledMonitorAlreadyInPlaceChangesNothingAndAnUnscaledOneIsScaled() throws {
@@ -179,13 +186,13 @@ import Testing
     let t = dark(["HDMI-1", "DP-1"])
     let p = try plan("{match: {output: '*-1'}, primary: true}", on: t)
     #expect(p.primary == t.output(named: "HDMI-1")?.id)
-    #expect(p.warnings.contains("HDMI-1, DP-1 all ask to be primary; HDMI-1 is"))
+    #expect(p.warnings.map(\.description).contains("HDMI-1, DP-1 all ask to be primary; HDMI-1 is"))
   }
 
   @Test func aPrimaryThatIsAlsoDisabledStaysOffAndThePrimaryAsItIs() throws {
     let p = try plan("{match: {output: 'HDMI-1'}, primary: true, enabled: false}", on: both)
     #expect(p.primary == nil && p.changes.first?.mode == nil)
-    #expect(p.warnings.contains("HDMI-1 is primary but off; primary left as it is"))
+    #expect(p.warnings.map(\.description).contains("HDMI-1 is primary but off; primary left as it is"))
   }
 
   @Test func turningOffThePrimaryOutputMakesMainPrimary() throws {
@@ -218,7 +225,9 @@ import Testing
     let p = try plan("{match: {output: 'eDP-1'}, enabled: false, rotate: 'left', scale: 2}", on: both)
     #expect(p.isEmpty)
     #expect(
-      p.warnings.contains { $0.hasPrefix("eDP-1 is main: a monitors rule's enabled: false, rotate/reflect, scale") })
+      p.warnings.map(\.description).contains {
+        $0.hasPrefix("eDP-1 is main: a monitors rule's enabled: false, rotate/reflect, scale")
+      })
   }
 
   @Test(arguments: [

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 import DisplayPorts
 import DisplayWayland
 import Foundation
@@ -27,7 +28,7 @@ struct WaylandOutputManagerTests {
     while try !condition() {
       let left = deadline.timeIntervalSinceNow
       guard left > 0 else { return false }
-      var p = pollfd(fd: manager.fileDescriptor, events: Int16(POLLIN), revents: 0)
+      var p = pollfd(fd: manager.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)
       _ = poll(&p, 1, Int32(left * 1000) + 1)
       try manager.dispatch()
     }
@@ -165,5 +166,25 @@ struct WaylandOutputManagerTests {
     #expect(heads.map(\.name).sorted() == ["WL-1", "WL-2"])
     #expect(heads.allSatisfy { $0.enabled && $0.mode != nil && $0.rect != nil }, "\(heads)")
     #expect(Set(heads.compactMap(\.rect).map(\.x)).count == 2, "labwc places its outputs side by side")
+  }
+
+  /// labwc 0.8 takes a configuration too: its second output moved and turned, as another
+  /// client (wlr-randr) then reads it.
+  @Test func labwcAppliesAPlaceAndATurn() throws {
+    let labwc = try LabwcCompositor(outputs: 2)
+    let manager = try WaylandOutputManager(socket: labwc.host.runtime + "/" + labwc.waylandDisplay)
+    let snapshot = try manager.heads(probe: false)
+    let moved = OutputConfiguration(
+      generation: snapshot.generation,
+      heads: [HeadConfiguration(name: "WL-2", enabled: true, x: 4000, y: 100, transform: .rotated180)])
+    #expect(try manager.apply(moved) == .applied)
+    let r = try labwc.client(["wlr-randr", "--json"])
+    try #require(r.status == 0, "\(r.err)")
+    let heads = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [[String: Any]])
+    let wl2 = try #require(heads.first { $0["name"] as? String == "WL-2" })
+    let position = wl2["position"] as? [String: Any]
+    #expect(position?["x"] as? Int == 4000 && position?["y"] as? Int == 100, "\(wl2)")
+    #expect(wl2["transform"] as? String == "180")
+    #expect(try manager.heads(probe: false).head(named: "WL-2")?.transform == .rotated180)
   }
 }

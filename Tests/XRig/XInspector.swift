@@ -140,6 +140,24 @@ public final class XInspector {
     }
     throw RigError("X-Resource: no client of pid \(pid)")
   }
+
+  /// Server resources held by the client that made resource `xid` (any id it was given,
+  /// even one since freed), by type name: for a connection inside the test's own process.
+  public func resources(ofClientOwning xid: UInt) throws -> [String: Int] {
+    var n: Int32 = 0
+    var types: UnsafeMutablePointer<XResType>?
+    guard XResQueryClientResources(display, XID(xid), &n, &types) != 0 else {
+      throw RigError("X-Resource: cannot read the resources of the client of \(xid)")
+    }
+    defer { if let types { XFree(types) } }
+    var result: [String: Int] = [:]
+    for t in UnsafeBufferPointer(start: types, count: Int(max(0, n))) where t.count > 0 {
+      guard let name = XGetAtomName(display, t.resource_type) else { continue }
+      defer { XFree(name) }
+      result[String(cString: name)] = Int(t.count)
+    }
+    return result
+  }
 }
 
 extension XInspector {

@@ -8,6 +8,7 @@
  * cw_load() fills (the macros are defined after libwayland's own declarations, before the
  * generated headers); Swift calls the cw_ functions below. Call cw_load() first. */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <wayland-client-core.h>
 
@@ -85,8 +86,8 @@ int cw_display_get_error(struct wl_display *display);
 /* Reads what the socket holds without blocking and dispatches it (prepare_read, a poll of
  * 0 ms, read_events, dispatch_pending); -1 with errno when the connection failed. */
 int cw_display_dispatch_ready(struct wl_display *display);
-/* An anonymous memory file for shm buffers (memfd_create, close-on-exec); -1 with errno. */
-int cw_memfd(const char *name);
+/* An anonymous shared-memory file of `size` bytes for wl_shm (memfd); -1 with errno. */
+int cw_shm_file(size_t size);
 /* The process at the other end of a Unix socket; -1 when unknown. */
 int cw_peer_pid(int fd);
 uint32_t cw_proxy_get_id(void *proxy);

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 import DisplayRender
 import DisplaySupport
 
@@ -16,6 +17,8 @@ struct MonitorKey: Equatable {
 /// its own changes cause lead to no further change.
 public final class Daemon {
   public let connection: any DisplayServer
+  /// The surfaces covering the monitors; nil for a daemon that only arranges the layout.
+  public let surfaces: (any SurfaceHost)?
   public private(set) var config: Config
   public let log: Logger
   /// The watch loop's steps: the events, the snapshots, and what changed between them.
@@ -40,7 +43,7 @@ public final class Daemon {
   public let clock: any MonotonicClock
   /// Wall-clock time the daemon started.
   public let startedAt = timestampNow()
-  /// Damage tracking and frame pacing for mirror windows.
+  /// The frame timer of mirror surfaces.
   var mirrors = MirrorRuntime()
   /// The placeholder's PNG, decoded once per config: at the start or reload of a config that
   /// shows placeholders, else when one is first drawn (a mirror that lost its source).
@@ -49,8 +52,9 @@ public final class Daemon {
   var placeholderImageRead = false
   /// The laptop lid as the service last heard it (open without logind).
   public private(set) var lid = LidState.open
-  /// Whether this daemon makes windows (false for `displayd apply`: no renderer loaded).
-  public let managesWindows: Bool
+  /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
+  /// host: no renderer loaded).
+  public var managesWindows: Bool { surfaces != nil }
   /// Draws every placeholder with one pango context and layout. Made with the first picture:
   /// making it loads cairo and pango, which a daemon showing no placeholder never maps; nil
   /// without windows.
@@ -69,20 +73,20 @@ public final class Daemon {
   var grace = GraceRuntime()
 
   /// Selects RandR events and reads the first snapshot, probing connectors once. Without
-  /// `windows`, the daemon only arranges the layout (`applyOnce`): cairo and pango are
+  /// `surfaces`, the daemon only arranges the layout (`applyOnce`): cairo and pango are
   /// never loaded.
   public init(
-    connection: any DisplayServer, config: Config, log: Logger, clock: any MonotonicClock = SystemClock(),
-    windows: Bool = true
+    connection: any DisplayServer, surfaces: (any SurfaceHost)?, config: Config, log: Logger,
+    clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
     self.connection = connection
+    self.surfaces = surfaces
     self.clock = clock
     self.config = config
     self.log = log
-    managesWindows = windows
     watcher = try TopologyWatcher(server: connection, probe: true)
     desktopRuntime.signals.xwaylandExtension = connection.hasExtension("XWAYLAND")
-    guard windows else { return }
+    guard surfaces != nil else { return }
     prepareDrawing()
   }
 
@@ -120,14 +124,16 @@ public final class Daemon {
     return list.isEmpty ? count : count + ": " + list.joined(separator: ", ")
   }
 
-  /// Drains the server's queued events; on output changes takes a fresh snapshot and
-  /// reconciles; brings the windows back in line when one of them was destroyed, whatever
-  /// else happened.
+  /// Drains the server's queued events and asks the surface host what those about surfaces
+  /// meant; on output changes takes a fresh snapshot and reconciles; brings the surfaces back
+  /// in line when one of them was closed by someone else, whatever else happened.
   public func handleServerEvents() throws(DisplayError) {
-    var windowEvents: [WindowEvent] = []
-    let randr = try watcher.drain { windowEvents.append($0) }
+    var devicesAdded = false
+    let randr = try watcher.drain { devicesAdded = true }
     var resync = false
-    for event in windowEvents { resync = handle(event) || resync }
+    for event in surfaces?.takeEvents() ?? [] { resync = handle(event) || resync }
+    if devicesAdded { inputDeviceAdded() }
+    syncFrameTimer()
     guard randr > 0 else {
       if resync { syncWindows() }
       return
@@ -202,52 +208,8 @@ public final class Daemon {
       applyOutputExtras()
       return events
     }
-    var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
-    for round in 0..<Self.maxRounds {
-      // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
-      let plan = Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform)
-        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys))
-      if round == 0 { for warning in plan.warnings { log.warning(warning) } }
-      if plan.isEmpty {
-        for id in plan.configures { settle(id) }
-        log.debug("reconcile \(n) (\(reason)): nothing to change")
-        break
-      }
-      let outcome = try connection.apply(plan, in: topology)
-      events += adopt(try connection.snapshot())
-      if outcome.stale {
-        log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
-        continue
-      }
-      // A rule's scale on a CRTC without transforms: nothing was applied; plan it unscaled.
-      if !outcome.transformRefused.isEmpty {
-        for change in plan.changes where outcome.transformRefused.contains(change.crtc) {
-          log.warning("\(change.outputName): its CRTC refused a transform (RRSetCrtcTransform); scale 1 instead")
-        }
-        profileRuntime.noTransform.formUnion(outcome.transformRefused)
-        continue
-      }
-      for warning in outcome.warnings { log.warning(warning) }
-      counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
-      log.info("reconcile \(n) (\(reason)): " + describe(outcome))
-      for failure in outcome.failed { log.error("could not configure \(failure.change.outputName): \(failure.reason)") }
-      let problems = outcome.problems + [outcome.refused].compactMap { $0.map { "plan refused: " + $0 } }
-      for problem in problems + outcome.notRestored.map({ "not restored: " + $0 }) { log.error(problem) }
-      var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
-      // A monitor that was only to move failed, or the screen: every new one is to blame.
-      if failed.isEmpty && !(outcome.failed.isEmpty && problems.isEmpty) { failed = plan.configures }
-      guard !failed.isEmpty else {
-        for id in plan.configures { settle(id) }
-        break
-      }
-      for id in failed {
-        let monitor = MonitorKey(topology.output(id))
-        let before = failures[id].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
-        failures[id] = (monitor, before + 1)
-      }
-      excluded.formUnion(failed)
-    }
-    events += try arrangeLid(n)
+    try arrangeRules(n, reason, &events)
+    events += try arrangeLid(n, reason: reason)
     applyOutputExtras()
     return events
   }
@@ -330,7 +292,7 @@ public final class Daemon {
   public func releaseAll() {
     for monitor in monitors.values { release(monitor) }
     monitors = [:]
-    updateDamageTracking()
+    syncFrameTimer()
     connection.flush()
     _ = try? connection.sync()
   }

@@ -49,7 +49,7 @@ extension Daemon {
     for (output, want) in wanted where !want.properties.isEmpty {
       let have = connection.outputProperties(output.id, names: Set(want.properties.keys))
       let (writes, warnings) = PropertyCheck.writes(output: output.name, wanted: want.properties, have: have)
-      warnings.forEach(warnOnce)
+      for warning in warnings { warnOnce("\(warning)") }
       for write in writes {
         do {
           try connection.setOutputProperty(output.id, write)

@@ -139,7 +139,7 @@ extension Daemon {
   }
 
   /// Drops the manual choice and puts back the layout automatic choice had (`LayoutRestore`),
-  /// in one apply; automatic choice then runs as usual. A stale snapshot is planned again.
+  /// in one apply (the apply loop's); automatic choice then runs as usual.
   func resumeAutomatic(_ n: Int, reason: String) throws(DisplayError) -> [TopologyEvent] {
     let saved = profileRuntime.automaticLayout
     log.info("manual \(profileRuntime.manual?.choice.description ?? "choice") ends (\(reason)): automatic choice")
@@ -148,19 +148,21 @@ extension Daemon {
     (settled, failures) = ([:], [:])
     guard let saved else { return [] }
     var events: [TopologyEvent] = []
-    for _ in 0..<Self.maxRounds {
-      let plan = LayoutRestore.plan(saved: saved, now: topology, keptOff: closedPanel)
-      for warning in plan.warnings { log.warning(warning) }
-      guard !plan.isEmpty else { break }
-      let outcome = try connection.apply(plan, in: topology)
-      events += adopt(try connection.snapshot())
-      if outcome.stale { continue }
-      let problems =
-        outcome.failed.map { "could not restore \($0.change.outputName): \($0.reason)" }
-        + outcome.problems + [outcome.refused].compactMap { $0 }
-      for problem in problems { log.error(problem) }
-      if problems.isEmpty { log.info("reconcile \(n) (\(reason)): restored " + describe(outcome)) }
-      break
+    let words = ApplyWording(subject: { "the layout before the manual choice" }, unscaled: "scale 1 instead")
+    _ = try applyLoop(n, reason, words, &events) { _ in
+      LayoutRestore.plan(saved: saved, now: topology, keptOff: closedPanel)
+    } judge: { step in
+      guard case .applied(_, let outcome, let errors) = step else { return true }
+      for problem in errors {
+        // A restore names what it could not put back as such.
+        if case .couldNotConfigure(let output, let why) = problem {
+          log.error("could not restore \(output): \(why)")
+        } else {
+          log.error("\(problem)")
+        }
+      }
+      if errors.isEmpty { log.info("reconcile \(n) (\(reason)): restored " + describe(outcome)) }
+      return true
     }
     return events
   }

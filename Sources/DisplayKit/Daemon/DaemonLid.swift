@@ -4,35 +4,31 @@ extension Daemon {
   /// `defaults.lid_closed` when no profile matches: once per desk (monitors, lid, config),
   /// while the lid is closed, the built-in panel goes off if another output is lit; when it
   /// opens again, the panel comes back where it was. Outputs it turns off or on are settled.
-  func arrangeLid(_ n: Int) throws(DisplayError) -> [TopologyEvent] {
+  func arrangeLid(_ n: Int, reason: String) throws(DisplayError) -> [TopologyEvent] {
     let now = desk
     guard config.lidClosed == .disable, now != profileRuntime.lidDesk,
       lid == .closed || profileRuntime.lidDesk?.lid == .closed
     else { return [] }
     profileRuntime.lidDesk = now
     var events: [TopologyEvent] = []
-    for _ in 0..<Self.maxRounds {
+    var (before, panelName): (Rect?, String?) = (nil, nil)
+    let words = ApplyWording(subject: { "lid \(self.lid.rawValue)" }, unscaled: "scale 1 instead")
+    _ = try applyLoop(n, reason, words, &events) { _ in
       let panel = LidPolicy.panel(in: topology, config: config)
-      let plan = LidPolicy.plan(topology: topology, config: config, lid: lid, previous: profileRuntime.panelRect)
-      for warning in plan.warnings { log.warning(warning) }
-      guard !plan.isEmpty else { break }
-      let before = panel.flatMap { topology.geometry(of: $0) }
-      let outcome = try connection.apply(plan, in: topology)
-      events += adopt(try connection.snapshot())
-      if outcome.stale { continue }
-      let problems =
-        outcome.failed.map { "could not configure \($0.change.outputName): \($0.reason)" } + outcome.problems
-        + [outcome.refused].compactMap { $0 } + outcome.notRestored.map { "not restored: " + $0 }
-      guard problems.isEmpty else {
-        for problem in problems { log.error("lid \(lid.rawValue): \(problem)") }
-        break
+      (before, panelName) = (panel.flatMap { topology.geometry(of: $0) }, panel?.name)
+      return LidPolicy.plan(topology: topology, config: config, lid: lid, previous: profileRuntime.panelRect)
+    } judge: { step in
+      guard case .applied(let plan, let outcome, let errors) = step else { return true }
+      guard errors.isEmpty else {
+        for problem in errors { log.error("lid \(lid.rawValue): \(problem)") }
+        return true
       }
       if lid == .closed, let before { profileRuntime.panelRect = before }
       for id in plan.configures { settle(id) }
       counters.reconcilesChanged += 1
-      let name = panel?.name ?? "the panel"
+      let name = panelName ?? "the panel"
       log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(lid == .closed ? "off" : "on"): " + describe(outcome))
-      break
+      return true
     }
     return events
   }

@@ -103,104 +103,112 @@ extension Daemon {
 
   /// Chooses a profile and, unless it is in force on this desk already, applies it. Returns
   /// whether a profile was chosen (else the per-monitor rules apply) and the events seen.
+  /// The choice is made again in every round of the apply loop: a stale snapshot may show
+  /// other monitors.
   func arrangeProfile(_ n: Int, reason: String) throws(DisplayError) -> (handled: Bool, events: [TopologyEvent]) {
     var events: [TopologyEvent] = []
-    var noRotation: Set<OutputID> = []
-    var logged: Set<String> = []
-    for _ in 0..<Self.maxRounds {
+    var handled = true
+    var name = ""
+    // Whether the profile is in force, once an apply or a planning error said so.
+    var result: (profile: Profile, applied: Bool)?
+    let words = ApplyWording(subject: { "profile '\(name)'" }, unscaled: "no scale for it")
+    let ended = try applyLoop(n, reason, words, &events) { noRotation in
+      result = nil
       guard let choice = chooseProfile() else {
-        if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
-        profileRuntime.active = ActiveProfile(name: nil, reason: .none)
-        (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
-        followXftDPI(nil)
-        return (false, events)
+        noProfileMatches()
+        handled = false
+        return nil
       }
-      let active = ActiveProfile(name: choice.profile.name, reason: choice.reason)
-      if active != profileRuntime.active { log.info("profile '\(choice.profile.name)' \(choice.reason.rawValue)") }
-      profileRuntime.active = active
-      profileRuntime.chosen = (choice.profile, choice.assignment)
-      if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk {
-        log.debug("reconcile \(n) (\(reason)): profile '\(choice.profile.name)' in force; nothing to change")
-        return (true, events)
+      name = choice.profile.name
+      switch planProfile(choice, n, reason, noRotation) {
+      case .inForce: return nil
+      case .failed:
+        result = (choice.profile, false)
+        return nil
+      case .plan(let plan):
+        result = (choice.profile, false)
+        return plan
       }
-      switch try applyProfileRound(choice.profile, choice.assignment, n, reason, &noRotation, &logged, &events) {
-      case .again: continue
-      case .done(let applied):
-        (profileRuntime.applied, profileRuntime.failed) = ((choice.profile.name, desk), !applied)
-        // Leaving the profile later, every monitor gets the per-monitor rules afresh.
-        (settled, failures) = ([:], [:])
-        if applied {
-          followXftDPI(choice.profile)
-          onProfileApplied?(choice.profile)
-        }
-        return (true, events)
+    } judge: { step in
+      switch step {
+      case .unchanged:
+        log.debug("reconcile \(n) (\(reason)): profile '\(name)' in force; nothing to change")
+        result?.applied = true
+      case .applied(let plan, let outcome, let errors):
+        result?.applied = report(outcome, errors, plan, name, n, reason)
       }
+      return true
     }
-    log.error("reconcile \(n) (\(reason)): the profile could not be applied in \(Self.maxRounds) rounds")
+    guard ended else {
+      log.error("reconcile \(n) (\(reason)): the profile could not be applied in \(Self.maxRounds) rounds")
+      return (true, events)
+    }
+    guard handled, let result else { return (handled, events) }
+    record(result.profile, applied: result.applied)
     return (true, events)
   }
 
-  enum RoundResult {
-    /// Plan again (a stale snapshot, or capabilities learnt).
-    case again
-    /// Finished: whether the profile is in force.
-    case done(Bool)
+  /// None is active: the per-monitor rules apply, and `Xft.dpi` follows no profile.
+  private func noProfileMatches() {
+    if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
+    profileRuntime.active = ActiveProfile(name: nil, reason: .none)
+    (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+    followXftDPI(nil)
   }
 
-  /// Plans the profile, applies the plan, and says what to do next.
-  func applyProfileRound(
-    _ profile: Profile, _ assignment: ProfileAssignment, _ n: Int, _ reason: String, _ noRotation: inout Set<OutputID>,
-    _ logged: inout Set<String>, _ events: inout [TopologyEvent]
-  ) throws(DisplayError) -> RoundResult {
-    let name = profile.name
-    var planned = profile
-    for (i, id) in assignment.outputs.enumerated() where noRotation.contains(id) {
+  /// The profile was applied on this desk (or failed, and is not tried again on it).
+  private func record(_ profile: Profile, applied: Bool) {
+    (profileRuntime.applied, profileRuntime.failed) = ((profile.name, desk), !applied)
+    // Leaving the profile later, every monitor gets the per-monitor rules afresh.
+    (settled, failures) = ([:], [:])
+    guard applied else { return }
+    followXftDPI(profile)
+    onProfileApplied?(profile)
+  }
+
+  enum ProfilePlanning {
+    /// Applied on this desk already: nothing to do.
+    case inForce
+    /// The planner refused it (logged).
+    case failed
+    case plan(Plan)
+  }
+
+  /// Makes the chosen profile the one in force and plans it (unless it is in force on this
+  /// desk already), without rotation for the outputs in `noRotation`.
+  private func planProfile(
+    _ choice: (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason), _ n: Int, _ reason: String,
+    _ noRotation: Set<OutputID>
+  ) -> ProfilePlanning {
+    let active = ActiveProfile(name: choice.profile.name, reason: choice.reason)
+    if active != profileRuntime.active { log.info("profile '\(choice.profile.name)' \(choice.reason.rawValue)") }
+    profileRuntime.active = active
+    profileRuntime.chosen = (choice.profile, choice.assignment)
+    if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk {
+      log.debug("reconcile \(n) (\(reason)): profile '\(choice.profile.name)' in force; nothing to change")
+      return .inForce
+    }
+    var planned = choice.profile
+    for (i, id) in choice.assignment.outputs.enumerated() where noRotation.contains(id) {
       (planned.outputs[i].rotate, planned.outputs[i].reflect) = (.normal, .none)
     }
-    let planner = ProfilePlanner(
-      topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
-    let plan: Plan
-    do { plan = try planner.plan(planned, assignment: assignment) } catch {
+    let planner = ProfilePlanner(topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
+    do {
+      let plan = try planner.plan(planned, assignment: choice.assignment)
+      xft.planned = plan.dpi
+      return .plan(plan)
+    } catch {
       log.error("reconcile \(n) (\(reason)): \(error)")
-      return .done(false)
+      return .failed
     }
-    for warning in plan.warnings where logged.insert(warning).inserted { log.warning(warning) }
-    xft.planned = plan.dpi
-    if plan.isEmpty {
-      log.debug("reconcile \(n) (\(reason)): profile '\(name)' in force; nothing to change")
-      return .done(true)
-    }
-    let outcome = try connection.apply(plan, in: topology)
-    events += adopt(try connection.snapshot())
-    if outcome.stale {
-      log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
-      return .again
-    }
-    for warning in outcome.warnings { log.warning(warning) }
-    let crtcOutputs = { (crtcs: Set<CrtcID>) in plan.changes.filter { crtcs.contains($0.crtc) } }
-    if !outcome.transformRefused.isEmpty {
-      for change in crtcOutputs(outcome.transformRefused) {
-        log.warning("\(change.outputName): its CRTC refused a transform (RRSetCrtcTransform); no scale for it")
-      }
-      profileRuntime.noTransform.formUnion(outcome.transformRefused)
-      return .again
-    }
-    if !outcome.rotationRefused.isEmpty {
-      log.warning("profile '\(name)': \(outcome.refused ?? "rotation refused"); no rotation for those outputs")
-      for change in crtcOutputs(outcome.rotationRefused) { noRotation.formUnion(change.outputs) }
-      return .again
-    }
-    return .done(report(outcome, plan, name, n, reason))
   }
 
   /// Logs what an apply did; whether it put the profile in force.
-  private func report(_ outcome: ApplyOutcome, _ plan: Plan, _ name: String, _ n: Int, _ reason: String) -> Bool {
-    let problems =
-      outcome.failed.map { "could not configure \($0.change.outputName): \($0.reason)" } + outcome.problems
-      + [outcome.refused].compactMap { $0.map { "plan refused: " + $0 } }
-      + outcome.notRestored.map { "not restored: " + $0 }
-    guard problems.isEmpty else {
-      for problem in problems { log.error(problem) }
+  private func report(
+    _ outcome: ApplyOutcome, _ errors: [ApplyProblem], _ plan: Plan, _ name: String, _ n: Int, _ reason: String
+  ) -> Bool {
+    guard errors.isEmpty else {
+      for problem in errors { log.error("\(problem)") }
       log.error("reconcile \(n) (\(reason)): profile '\(name)' not applied; the layout before it was restored")
       return false
     }

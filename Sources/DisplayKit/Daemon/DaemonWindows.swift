@@ -1,10 +1,12 @@
 import DisplayModel
 import DisplaySupport
+import DisplayPorts
 
 extension Daemon {
-  /// Makes the windows match what the topology and config want: creates, moves, redraws or
-  /// destroys; draws only when a window's picture inputs changed.
+  /// Makes the surfaces match what the topology and config want: opens, moves, redraws or
+  /// closes; draws only when a surface's picture inputs changed.
   func syncWindows() {
+    guard let surfaces else { return }
     // A Wayland compositor places Xwayland's managed windows itself (sway floats them on the
     // focused output): only an override-redirect window lands on the monitor it is for.
     let onXwayland = desktop.manager == .xwayland
@@ -28,43 +30,41 @@ extension Daemon {
       if let refusal = want.refusal, monitors[id]?.drawn?.details != refusal { log.warning(refusal) }
       if var monitor = monitors[id] {
         if monitor.rect != want.rect {
-          connection.moveWindow(monitor.window, to: want.rect)
+          surfaces.move(monitor.surface, to: spec(want))
           monitor.rect = want.rect
-          log.info("window \(monitor.window) follows \(monitor.name) to \(want.rect)")
+          log.info("window \(monitor.surface) follows \(monitor.name) to \(want.rect)")
         }
         if want.content == .mirror {
-          if monitor.geometry != want.mirror || monitor.filter != want.filter || monitor.cursor != want.cursor {
-            updateMirror(&monitor, want)
-          }
+          if monitor.mirror != mirrorRequest(want) { updateMirror(&monitor, want) }
         } else if monitor.drawn != want.picture {
           draw(&monitor, want.picture)
         }
         monitors[id] = monitor
-      } else if let monitor = create(want) {
+      } else if let monitor = create(want, on: surfaces) {
         monitors[id] = monitor
       }
     }
-    mirrors.interval = frameInterval(wanted.values.filter { $0.content == .mirror })
-    updateDamageTracking()
+    syncFrameTimer()
     connection.flush()
   }
 
-  private func create(_ want: WindowWanted) -> ManagedMonitor? {
-    let spec = WindowSpec(
-      output: want.output.name, rect: want.rect, level: want.level, background: config.placeholder.background)
+  private func spec(_ want: WindowWanted) -> SurfaceSpec {
+    SurfaceSpec(head: want.output.name, rect: want.rect, level: want.level, background: config.placeholder.background)
+  }
+
+  private func create(_ want: WindowWanted, on surfaces: any SurfaceHost) -> ManagedMonitor? {
     do {
-      let window = try connection.createWindow(spec)
+      let surface = try surfaces.open(spec(want))
       var monitor = ManagedMonitor(
-        output: want.output.id, name: want.output.name, window: window, rect: want.rect, level: want.level,
-        content: want.content, drawn: nil, pixmap: nil, since: timestampNow())
+        output: want.output.id, name: want.output.name, surface: surface, rect: want.rect, level: want.level,
+        content: want.content, drawn: nil, since: timestampNow())
       if want.content == .mirror {
-        connection.selectExposures(window)
         updateMirror(&monitor, want)
       } else {
         draw(&monitor, want.picture)
       }
       counters.windowsCreated += 1
-      log.info("window \(window) on \(want.output.name) at \(want.rect), level \(want.level.rawValue)")
+      log.info("window \(surface) on \(want.output.name) at \(want.rect), level \(want.level.rawValue)")
       return monitor
     } catch {
       log.error("could not create a window on \(want.output.name): \(error)")
@@ -74,69 +74,45 @@ extension Daemon {
 
   private func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
     readPlaceholderImage()
-    guard let image = painter?.picture(picture, image: placeholderImage) else {
+    guard let surfaces, let image = painter?.picture(picture, image: placeholderImage) else {
       log.error("could not draw the placeholder for \(monitor.name) (\(picture.width)x\(picture.height))")
       return
     }
-    let old = (monitor.pixmap, monitor.inner)
     do {
-      let shown = try connection.showPicture(image, in: monitor.window, size: (picture.width, picture.height))
-      (monitor.pixmap, monitor.inner) = (shown.pixmap, shown.inner)
-      if let pixmap = old.0 { connection.freePixmap(pixmap) }
-      if let inner = old.1 { connection.destroyWindow(inner) }
+      try surfaces.show(image, on: monitor.surface)
     } catch {
       // The window keeps its background colour; the picture is tried again when it changes.
       log.error("could not show the placeholder on \(monitor.name) (\(picture.width)x\(picture.height)): \(error)")
     }
-    connection.flush()
     monitor.drawn = picture
     counters.redraws += 1
   }
 
   func release(_ monitor: ManagedMonitor) {
-    freeResources(of: monitor, windowGone: false)
+    surfaces?.close(monitor.surface)
     counters.windowsDestroyed += 1
-    log.info("window \(monitor.window) on \(monitor.name) released")
+    log.info("window \(monitor.surface) on \(monitor.name) released")
   }
 
-  /// Frees every server resource that served a monitor's window: the one place that knows
-  /// them all. When another client destroyed the window, the server already freed what
-  /// lived on it (its picture, its child) and only the rest is freed.
-  func freeResources(of monitor: ManagedMonitor, windowGone: Bool) {
-    if let pictures = monitor.mirror { connection.freeMirror(pictures, destination: !windowGone) }
-    if let cursor = monitor.cursorPicture { connection.freeCursorPicture(cursor) }
-    if !windowGone { connection.destroyWindow(monitor.window) }
-    if let pixmap = monitor.pixmap { connection.freePixmap(pixmap) }
-  }
-
-  /// Handles an event about our windows; returns whether the windows need a resync.
-  func handle(_ event: WindowEvent) -> Bool {
+  /// Handles an event about a surface; returns whether the surfaces need a resync.
+  func handle(_ event: SurfaceEvent) -> Bool {
     switch event {
-    case .destroyed(let window):
-      guard let (id, monitor) = monitors.first(where: { $0.value.window == window }) else { return false }
-      log.warning("window \(window) on \(monitor.name) was destroyed by someone else; making a new one")
-      freeResources(of: monitor, windowGone: true)
+    case .closed(let surface):
+      guard let (id, monitor) = monitors.first(where: { $0.value.surface == surface }) else { return false }
+      log.warning("window \(surface) on \(monitor.name) was destroyed by someone else; making a new one")
       monitors[id] = nil
       return true
-    case .closeRequested(let window):
-      log.info("ignoring a request to close window \(window)")
-    case .exposed(let window, let rect):
-      exposed(window, rect)
-    case .damaged:
-      // Damage already queued when the last mirror went: nothing left to draw it into.
-      guard mirrors.damage != nil else { return false }
-      mirrors.damagePending = true
-      scheduleFrame()
-    case .pointerMoved:
-      guard mirrors.tracking == true else { return false }
-      mirrors.cursorPending = true
-      scheduleFrame()
-    case .cursorChanged:
-      cursorShapeChanged()
-    case .inputDeviceAdded:
-      inputDeviceAdded()
+    case .exposed(let surface), .mirrorSourceLost(let surface):
+      // The host asks for the picture (or a choice) again: the next sync makes it.
+      guard let id = monitors.first(where: { $0.value.surface == surface })?.key else { return false }
+      monitors[id]?.drawn = nil
+      monitors[id]?.mirror = nil
+      return true
+    case .headGone(let surface):
+      // The topology says so too; the next snapshot releases it.
+      log.debug("window \(surface): its head is gone")
+      return false
     }
-    return false
   }
 
   /// The config the windows are made from: with a profile in force, a rule per entry first

@@ -1,26 +1,18 @@
 import DisplayModel
+import DisplayPorts
 
-/// A monitor the daemon covers with a window, and what it put there.
+/// A monitor the daemon covers with a surface, and what it put there.
 public struct ManagedMonitor: Sendable {
   public var output: OutputID
   public var name: String
-  public var window: WindowID
+  public var surface: SurfaceID
   public var rect: Rect
   public var level: WindowLevel
   public var content: ContentKind
   /// The picture's inputs; nil until drawn.
   public var drawn: PlaceholderContent?
-  public var pixmap: PixmapID?
-  /// The child window holding a picture smaller than the monitor (a huge monitor's).
-  public var inner: WindowID?
-  /// The mirror's pictures and geometry, for a mirror window.
-  public var mirror: MirrorPictures?
-  public var geometry: MirrorGeometry?
-  public var filter: MirrorFilter = .auto
-  /// Whether the pointer is drawn into the mirror, its picture and where it was drawn.
-  public var cursor = false
-  public var cursorPicture: CursorPicture?
-  public var cursorRect: Rect?
+  /// What it was asked to mirror; nil until then, and for a picture.
+  public var mirror: MirrorRequest?
   /// Wall-clock time the window was created.
   public var since: String
 }

@@ -29,13 +29,13 @@ public final class TopologyWatcher {
     self.server = server
     try server.selectRandREvents()
     topology = try server.snapshot(ReadOptions(probe: probe))
-    _ = try server.drainEvents { _ in }
+    _ = try server.drainEvents {}
   }
 
-  /// Takes every queued event; hands those about windows to `onWindow` and returns how many
-  /// may have changed the topology.
-  public func drain(_ onWindow: (WindowEvent) -> Void = { _ in }) throws(DisplayError) -> Int {
-    try server.drainEvents(onWindow)
+  /// Takes every queued event; tells `onInputDevice` of an input device added and returns
+  /// how many may have changed the topology.
+  public func drain(_ onInputDevice: () -> Void = {}) throws(DisplayError) -> Int {
+    try server.drainEvents(onInputDevice)
   }
 
   /// Makes `new` the latest snapshot; returns what changed since the last one.

@@ -119,6 +119,29 @@ public struct PropertyWrite: Hashable, Sendable {
   public var pending: Bool
 }
 
+/// Why a wanted output property is not written; `description` is the log's line.
+public enum PropertyWarning: Hashable, Sendable, CustomStringConvertible {
+  /// The output has no property of that name.
+  case missing(output: String, property: String, value: PropertyValue)
+  /// The property cannot be changed; it holds `holds`.
+  case immutable(output: String, property: String, value: PropertyValue, holds: [PropertyValue])
+  /// The value is outside what the property takes (`allowed`, in words).
+  case notAllowed(output: String, property: String, value: PropertyValue, allowed: String, holds: [PropertyValue])
+
+  public var description: String {
+    switch self {
+    case .missing(let output, let property, let value):
+      return "\(output): property '\(property)' \(value): the output has no such property; not set"
+    case .immutable(let output, let property, let value, let holds):
+      return
+        "\(output): property '\(property)' \(value): the property is immutable; left at \(PropertyCheck.shown(holds))"
+    case .notAllowed(let output, let property, let value, let allowed, let holds):
+      return "\(output): property '\(property)' \(value) is not allowed (expected \(allowed)); "
+        + "left at \(PropertyCheck.shown(holds))"
+    }
+  }
+}
+
 /// Which of an output's wanted properties to write: those it has, that take the value and do
 /// not hold it already. Each one left out gets a warning naming the output, the property,
 /// the value and what is allowed; the others are written regardless (one unsupported property
@@ -126,22 +149,23 @@ public struct PropertyWrite: Hashable, Sendable {
 public enum PropertyCheck {
   public static func writes(
     output: String, wanted: [String: PropertyValue], have: [String: OutputProperty]
-  ) -> (writes: [PropertyWrite], warnings: [String]) {
+  ) -> (writes: [PropertyWrite], warnings: [PropertyWarning]) {
     var writes: [PropertyWrite] = []
-    var warnings: [String] = []
+    var warnings: [PropertyWarning] = []
     for (name, value) in wanted.sorted(by: { $0.key < $1.key }) {
-      let what = "\(output): property '\(name)' \(value)"
       guard let property = have[name] else {
-        warnings.append("\(what): the output has no such property; not set")
+        warnings.append(.missing(output: output, property: name, value: value))
         continue
       }
       if property.value == [value] { continue }
       if property.immutable {
-        warnings.append("\(what): the property is immutable; left at \(shown(property.value))")
+        warnings.append(.immutable(output: output, property: name, value: value, holds: property.value))
         continue
       }
       guard property.accepts(value) else {
-        warnings.append("\(what) is not allowed (expected \(property.allowedText)); left at \(shown(property.value))")
+        warnings.append(
+          .notAllowed(
+            output: output, property: name, value: value, allowed: property.allowedText, holds: property.value))
         continue
       }
       writes.append(

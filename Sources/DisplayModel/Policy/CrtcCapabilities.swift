@@ -1,30 +1,27 @@
 extension Crtc {
   /// The rotation and reflection this CRTC can do of those asked (its `rotations`), and what
-  /// it cannot, in words ("rotate left (it can: normal)", "reflect x").
-  func fit(_ wanted: Rotation) -> (rotation: Rotation, problems: [String]) {
+  /// it cannot ("rotate left (it can: normal)", "reflect x").
+  func fit(_ wanted: Rotation) -> (rotation: Rotation, problems: [CrtcRefusal]) {
     let turn = wanted.subtracting([.reflectX, .reflectY])
     let reflect = wanted.intersection([.reflectX, .reflectY])
-    var problems: [String] = []
+    var problems: [CrtcRefusal] = []
     var result = Rotation.normal
     if !turn.isEmpty, rotations.isSuperset(of: turn) {
       result = turn
     } else if !turn.isEmpty {
       let names = [Rotation.normal, .left, .inverted, .right].filter { rotations.contains($0) }.map(\.name)
-      problems.append("rotate \(turn.name) (it can: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+      problems.append(.rotate(turn, can: names))
     }
     if rotations.isSuperset(of: reflect) {
       result.formUnion(reflect)
     } else {
-      problems.append(
-        "reflect " + (reflect == [.reflectX, .reflectY] ? "xy" : reflect.contains(.reflectX) ? "x" : "y"))
+      problems.append(.reflect(reflect == [.reflectX, .reflectY] ? "xy" : reflect.contains(.reflectX) ? "x" : "y"))
     }
     return (result, problems)
   }
 
   /// The warnings for what `fit` could not do on the output's CRTC, naming the output.
-  static func fitWarnings(_ output: String, _ problems: [String]) -> [String] {
-    problems.map {
-      "\(output): its CRTC cannot \($0); " + ($0.hasPrefix("rotate") ? "normal instead" : "not reflected")
-    }
+  static func fitWarnings(_ output: String, _ problems: [CrtcRefusal]) -> [PlanWarning] {
+    problems.map { .crtcCannot(output: output, $0) }
   }
 }

@@ -68,20 +68,19 @@ public enum CustomModes {
   /// made: timings RandR cannot carry, or larger than the server's maximum screen.
   static func resolve(
     _ request: ModeRequest, _ custom: CustomModeRequest, for output: Output, in topology: Topology
-  ) -> (mode: Mode?, warning: String?) {
+  ) -> (mode: Mode?, warning: PlanWarning?) {
     guard let wanted = wanted(request, custom) else {
       if case .cvt = custom, request == .preferred || request == .highest || request == .keep { return (nil, nil) }
-      return (nil, "\(output.name): no CVT timings for \(request) fit RandR; not created")
+      return (nil, .customTimingsUnfit(output: output.name, request: request))
     }
     let screen = topology.screen
     if screen.maxWidth > 0 && screen.maxHeight > 0
       && (wanted.width > screen.maxWidth || wanted.height > screen.maxHeight)
     {
-      return (
-        nil,
-        "\(output.name): custom mode \(wanted.name) (\(wanted.width)x\(wanted.height)) is larger than the server's "
-          + "maximum screen \(topology.screen.maxWidth)x\(topology.screen.maxHeight); not created"
-      )
+      let warning = PlanWarning.customTooLarge(
+        output: output.name, mode: wanted.name, width: wanted.width, height: wanted.height,
+        maxWidth: screen.maxWidth, maxHeight: screen.maxHeight)
+      return (nil, warning)
     }
     let made = topology.modes.values.filter { $0.name.hasPrefix(prefix) && $0.sameTimings(as: wanted) }
     if let own = made.first(where: { output.modes.contains($0.id) }) { return (own, nil) }

@@ -8,12 +8,12 @@ public enum ModePolicy {
   /// so one no longer asked for stops being shown and is released.
   public static func candidates(
     _ request: ModeRequest, custom: CustomModeRequest? = nil, for output: Output, in topology: Topology
-  ) -> (modes: [Mode], warning: String?) {
+  ) -> (modes: [Mode], warning: PlanWarning?) {
     let all = topology.modes(of: output).filter { !$0.name.hasPrefix(CustomModes.prefix) }
     let preferred = output.preferredModes.first.flatMap { topology.modes[$0] }
     let largest = all.max { ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz) }
     var requested: Mode?
-    var warning: String?
+    var warning: PlanWarning?
     switch request {
     case .preferred: requested = preferred
     case .highest: requested = largest
@@ -25,7 +25,7 @@ public enum ModePolicy {
         all.filter { $0.width == w && $0.height == h && abs($0.refreshHz - r) <= 0.5 }
         .min { abs($0.refreshHz - r) < abs($1.refreshHz - r) }
     }
-    var customWarning: String?
+    var customWarning: PlanWarning?
     if let custom {
       let (made, why) = madeMode(request, custom, output, topology, listed: all)
       if let made { requested = made }
@@ -40,10 +40,9 @@ public enum ModePolicy {
       chain.append(mode)
     }
     if requested == nil, let first = chain.first {
-      let lacking = request == .preferred ? "no preferred mode" : "no mode \(request)"
-      warning = "\(output.name) has \(lacking); using \(first.label) instead"
+      warning = .modeMissing(output: output.name, request: request == .preferred ? nil : request, using: first.label)
     }
-    if let customWarning { warning = customWarning + (warning.map { "; " + $0 } ?? "") }
+    if let customWarning { warning = warning.map { .both(customWarning, $0) } ?? customWarning }
     return (chain, warning)
   }
 
@@ -51,7 +50,7 @@ public enum ModePolicy {
   /// listed mode meets a CVT request, else the mode displayd makes.
   static func madeMode(
     _ request: ModeRequest, _ custom: CustomModeRequest, _ output: Output, _ topology: Topology, listed: [Mode]
-  ) -> (Mode?, String?) {
+  ) -> (Mode?, PlanWarning?) {
     if case .modeline(let line) = custom {
       let wanted = line.mode(id: ModeID(rawValue: 0), name: "")
       if let own = listed.first(where: { $0.sameTimings(as: wanted) }) { return (own, nil) }

@@ -65,13 +65,13 @@ extension Planner {
   }
 
   /// The bounding box of every monitor, within the server's limits; nil when unchanged.
-  func screenSize(rects: [OutputID: Rect], changed: Bool, warnings: inout [String]) -> (width: Int, height: Int)? {
+  func screenSize(rects: [OutputID: Rect], changed: Bool, warnings: inout [PlanWarning]) -> (width: Int, height: Int)? {
     guard changed else { return nil }
     let s = topology.screen
     let w = max(s.minWidth, rects.values.map { $0.x + $0.width }.max() ?? 0)
     let h = max(s.minHeight, rects.values.map { $0.y + $0.height }.max() ?? 0)
     if w > s.maxWidth || h > s.maxHeight {
-      warnings.append("the layout needs a \(w)x\(h) screen, more than the server's \(s.maxWidth)x\(s.maxHeight)")
+      warnings.append(.screenTooLarge(width: w, height: h, maxWidth: s.maxWidth, maxHeight: s.maxHeight))
     }
     let size = (min(w, s.maxWidth), min(h, s.maxHeight))
     return size == (s.width, s.height) ? nil : size

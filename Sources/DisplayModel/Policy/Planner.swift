@@ -41,7 +41,7 @@ public struct Plan: Sendable {
   public var changes: [CrtcChange] = []
   /// The screen size afterwards, nil to leave it.
   public var screen: (width: Int, height: Int)?
-  public var warnings: [String] = []
+  public var warnings: [PlanWarning] = []
   /// Outputs this plan configures: the daemon leaves them alone afterwards.
   public var configures: Set<OutputID> = []
   /// The RandR primary output afterwards, nil to leave it.
@@ -68,19 +68,23 @@ public struct Plan: Sendable {
 /// Desired state from actual state: which connected external outputs need a CRTC, a mode and
 /// a place, and which CRTCs still drive monitors that are gone. A rule's `enabled: false`
 /// turns its output off (never the last one lit), `rotate`/`reflect` what the CRTC can do of
-/// them, `scale` a transform (none on CRTCs in `noTransform`), `primary` the RandR primary.
-/// Pure.
+/// them (none for outputs in `noRotation`), `scale` a transform (none on CRTCs in
+/// `noTransform`), `primary` the RandR primary. Pure.
 public struct Planner {
   public var topology: Topology
   public var config: Config
   /// CRTCs known to refuse transforms (`RRSetCrtcTransform` answered BadValue): a `scale` on
   /// them falls back to 1 with a warning.
   public var noTransform: Set<CrtcID>
+  /// Outputs whose CRTC refused the rotation asked (the server's answer to an apply): planned
+  /// unrotated.
+  public var noRotation: Set<OutputID>
 
-  public init(topology: Topology, config: Config, noTransform: Set<CrtcID> = []) {
+  public init(topology: Topology, config: Config, noTransform: Set<CrtcID> = [], noRotation: Set<OutputID> = []) {
     self.topology = topology
     self.config = config
     self.noTransform = noTransform
+    self.noRotation = noRotation
   }
 
   /// Plans for the outputs not in `settled` (outputs the daemon configured before and now
@@ -93,9 +97,7 @@ public struct Planner {
     let offs = pending(settled, main: main).filter { !$0.settings.enabled && topology.geometry(of: $0.output) != nil }
     guard !offs.isEmpty, leavesDark(plan) else { return plan }
     var kept = arrange(settled: settled.union(offs.map(\.output.id)))
-    kept.warnings.append(
-      "\(offs.map(\.output.name).joined(separator: ", ")): enabled false, but turning it off would leave no "
-        + "output lit; left on (never a dark desk)")
+    kept.warnings.append(.keptOn(outputs: offs.map(\.output.name)))
     return kept
   }
 
@@ -119,13 +121,13 @@ public struct Planner {
       if let r = topology.geometry(of: output) { rects[output.id] = r }
     }
     var targets: [OutputID: Target] = [:]
-    var usedCrtcs = Set(topology.crtcs.filter(\.isActive).map(\.id))
+    var crtcs = CrtcAllocator(topology)
     for (output, settings) in pending {
       guard settings.enabled else {
         plan.configures.insert(output.id)
         continue
       }
-      guard let target = target(output, settings, main: main, rects: &rects, used: &usedCrtcs, &plan.warnings)
+      guard let target = target(output, settings, main: main, rects: &rects, crtcs: &crtcs, &plan.warnings)
       else { continue }
       targets[output.id] = target
       plan.configures.insert(output.id)
@@ -144,20 +146,22 @@ public struct Planner {
   /// `rects`; nil (with a warning) when it has no modes, no CRTC or no room.
   func target(
     _ output: Output, _ settings: MonitorSettings, main: Output?, rects: inout [OutputID: Rect],
-    used usedCrtcs: inout Set<CrtcID>, _ warnings: inout [String]
+    crtcs: inout CrtcAllocator, _ warnings: inout [PlanWarning]
   ) -> Target? {
     let (modes, warning) = ModePolicy.candidates(settings.mode, custom: settings.custom, for: output, in: topology)
     if let warning { warnings.append(warning) }
     guard !modes.isEmpty else {
-      warnings.append("\(output.name) lists no modes; left alone")
+      warnings.append(.noModes(output: output.name, leftOff: false))
       return nil
     }
-    guard let crtc = crtc(for: output, used: &usedCrtcs) else {
-      warnings.append("no free CRTC can drive \(output.name); left dark")
+    guard let crtc = crtcs.crtc(for: output) else {
+      warnings.append(.noCrtc(output: output.name, leftOff: false))
       return nil
     }
     var rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
-    if let wanted = settings.rotation {
+    if noRotation.contains(output.id) {
+      rotation = .normal
+    } else if let wanted = settings.rotation {
       let fit = crtc.fit(wanted)
       rotation = fit.rotation
       warnings += Crtc.fitWarnings(output.name, fit.problems)
@@ -165,16 +169,13 @@ public struct Planner {
     let fixed = fixedScale(output, settings, crtc, &warnings)
     // Down the mode chain until the whole layout fits the server's maximum screen.
     guard let (index, rect) = firstFitting(modes, rotation, fixed, settings.position, main: main, rects: rects) else {
-      warnings.append(
-        "\(output.name): no mode fits within the server's maximum screen \(maxSize.width)x\(maxSize.height); left dark"
-      )
-      if output.crtc != crtc.id { usedCrtcs.remove(crtc.id) }
+      let largest = topology.screen.largest
+      warnings.append(.noModeFits(output: output.name, maxWidth: largest.width, maxHeight: largest.height))
+      if output.crtc != crtc.id { crtcs.giveBack(crtc.id) }
       return nil
     }
     if index > 0 {
-      warnings.append(
-        "\(output.name): \(modes[0].name) does not fit within the server's maximum screen; \(modes[index].name) instead"
-      )
+      warnings.append(.modeTooLarge(output: output.name, mode: modes[0].name, instead: modes[index].name))
     }
     rects[output.id] = rect
     let chosen = modes[index]
@@ -188,11 +189,6 @@ public struct Planner {
   /// Modes tried after the chosen one when the server refuses it.
   static let maxFallbacks = 3
 
-  /// The largest screen the server takes, and the X protocol's 16-bit coordinates.
-  var maxSize: (width: Int, height: Int) {
-    (min(topology.screen.maxWidth, Int(Int16.max)), min(topology.screen.maxHeight, Int(Int16.max)))
-  }
-
   /// The first of `modes` whose place keeps every monitor inside the maximum screen (after
   /// the shift that a place left of or above the origin causes), with its index and rectangle.
   /// `fixed` is the scale in 16.16 fixed point: the area shown is the turned mode times it.
@@ -200,11 +196,9 @@ public struct Planner {
     _ modes: [Mode], _ rotation: Rotation, _ fixed: Int, _ position: PositionRequest, main: Output?,
     rects: [OutputID: Rect]
   ) -> (Int, Rect)? {
+    let transform = FixedScale.transform(fixed, fixed)
     for (index, mode) in modes.enumerated() {
-      let turned =
-        rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
-      let size = (FixedScale.length(turned.0, fixed), FixedScale.length(turned.1, fixed))
-      guard size.0 > 0, size.1 > 0 else { continue }
+      guard let size = mode.footprint(rotation, transform), size.width > 0, size.height > 0 else { continue }
       let origin = place(size, position, main: main, rects: rects)
       let rect = Rect(x: origin.x, y: origin.y, width: size.0, height: size.1)
       let all = Array(rects.values) + [rect]
@@ -212,18 +206,8 @@ public struct Planner {
       let y0 = min(0, all.map(\.y).min() ?? 0)
       let x1 = all.map { $0.x + $0.width }.max() ?? 0
       let y1 = all.map { $0.y + $0.height }.max() ?? 0
-      if x1 - x0 <= maxSize.width && y1 - y0 <= maxSize.height { return (index, rect) }
+      if topology.screen.holds(x1 - x0, y1 - y0) { return (index, rect) }
     }
     return nil
-  }
-
-  /// The output's own CRTC, else a free one that can drive it.
-  func crtc(for output: Output, used: inout Set<CrtcID>) -> Crtc? {
-    if let id = output.crtc, let crtc = topology.crtc(id) { return crtc }
-    let free = output.possibleCrtcs.compactMap(topology.crtc).first { c in
-      !used.contains(c.id) && c.outputs.isEmpty && (c.possibleOutputs.isEmpty || c.possibleOutputs.contains(output.id))
-    }
-    if let free { used.insert(free.id) }
-    return free
   }
 }

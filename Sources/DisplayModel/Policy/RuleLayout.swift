@@ -14,11 +14,11 @@ struct Target {
 extension Planner {
   /// The rule's scale in 16.16 fixed point, as `xrandr --scale` rounds it; 1 where the rule
   /// gives none, and (with a warning) where the CRTC takes no transforms.
-  func fixedScale(_ output: Output, _ settings: MonitorSettings, _ crtc: Crtc, _ warnings: inout [String]) -> Int {
+  func fixedScale(_ output: Output, _ settings: MonitorSettings, _ crtc: Crtc, _ warnings: inout [PlanWarning]) -> Int {
     guard let scale = settings.scale else { return FixedScale.one }
     let fixed = FixedScale.fixed(scale)
     guard fixed == FixedScale.one || !noTransform.contains(crtc.id) else {
-      warnings.append("\(output.name): its CRTC does not take transforms; scale 1 instead of \(scale)")
+      warnings.append(.noTransform(output: output.name, scale: scale))
       return FixedScale.one
     }
     return fixed
@@ -54,18 +54,18 @@ extension Planner {
   /// its place.
   func primary(
     _ pending: [(output: Output, settings: MonitorSettings)], targets: [OutputID: Target],
-    disabled: Set<OutputID>, main: Output?, _ warnings: inout [String]
+    disabled: Set<OutputID>, main: Output?, _ warnings: inout [PlanWarning]
   ) -> OutputID? {
     let asking = pending.filter(\.settings.primary).map(\.output)
     var wanted: OutputID?
     if let first = asking.first {
       if asking.count > 1 {
-        warnings.append("\(asking.map(\.name).joined(separator: ", ")) all ask to be primary; \(first.name) is")
+        warnings.append(.primaryContested(outputs: asking.map(\.name), chosen: first.name))
       }
       if targets[first.id] != nil {
         wanted = first.id
       } else {
-        warnings.append("\(first.name) is primary but off; primary left as it is")
+        warnings.append(.primaryOff(output: first.name))
       }
     } else if let current = topology.primary, disabled.contains(current), let main,
       topology.geometry(of: main) != nil
@@ -76,7 +76,7 @@ extension Planner {
   }
 
   /// What the rule matching main asks that the per-monitor planner never does to main.
-  func mainWarnings(_ main: Output?) -> [String] {
+  func mainWarnings(_ main: Output?) -> [PlanWarning] {
     guard let main, let settings = config.settings(for: main) else { return [] }
     var asked: [String] = []
     if !settings.enabled { asked.append("enabled: false") }
@@ -84,10 +84,7 @@ extension Planner {
     if settings.scale != nil { asked.append("scale") }
     if settings.primary && topology.primary != main.id { asked.append("primary") }
     guard !asked.isEmpty else { return [] }
-    return [
-      "\(main.name) is main: a monitors rule's \(asked.joined(separator: ", ")) is not applied to main "
-        + "(a profile can turn main off, rotate or scale it); left as it is"
-    ]
+    return [.mainLeftAsIs(output: main.name, asked: asked)]
   }
 
   /// Whether the plan would leave no connected desktop output lit where one is connected.

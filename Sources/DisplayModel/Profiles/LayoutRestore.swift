@@ -52,8 +52,7 @@ public enum LayoutRestore {
       let outputs = c.outputs.filter { id in same.contains(id) && now.output(id)?.modes.contains(mode) == true }
       guard !outputs.isEmpty else { continue }
       let names = outputs.compactMap { now.output($0)?.name }.joined(separator: ",")
-      let quarter = c.rotation.contains(.left) || c.rotation.contains(.right)
-      let (w, h) = quarter ? (m.height, m.width) : (m.width, m.height)
+      let (w, h) = c.rotation.turned(m.width, m.height)
       let change = CrtcChange(
         crtc: c.id, mode: mode, x: c.x, y: c.y, rotation: c.rotation, outputs: outputs, fallbacks: [],
         outputName: names)
@@ -81,11 +80,9 @@ public enum LayoutRestore {
     var plan = plan
     let w = max(now.screen.minWidth, lit.map { $0.x + $0.width }.max() ?? 0)
     let h = max(now.screen.minHeight, lit.map { $0.y + $0.height }.max() ?? 0)
-    guard w <= min(now.screen.maxWidth, Int(Int16.max)), h <= min(now.screen.maxHeight, Int(Int16.max)) else {
+    guard now.screen.holds(w, h) else {
       var refused = Plan()
-      refused.warnings = [
-        "the layout before the manual one needs a \(w)x\(h) screen, more than the server's maximum; not restored"
-      ]
+      refused.warnings = [.restoreTooLarge(width: w, height: h)]
       return refused
     }
     if (w, h) != (now.screen.width, now.screen.height) { plan.screen = (w, h) }

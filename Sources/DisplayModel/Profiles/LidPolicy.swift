@@ -40,12 +40,10 @@ public enum LidPolicy {
 
   static func open(_ panel: Output, _ t: Topology, _ previous: Rect?) -> Plan {
     guard let mode = ModePolicy.candidates(.preferred, for: panel, in: t).modes.first else { return Plan() }
-    let idle = panel.possibleCrtcs.compactMap(t.crtc).first { c in
-      !c.isActive && (c.possibleOutputs.isEmpty || c.possibleOutputs.contains(panel.id))
-    }
-    guard let crtc = idle else {
+    var crtcs = CrtcAllocator(t)
+    guard let crtc = crtcs.free(for: panel) else {
       var plan = Plan()
-      plan.warnings = ["no free CRTC can drive \(panel.name); left off"]
+      plan.warnings = [.noCrtc(output: panel.name, leftOff: true)]
       return plan
     }
     let lit = t.crtcs.filter(\.isActive)
@@ -87,9 +85,9 @@ public enum LidPolicy {
     }
     let w = max(t.screen.minWidth, lit.map { $0.1.x + $0.1.width - dx }.max() ?? 0)
     let h = max(t.screen.minHeight, lit.map { $0.1.y + $0.1.height - dy }.max() ?? 0)
-    guard w <= min(t.screen.maxWidth, Int(Int16.max)), h <= min(t.screen.maxHeight, Int(Int16.max)) else {
+    guard t.screen.holds(w, h) else {
       var refused = Plan()
-      refused.warnings = ["the panel needs a \(w)x\(h) screen, more than the server's maximum; left as it is"]
+      refused.warnings = [.panelTooLarge(width: w, height: h)]
       return refused
     }
     if (w, h) != (t.screen.width, t.screen.height) { plan.screen = (w, h) }

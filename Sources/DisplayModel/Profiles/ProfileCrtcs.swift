@@ -3,14 +3,12 @@ extension ProfilePlanner {
   /// own CRTC, then take free ones; `same-as` entries share their target's CRTC where RandR
   /// can clone (the same mode in both outputs' lists, the same rotation, a CRTC that can
   /// drive both), else get their own.
-  func allocate(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+  func allocate(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     let clones = Set(slots.indices.filter { cloneTarget($0, slots, profile) != nil })
-    var reserved = Set<CrtcID>()
+    var crtcs = CrtcAllocator(topology, lettingGo: lettingGo(slots))
     let plain = slots.indices.filter { !clones.contains($0) && slots[$0].on }
-    for i in plain {
-      if let own = topology.activeCrtc(of: slots[i].output), reserved.insert(own.id).inserted { slots[i].crtc = own }
-    }
-    for i in plain where slots[i].crtc == nil { give(&slots, i, &reserved, &warnings) }
+    for i in plain { slots[i].crtc = crtcs.own(slots[i].output) }
+    for i in plain where slots[i].crtc == nil { give(&slots[i], &crtcs, &warnings) }
     for i in plain where slots[i].lit {
       fitRotation(&slots[i], &warnings)
       fitMode(&slots[i], &warnings)
@@ -23,11 +21,8 @@ extension ProfilePlanner {
       done.insert(i)
       guard slots[i].on else { continue }
       if let t = cloneTarget(i, slots, profile), slots[t].lit, share(&slots[i], slots[t], t) { continue }
-      if let own = topology.activeCrtc(of: slots[i].output), reserved.insert(own.id).inserted {
-        slots[i].crtc = own
-      } else {
-        give(&slots, i, &reserved, &warnings)
-      }
+      slots[i].crtc = crtcs.own(slots[i].output)
+      if slots[i].crtc == nil { give(&slots[i], &crtcs, &warnings) }
       if slots[i].lit { fitRotation(&slots[i], &warnings) }
     }
   }
@@ -40,17 +35,17 @@ extension ProfilePlanner {
     return t
   }
 
+  /// The outputs whose CRTCs a slot may take: those this plan turns off, and those gone.
+  func lettingGo(_ slots: [Slot]) -> Set<OutputID> {
+    let gone = topology.crtcs.flatMap(\.outputs).filter { topology.output($0)?.isConnected != true }
+    return Set(slots.filter { !$0.on }.map(\.output.id) + gone)
+  }
+
   /// A free CRTC for the slot: one that can drive its output and that no lit output keeps
   /// (idle, or driving only outputs this plan turns off or that are gone).
-  func give(_ slots: inout [Slot], _ i: Int, _ reserved: inout Set<CrtcID>, _ warnings: inout [String]) {
-    let goingOff = Set(slots.filter { !$0.on }.map(\.output.id))
-    let output = slots[i].output
-    let crtc = output.possibleCrtcs.compactMap(topology.crtc).first { c in
-      !reserved.contains(c.id) && (c.possibleOutputs.isEmpty || c.possibleOutputs.contains(output.id))
-        && (!c.isActive || c.outputs.allSatisfy { goingOff.contains($0) || topology.output($0)?.isConnected != true })
-    }
-    if let crtc { reserved.insert(crtc.id) } else { warnings.append("no free CRTC can drive \(output.name); left off") }
-    slots[i].crtc = crtc
+  func give(_ slot: inout Slot, _ crtcs: inout CrtcAllocator, _ warnings: inout [PlanWarning]) {
+    slot.crtc = crtcs.free(for: slot.output)
+    if slot.crtc == nil { warnings.append(.noCrtc(output: slot.output.name, leftOff: true)) }
   }
 
   /// Puts a clone on its target's CRTC when RandR can drive both from it.
@@ -68,7 +63,7 @@ extension ProfilePlanner {
     return true
   }
 
-  func fitRotation(_ slot: inout Slot, _ warnings: inout [String]) {
+  func fitRotation(_ slot: inout Slot, _ warnings: inout [PlanWarning]) {
     guard let crtc = slot.crtc else { return }
     let (rotation, problems) = crtc.fit(slot.entry.rotation)
     slot.rotation = rotation

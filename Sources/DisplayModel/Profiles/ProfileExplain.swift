@@ -10,11 +10,8 @@ extension Topology {
       var crtc = t.crtcs[ci]
       (crtc.mode, crtc.x, crtc.y, crtc.rotation, crtc.outputs) = (change.mode, change.x, change.y, change.rotation, [])
       (crtc.width, crtc.height) = (0, 0)
-      if let id = change.mode, let mode = t.modes[id], change.transform.matrix.count == 9 {
-        let quarter = change.rotation.contains(.left) || change.rotation.contains(.right)
-        let (w, h) = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
-        crtc.width = FixedScale.length(w, FixedScale.fixed(change.transform.matrix[0]))
-        crtc.height = FixedScale.length(h, FixedScale.fixed(change.transform.matrix[4]))
+      if let id = change.mode, let mode = t.modes[id], let size = mode.footprint(change.rotation, change.transform) {
+        (crtc.width, crtc.height) = size
         crtc.outputs = change.outputs
         for i in t.outputs.indices where change.outputs.contains(t.outputs[i].id) { t.outputs[i].crtc = crtc.id }
       }
@@ -57,7 +54,7 @@ public enum ProfileExplain {
       }
       lines.append(
         "  screen: \(after.screen.width)x\(after.screen.height), \(after.screen.mmWidth)x\(after.screen.mmHeight) mm")
-      lines += plan.warnings.map { "  warning: " + $0 }
+      lines += plan.warnings.map { "  warning: \($0)" }
       if changesNothing(plan) { lines.append("  already in force: nothing to change") }
     } catch {
       lines.append("  refused: \(error)")
@@ -78,8 +75,7 @@ public enum ProfileExplain {
     if !reflect.isEmpty {
       parts.append("reflect " + (reflect.contains(.reflectX) ? "x" : "") + (reflect.contains(.reflectY) ? "y" : ""))
     }
-    let quarter = crtc.rotation.contains(.left) || crtc.rotation.contains(.right)
-    if (crtc.width, crtc.height) != (quarter ? (mode.height, mode.width) : (mode.width, mode.height)) {
+    if (crtc.width, crtc.height) != crtc.rotation.turned(mode.width, mode.height) {
       parts.append("showing \(crtc.width)x\(crtc.height)")
     }
     let others = crtc.outputs.filter { $0 != output.id }.compactMap { t.output($0)?.name }

@@ -1,99 +1,76 @@
-/// `xrandr --scale`'s arithmetic: the matrix holds 16.16 fixed-point numbers
-/// (`XDoubleToFixed` truncates), and the CRTC covers the transformed mode's bounding box,
-/// its far corner rounded up (`ceil`).
-enum FixedScale {
-  static let one = 65536
-
-  /// `XDoubleToFixed(s)`: s × 65536, truncated (the scale is bounded, so it fits).
-  static func fixed(_ s: Double) -> Int { Int(s * Double(one)) }
-
-  /// ceil(length × fixed / 65536), as xrandr's `path_bounds` computes it in doubles (exact here).
-  static func length(_ length: Int, _ fixed: Int) -> Int { (length * fixed + one - 1) / one }
-
-  static func transform(_ fx: Int, _ fy: Int, _ filter: ScaleFilter) -> CrtcTransform {
-    guard fx != one || fy != one else { return .identity }
-    let (sx, sy) = (Double(fx) / Double(one), Double(fy) / Double(one))
-    return CrtcTransform(matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1], filter: filter)
-  }
-}
-
 extension ProfilePlanner {
   /// Each lit slot's transform and the size of the area it shows: its mode (sides swapped
   /// when turned a quarter) times its scale; a clone: its target's area.
-  func sizeAll(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+  func sizeAll(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     var done = Set<Int>()
     while let i = slots.indices.first(where: { i in
       !done.contains(i) && (cloneOf(i, slots, profile).map { done.contains($0) } ?? true)
     }) {
       done.insert(i)
-      guard slots[i].lit, let mode = slots[i].mode, let crtc = slots[i].crtc else { continue }
-      let size = turned(mode, slots[i].rotation)
+      guard slots[i].lit, let mode = slots[i].mode, let crtc = slots[i].crtc,
+        let size = mode.footprint(slots[i].rotation)
+      else { continue }
       if let t = cloneOf(i, slots, profile) {
-        sizeClone(&slots[i], size, slots[t], transforms: !noTransform.contains(crtc.id), &warnings)
+        sizeClone(&slots[i], mode, size, slots[t], transforms: !noTransform.contains(crtc.id), &warnings)
       } else {
         var f = FixedScale.fixed(slots[i].entry.scale)
         if f != FixedScale.one && noTransform.contains(crtc.id) {
-          warnings.append(
-            "\(slots[i].output.name): its CRTC does not take transforms; scale 1 instead of \(slots[i].entry.scale)")
+          warnings.append(.noTransform(output: slots[i].output.name, scale: slots[i].entry.scale))
           f = FixedScale.one
         }
         slots[i].transform = FixedScale.transform(f, f, slots[i].entry.scaleFilter)
-        slots[i].size = (FixedScale.length(size.0, f), FixedScale.length(size.1, f))
+        slots[i].size = mode.footprint(slots[i].rotation, slots[i].transform) ?? size
       }
     }
-  }
-
-  /// A mode's sides as a CRTC turned by `rotation` shows them: swapped for a quarter turn.
-  func turned(_ mode: Mode, _ rotation: Rotation) -> (Int, Int) {
-    rotation.contains(.left) || rotation.contains(.right) ? (mode.height, mode.width) : (mode.width, mode.height)
   }
 
   /// An entry without a mode whose preferred mode, turned and scaled, needs more than the
   /// server's largest screen on its own takes the largest of its modes that fits, with a
   /// warning. When none fits, the choice stays and the screen check refuses the profile; a
   /// mode the entry names is never replaced.
-  func fitMode(_ slot: inout Slot, _ warnings: inout [String]) {
+  func fitMode(_ slot: inout Slot, _ warnings: inout [PlanWarning]) {
     guard slot.entry.mode == .preferred, let mode = slot.mode, let crtc = slot.crtc else { return }
     let f = noTransform.contains(crtc.id) ? FixedScale.one : FixedScale.fixed(slot.entry.scale)
-    let (limit, rotation) = (maxScreen, slot.rotation)
+    let (limit, rotation, transform) = (topology.screen.largest, slot.rotation, FixedScale.transform(f, f))
     let fits = { (m: Mode) -> Bool in
-      let (w, h) = self.turned(m, rotation)
-      return FixedScale.length(w, f) <= limit.width && FixedScale.length(h, f) <= limit.height
+      m.footprint(rotation, transform).map { self.topology.screen.holds($0.width, $0.height) } ?? false
     }
     guard !fits(mode),
       let chosen = slot.modes.filter(fits).max(by: {
         ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz)
       })
     else { return }
-    let how = rotation.contains(.left) || rotation.contains(.right) ? " turned" : ""
     warnings.append(
-      "\(slot.output.name): \(mode.name)\(how) does not fit within the server's maximum screen "
-        + "\(limit.width)x\(limit.height); \(chosen.name) instead")
+      .profileModeTooLarge(
+        output: slot.output.name, mode: mode.name, turned: rotation.isQuarterTurn, maxWidth: limit.width,
+        maxHeight: limit.height, instead: chosen.name))
     slot.modes = [chosen] + slot.modes.filter { $0.id != chosen.id }
   }
 
   /// A clone shows its target's area: on the target's CRTC, at its own mode where the sizes
   /// agree, else scaled to it by a transform (unscaled, with a warning, where the CRTC
   /// takes none).
-  func sizeClone(_ slot: inout Slot, _ own: (Int, Int), _ target: Slot, transforms: Bool, _ warnings: inout [String]) {
+  func sizeClone(
+    _ slot: inout Slot, _ mode: Mode, _ own: (width: Int, height: Int), _ target: Slot, transforms: Bool,
+    _ warnings: inout [PlanWarning]
+  ) {
     if slot.sharesWith != nil {
       (slot.transform, slot.size) = (target.transform, target.size)
     } else if own == target.size {
       (slot.transform, slot.size) = (.identity, target.size)
     } else if !transforms {
-      warnings.append(
-        "\(slot.output.name): its CRTC does not take transforms; shown unscaled at the place of its target")
+      warnings.append(.cloneCannotScale(output: slot.output.name))
       slot.size = own
     } else if !ProfileOutput.scales.contains(Double(target.size.width) / Double(own.0))
       || !ProfileOutput.scales.contains(Double(target.size.height) / Double(own.1))
     {
-      warnings.append("\(slot.output.name): its target's area is too far from its own size to scale; shown unscaled")
+      warnings.append(.cloneTooFar(output: slot.output.name))
       slot.size = own
     } else {
       let fx = FixedScale.fixed(Double(target.size.width) / Double(own.0))
       let fy = FixedScale.fixed(Double(target.size.height) / Double(own.1))
       slot.transform = FixedScale.transform(fx, fy, slot.entry.scaleFilter)
-      slot.size = (FixedScale.length(own.0, fx), FixedScale.length(own.1, fy))
+      slot.size = mode.footprint(slot.rotation, slot.transform) ?? own
     }
   }
 
@@ -106,7 +83,7 @@ extension ProfilePlanner {
   /// Places every lit slot: points first, then the entries without a position in a row or
   /// column after them, then those placed against another entry; then the whole layout is
   /// moved to start at 0,0.
-  func layout(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [String]) {
+  func layout(_ slots: inout [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     var anchors: [Int: Int] = [:]
     var arranged: [Int] = []
     for i in slots.indices where slots[i].lit {
@@ -121,7 +98,7 @@ extension ProfilePlanner {
       {
         anchors[i] = t
       } else {
-        warnings.append("\(slots[i].output.name): '\(position)' names no other lit entry; arranged instead")
+        warnings.append(.anchorMissing(output: slots[i].output.name, position: "\(position)"))
         arranged.append(i)
       }
     }

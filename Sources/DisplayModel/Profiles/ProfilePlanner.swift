@@ -83,7 +83,7 @@ public struct ProfilePlanner {
   }
 
   func makeSlots(
-    _ profile: Profile, _ assignment: ProfileAssignment, _ warnings: inout [String]
+    _ profile: Profile, _ assignment: ProfileAssignment, _ warnings: inout [PlanWarning]
   ) throws(ProfilePlanError) -> [Slot] {
     guard assignment.outputs.count == profile.outputs.count else { throw .assignment(profile: profile.name) }
     var outputs: [Output] = []
@@ -101,7 +101,7 @@ public struct ProfilePlanner {
       if slot.on {
         let (modes, warning) = ModePolicy.candidates(entry.mode, custom: entry.custom, for: output, in: topology)
         if let warning { warnings.append(warning) }
-        if modes.isEmpty { warnings.append("\(output.name) lists no modes; left off") }
+        if modes.isEmpty { warnings.append(.noModes(output: output.name, leftOff: true)) }
         slot.modes = modes
         slot.on = !modes.isEmpty
       }

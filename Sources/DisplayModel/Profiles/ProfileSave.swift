@@ -70,12 +70,12 @@ public enum ProfileSave {
     if !reflect.isEmpty {
       fields.append("reflect: " + quoted(reflect == [.reflectX, .reflectY] ? "xy" : reflect == .reflectX ? "x" : "y"))
     }
-    let quarter = crtc.rotation.contains(.left) || crtc.rotation.contains(.right)
-    let (w, h) = quarter ? (mode.height, mode.width) : (mode.width, mode.height)
+    let (w, h) = crtc.rotation.turned(mode.width, mode.height)
     if (crtc.width, crtc.height) != (w, h), w > 0, h > 0 {
       let s = Double(crtc.width) / Double(w)
       let f = FixedScale.fixed(s)
-      if ProfileOutput.scales.contains(s), FixedScale.length(h, f) == crtc.height, FixedScale.length(w, f) == crtc.width
+      if ProfileOutput.scales.contains(s), let size = mode.footprint(crtc.rotation, FixedScale.transform(f, f)),
+        size == (crtc.width, crtc.height)
       {
         fields.append("scale: \(s)")
       }

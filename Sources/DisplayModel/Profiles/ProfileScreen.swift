@@ -5,16 +5,11 @@ extension ProfilePlanner {
     let s = topology.screen
     let w = max(s.minWidth, rects.map { $0.x + $0.width }.max() ?? 0)
     let h = max(s.minHeight, rects.map { $0.y + $0.height }.max() ?? 0)
-    let (maxW, maxH) = maxScreen
-    guard w <= maxW, h <= maxH else {
+    let (maxW, maxH) = s.largest
+    guard s.holds(w, h) else {
       throw .tooLarge(profile: profile.name, width: w, height: h, maxWidth: maxW, maxHeight: maxH)
     }
     return (w, h) == (s.width, s.height) ? nil : (w, h)
-  }
-
-  /// The largest screen the server takes, and the X protocol's 16-bit coordinates.
-  var maxScreen: (width: Int, height: Int) {
-    (min(topology.screen.maxWidth, Int(Int16.max)), min(topology.screen.maxHeight, Int(Int16.max)))
   }
 
   /// CRTCs turned off (those no lit slot keeps, driving outputs of the profile or outputs
@@ -61,10 +56,10 @@ extension ProfilePlanner {
 
   /// The output the profile makes primary, when it is not already. With no `primary` entry
   /// and the primary output turned off, main (`mainSlot`) takes its place.
-  func primary(_ slots: [Slot], _ profile: Profile, _ warnings: inout [String]) -> OutputID? {
+  func primary(_ slots: [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) -> OutputID? {
     var wanted: Slot?
     if let p = slots.first(where: \.entry.primary) {
-      if p.lit { wanted = p } else { warnings.append("\(p.output.name) is primary but off; primary left as it is") }
+      if p.lit { wanted = p } else { warnings.append(.primaryOff(output: p.output.name)) }
     } else if let current = topology.primary, slots.contains(where: { $0.output.id == current && !$0.lit }) {
       wanted = mainSlot(slots).map { slots[$0] }
     }
@@ -74,15 +69,13 @@ extension ProfilePlanner {
 
   /// The profile's `dpi`, measured for `auto`: nil when it has none, or when `auto` finds no
   /// physical size (with a warning: left as is).
-  func dpi(_ slots: [Slot], _ profile: Profile, _ warnings: inout [String]) -> Double? {
+  func dpi(_ slots: [Slot], _ profile: Profile, _ warnings: inout [PlanWarning]) -> Double? {
     switch profile.dpi {
     case nil: return nil
     case .fixed(let value): return value
     case .auto:
       guard let measured = autoDPI(slots) else {
-        warnings.append(
-          "profile '\(profile.name)': dpi auto, but the monitor reports no physical size (or one over 10 m); left as is"
-        )
+        warnings.append(.dpiWithoutSize(profile: profile.name))
         return nil
       }
       return measured
@@ -111,8 +104,7 @@ extension ProfilePlanner {
     if !plausible.contains(mm.0) || !plausible.contains(mm.1), let cm = slot.output.identity?.maxImageSizeCm {
       mm = (cm.width * 10, cm.height * 10)
     }
-    let quarter = slot.rotation.contains(.left) || slot.rotation.contains(.right)
-    let physical = quarter ? mm.0 : mm.1
+    let physical = slot.rotation.isQuarterTurn ? mm.0 : mm.1
     guard plausible.contains(physical), slot.size.height > 0 else { return nil }
     return Double(slot.size.height) * 25.4 / Double(physical)
   }

@@ -53,3 +53,34 @@ public struct ApplyOutcome: Sendable {
   public var warnings: [String] = []
   public init() {}
 }
+
+/// One thing that kept an apply from putting its plan in force; `description` is the log's line.
+public enum ApplyProblem: Equatable, Sendable, CustomStringConvertible {
+  /// A change failed with every candidate mode.
+  case couldNotConfigure(output: String, reason: String)
+  /// A failure that is no single change's (`ApplyOutcome.problems`).
+  case failure(String)
+  /// Nothing was sent (`ApplyOutcome.refused`).
+  case planRefused(String)
+  /// What the rollback did not restore.
+  case notRestored(String)
+
+  public var description: String {
+    switch self {
+    case .couldNotConfigure(let output, let reason): return "could not configure \(output): \(reason)"
+    case .failure(let text): return text
+    case .planRefused(let reason): return "plan refused: " + reason
+    case .notRestored(let what): return "not restored: " + what
+    }
+  }
+}
+
+extension ApplyOutcome {
+  /// Everything that kept the plan from being put in force, in the order the log gives it:
+  /// failed changes, other failures, the refusal, what the rollback left. Empty when it was.
+  public var errors: [ApplyProblem] {
+    failed.map { .couldNotConfigure(output: $0.change.outputName, reason: $0.reason) }
+      + problems.map(ApplyProblem.failure)
+      + [refused].compactMap { $0.map(ApplyProblem.planRefused) } + notRestored.map(ApplyProblem.notRestored)
+  }
+}

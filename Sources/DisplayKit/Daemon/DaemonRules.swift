@@ -1,0 +1,47 @@
+import DisplayModel
+
+extension Daemon {
+  /// The per-monitor rules for the outputs not settled (nor failed too often, nor waiting for
+  /// the grace). Outputs whose configuration failed are counted, and the rest planned again
+  /// without them.
+  func arrangeRules(_ n: Int, _ reason: String, _ events: inout [TopologyEvent]) throws(DisplayError) {
+    var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
+    let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
+    _ = try applyLoop(n, reason, words, &events) { noRotation in
+      // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
+      Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
+        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys))
+    } judge: { step in
+      let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
+      switch step {
+      case .unchanged(let plan):
+        for id in plan.configures { settle(id) }
+        log.debug("reconcile \(n) (\(reason)): nothing to change")
+        return true
+      case .applied(let p, let o, let e): (plan, outcome, errors) = (p, o, e)
+      }
+      counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
+      log.info("reconcile \(n) (\(reason)): " + describe(outcome))
+      for problem in errors { log.error("\(problem)") }
+      var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
+      // A monitor that was only to move failed, or the screen: every new one is to blame.
+      if failed.isEmpty && !errors.isEmpty { failed = plan.configures }
+      guard !failed.isEmpty else {
+        for id in plan.configures { settle(id) }
+        return true
+      }
+      countFailures(failed)
+      excluded.formUnion(failed)
+      return false
+    }
+  }
+
+  /// One more failure in a row for each output's monitor (the first for a new monitor).
+  private func countFailures(_ failed: Set<OutputID>) {
+    for id in failed {
+      let monitor = MonitorKey(topology.output(id))
+      let before = failures[id].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
+      failures[id] = (monitor, before + 1)
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/// What a CRTC cannot do of the rotation and reflection asked (`Crtc.fit`).
+public enum CrtcRefusal: Hashable, Sendable, CustomStringConvertible {
+  /// A quarter or half turn the CRTC cannot do, with the turns it can (by name).
+  case rotate(Rotation, can: [String])
+  /// A reflection it cannot do: "x", "y" or "xy".
+  case reflect(String)
+
+  public var description: String {
+    switch self {
+    case .rotate(let turn, let can):
+      return "rotate \(turn.name) (it can: \(can.isEmpty ? "none" : can.joined(separator: ", ")))"
+    case .reflect(let axes): return "reflect " + axes
+    }
+  }
+}
+
+/// Something a plan could not do as asked and what it does instead: the planners' warnings
+/// (rules, profiles, built-in layouts, the lid, a restore), logged by the daemon and listed
+/// by `check-config`. `description` is the line.
+public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
+  /// The output lacks the mode asked: `request` nil for the preferred one.
+  case modeMissing(output: String, request: ModeRequest?, using: String)
+  /// A custom request whose CVT timings RandR cannot carry.
+  case customTimingsUnfit(output: String, request: ModeRequest)
+  /// A custom mode larger than the server's largest screen.
+  case customTooLarge(output: String, mode: String, width: Int, height: Int, maxWidth: Int, maxHeight: Int)
+  /// Two warnings about one output's mode, said in one line.
+  case both(PlanWarning, PlanWarning)
+  /// The output lists no modes: left alone (rules) or left off (profiles).
+  case noModes(output: String, leftOff: Bool)
+  /// No CRTC is free to drive the output: left dark (rules) or left off (profiles, the lid).
+  case noCrtc(output: String, leftOff: Bool)
+  case crtcCannot(output: String, CrtcRefusal)
+  /// A `scale` on a CRTC known to refuse transforms.
+  case noTransform(output: String, scale: Double)
+  case noModeFits(output: String, maxWidth: Int, maxHeight: Int)
+  /// A rule's mode does not fit the largest screen; a smaller one of its chain instead.
+  case modeTooLarge(output: String, mode: String, instead: String)
+  /// A profile entry's preferred mode (turned) does not fit the largest screen.
+  case profileModeTooLarge(output: String, mode: String, turned: Bool, maxWidth: Int, maxHeight: Int, instead: String)
+  case screenTooLarge(width: Int, height: Int, maxWidth: Int, maxHeight: Int)
+  /// Rules that ask for `enabled: false` on every lit output: kept on.
+  case keptOn(outputs: [String])
+  case primaryContested(outputs: [String], chosen: String)
+  case primaryOff(output: String)
+  /// What the rules ask of main that is not applied to it (`enabled: false`, ...).
+  case mainLeftAsIs(output: String, asked: [String])
+  case dpiWithoutSize(profile: String)
+  case cloneCannotScale(output: String)
+  case cloneTooFar(output: String)
+  /// A position relative to an entry that is not lit.
+  case anchorMissing(output: String, position: String)
+  case panelTooLarge(width: Int, height: Int)
+  case restoreTooLarge(width: Int, height: Int)
+
+  public var description: String {
+    switch self {
+    case .modeMissing(let output, let request, let using):
+      let lacking = request.map { "no mode \($0)" } ?? "no preferred mode"
+      return "\(output) has \(lacking); using \(using) instead"
+    case .customTimingsUnfit(let output, let request):
+      return "\(output): no CVT timings for \(request) fit RandR; not created"
+    case .customTooLarge(let output, let mode, let width, let height, let maxWidth, let maxHeight):
+      return "\(output): custom mode \(mode) (\(width)x\(height)) is larger than the server's maximum screen "
+        + "\(maxWidth)x\(maxHeight); not created"
+    case .both(let first, let second): return "\(first); \(second)"
+    case .noModes(let output, let leftOff): return "\(output) lists no modes; left \(leftOff ? "off" : "alone")"
+    case .noCrtc(let output, let leftOff): return "no free CRTC can drive \(output); left \(leftOff ? "off" : "dark")"
+    case .crtcCannot(let output, let refusal):
+      let instead: String
+      if case .rotate = refusal { instead = "normal instead" } else { instead = "not reflected" }
+      return "\(output): its CRTC cannot \(refusal); \(instead)"
+    case .noTransform(let output, let scale):
+      return "\(output): its CRTC does not take transforms; scale 1 instead of \(scale)"
+    case .noModeFits(let output, let maxWidth, let maxHeight):
+      return "\(output): no mode fits within the server's maximum screen \(maxWidth)x\(maxHeight); left dark"
+    case .modeTooLarge(let output, let mode, let instead):
+      return "\(output): \(mode) does not fit within the server's maximum screen; \(instead) instead"
+    case .profileModeTooLarge(let output, let mode, let turned, let maxWidth, let maxHeight, let instead):
+      return "\(output): \(mode)\(turned ? " turned" : "") does not fit within the server's maximum screen "
+        + "\(maxWidth)x\(maxHeight); \(instead) instead"
+    case .screenTooLarge(let width, let height, let maxWidth, let maxHeight):
+      return "the layout needs a \(width)x\(height) screen, more than the server's \(maxWidth)x\(maxHeight)"
+    case .keptOn(let outputs):
+      return "\(outputs.joined(separator: ", ")): enabled false, but turning it off would leave no output lit; "
+        + "left on (never a dark desk)"
+    case .primaryContested(let outputs, let chosen):
+      return "\(outputs.joined(separator: ", ")) all ask to be primary; \(chosen) is"
+    case .primaryOff(let output): return "\(output) is primary but off; primary left as it is"
+    case .mainLeftAsIs(let output, let asked):
+      return "\(output) is main: a monitors rule's \(asked.joined(separator: ", ")) is not applied to main "
+        + "(a profile can turn main off, rotate or scale it); left as it is"
+    case .dpiWithoutSize(let profile):
+      return "profile '\(profile)': dpi auto, but the monitor reports no physical size (or one over 10 m); left as is"
+    case .cloneCannotScale(let output):
+      return "\(output): its CRTC does not take transforms; shown unscaled at the place of its target"
+    case .cloneTooFar(let output):
+      return "\(output): its target's area is too far from its own size to scale; shown unscaled"
+    case .anchorMissing(let output, let position):
+      return "\(output): '\(position)' names no other lit entry; arranged instead"
+    case .panelTooLarge(let width, let height):
+      return "the panel needs a \(width)x\(height) screen, more than the server's maximum; left as it is"
+    case .restoreTooLarge(let width, let height):
+      return "the layout before the manual one needs a \(width)x\(height) screen, more than the server's maximum; "
+        + "not restored"
+    }
+  }
+}
