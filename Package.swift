@@ -62,7 +62,7 @@ let package = Package(
     // screenshots (into the renderer's image). The only module that imports Xlib.
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
     // surfaces. The only module that speaks Wayland.
-    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport", "CWayland"]),
+    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
