@@ -25,12 +25,14 @@ public enum RandRHeadValues {
     return HeadTransform(rawValue: turns % 4 + (flipped ? 4 : 0)) ?? .normal
   }
 
-  /// RandR's spellings of a head transform, the plainer first: rotation with `reflect x`,
-  /// then the half turn more with `reflect y` (for CRTCs that reflect only in Y).
+  /// RandR's two spellings of a head transform, the plainer first: the rotation (with
+  /// `reflect x` when flipped), then the half turn more with both reflections (with `reflect
+  /// y` alone when flipped), for CRTCs that reflect but do not turn.
   public static func rotations(_ transform: HeadTransform) -> [Rotation] {
     let turns = transform.rawValue % 4
-    guard transform.isFlipped else { return [rotationBit(turns)] }
-    return [rotationBit(turns).union(.reflectX), rotationBit((turns + 2) % 4).union(.reflectY)]
+    let halfMore = rotationBit((turns + 2) % 4)
+    guard transform.isFlipped else { return [rotationBit(turns), halfMore.union([.reflectX, .reflectY])] }
+    return [rotationBit(turns).union(.reflectX), halfMore.union(.reflectY)]
   }
 
   /// The RandR rotation for a head transform on a CRTC that can do `allowed`: the first
