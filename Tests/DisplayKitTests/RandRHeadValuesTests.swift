@@ -103,6 +103,22 @@ import Testing
     #expect(planned.crtcNames[lit.crtc] == "HDMI-1")
   }
 
+  /// The CRTC of a head the configuration turns off is the allocator's to give: a head that
+  /// can only use it gets it, in one change (no separate turning off of it).
+  @Test func aCrtcLetGoIsGivenToTheHeadThatNeedsIt() throws {
+    var t = B.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": B.m1080, "DP-1": B.m768])
+    t.outputs[1].connection = .connected
+    t.outputs[1].possibleCrtcs = [t.crtcs[0].id]
+    t.crtcs[0].possibleOutputs.append(t.outputs[1].id)
+    let configuration = OutputConfiguration(
+      generation: 0, heads: [.off("eDP-1"), HeadConfiguration(name: "HDMI-1", enabled: true, x: 1024)])
+    let planned = try RandRConfigurationPlanner(t).plan(configuration).get()
+    let onFirst = planned.plan.changes.filter { $0.crtc == t.crtcs[0].id }
+    #expect(onFirst.count == 1 && onFirst.first?.outputs == [t.outputs[1].id], "\(planned.plan.changes)")
+    #expect(onFirst.first?.mode == B.m1080.id, "an unlit head without a mode gets its preferred one")
+    #expect(planned.crtcNames[t.crtcs[0].id] == "HDMI-1")
+  }
+
   @Test func whatCannotBeSentIsRefusedWithEveryReason() throws {
     let t = B.topology(["eDP-1", "DP-1"], on: ["eDP-1": B.m1080, "DP-1": B.m768])
     let configuration = OutputConfiguration(
