@@ -9,7 +9,8 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xswiftc -Osize
 # Debian packages: build headers, the X servers the tests start, and the X tools they use.
 BUILD_PACKAGES = pkg-config libx11-dev libxrandr-dev libxrender-dev libxdamage-dev \
   libxfixes-dev libxext-dev libxres-dev libxi-dev libx11-xcb-dev libxcb-randr0-dev libcairo2-dev \
-  libpango1.0-dev fonts-dejavu-core fonts-noto-cjk libsystemd-dev
+  libpango1.0-dev fonts-dejavu-core fonts-noto-cjk libsystemd-dev \
+  libwayland-dev libwayland-bin wayland-protocols librust-wayland-protocols-dev
 TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-video-dummy \
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
   dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd xinput \
@@ -17,17 +18,26 @@ TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-v
   autorandr kanshi hwdata
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 
-.PHONY: all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
+.PHONY: glue glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
 
 all: build
 
-deps:
+# deps also makes the Wayland protocols' C glue (wayland-scanner, into the gitignored
+# Sources/CWayland/generated): once it ran, `swift build` alone builds.
+deps: glue-deps
+	@scripts/wayland-glue
+
+glue-deps:
 	@scripts/apt-ensure $(BUILD_PACKAGES)
 
-test-deps:
+## glue: only the Wayland glue (after a fresh clone, before a bare `swift build`).
+glue:
+	@scripts/wayland-glue
+
+test-deps: deps
 	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
-bench-deps:
+bench-deps: deps
 	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES)
 
 build: deps

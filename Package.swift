@@ -38,6 +38,10 @@ let package = Package(
     // query commands never map them.
     .target(name: "CRender"),
     .systemLibrary(name: "CLinux"),
+    // The Wayland protocols' glue (made by scripts/wayland-glue into CWayland/generated, which
+    // `make` runs before `swift build`) and libwayland-client, loaded with dlopen when the
+    // Wayland backend is used, not linked.
+    .target(name: "CWayland"),
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
     // What every process needs and no display server is: the system-call funnel, whole-file
@@ -56,6 +60,9 @@ let package = Package(
     .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender"]),
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image). The only module that imports Xlib.
+    // The wlroots edge: wlr-output-management heads and configurations, layer-shell
+    // surfaces. The only module that speaks Wayland.
+    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport", "CWayland"]),
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
@@ -73,10 +80,12 @@ let package = Package(
       ]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.
-    .target(name: "DisplayCLI", dependencies: ["DisplayModel", "DisplayService", "DisplaySupport"]),
+    .target(name: "DisplayCLI", dependencies: ["DisplayModel", "DisplayPorts", "DisplayService", "DisplaySupport"]),
     .executableTarget(
       name: "displayd",
-      dependencies: ["DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "DisplayX11"],
+      dependencies: [
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "DisplayWayland", "DisplayX11",
+      ],
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
     .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
@@ -86,8 +95,7 @@ let package = Package(
       name: "DisplaydTests",
       dependencies: [
         "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplayService", "DisplaySupport",
-        "DisplayX11",
-        "CXrandr", "XRig",
+        "DisplayWayland", "DisplayX11", "CXrandr", "XRig",
       ],
       path: "Tests/DisplayKitTests",
       exclude: ["Fixtures"]

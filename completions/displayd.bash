@@ -13,6 +13,7 @@ _displayd() {
     --log-level) COMPREPLY=($(compgen -W "error warning info debug" -- "$cur")); return ;;
     --seconds) COMPREPLY=($(compgen -W "3 5 10" -- "$cur")); return ;;
     --display) COMPREPLY=($(compgen -W "${DISPLAY:-:0}" -- "$cur")); return ;;
+    --backend) COMPREPLY=($(compgen -W "x11 wayland" -- "$cur")); return ;;
     --layout)
       COMPREPLY=($(compgen -W "extend-right extend-left extend-above mirror external-only main-only" -- "$cur")); return ;;
     --profile)
@@ -26,10 +27,10 @@ _displayd() {
     reload) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
     apply) COMPREPLY=($(compgen -W "--profile --dry-run --config --display --help" -- "$cur")) ;;
     check-config) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
-    outputs) COMPREPLY=($(compgen -W "--json --probe --display --help" -- "$cur")) ;;
+    outputs) COMPREPLY=($(compgen -W "--json --probe --display --backend --help" -- "$cur")) ;;
     modes)
-      COMPREPLY=($(compgen -W "--json --probe --display --help $(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")) ;;
-    watch) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
+      COMPREPLY=($(compgen -W "--json --probe --display --backend --help $(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")) ;;
+    watch) COMPREPLY=($(compgen -W "--json --display --backend --help" -- "$cur")) ;;
     edid) COMPREPLY=($(compgen -W "--json --output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
     screenshot) COMPREPLY=($(compgen -W "--output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
     identify) COMPREPLY=($(compgen -W "--seconds --display --help" -- "$cur")) ;;

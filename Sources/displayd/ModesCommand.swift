@@ -1,30 +1,48 @@
 import DisplayCLI
 import DisplayModel
+import DisplaySupport
 import DisplayService
+import DisplayWayland
 import DisplayX11
 
 struct ModesCommand: Subcommand {
   let spec = CommandSpec(
-    name: "modes", usage: "usage: displayd modes [OUTPUT...] [--json] [--probe] [--display D]",
+    name: "modes", usage: "usage: displayd modes [OUTPUT...] [--json] [--probe] [--display D] [--backend B]",
     help: """
       Lists the modes of every connected output, or of the outputs named, marking the
       current mode with * and preferred ones with +, with refresh computed as xrandr does.
 
         --json       {"outputs": [{"name", "connected", "modes": [...]}]}
         --probe      ask the server to re-probe connectors first (slow on real hardware)
-        --display D  the X display (default: $DISPLAY)
+        --display D  the X display (default: $DISPLAY), or the Wayland socket
+      \(backendHelp)
       """,
-    flags: ["--json", "--probe"], options: [displayOption], maxPositionals: nil)
+    flags: ["--json", "--probe"], options: [displayOption, backendOption], maxPositionals: nil)
 
   func run(_ args: Arguments) throws -> ExitStatus {
+    if try args.backend(spec) == .wayland { return try runWayland(args) }
     let connection = try connect(args)
     let options = ReadOptions(probe: args.has("--probe"), properties: false)
     let topology = try connection.readTopology(options)
     let outputs = try topology.outputs(named: args.positionals)
     if args.has("--json") {
-      write(TopologyReport.modesJSON(outputs, in: topology).serialized() + "\n")
+      write(withBackend(TopologyReport.modesJSON(outputs, in: topology), .x11).serialized() + "\n")
     } else {
       write(TopologyReport.modesText(outputs, in: topology))
+    }
+    return .success
+  }
+
+  private func runWayland(_ args: Arguments) throws -> ExitStatus {
+    let manager = try connectWayland(args)
+    let snapshot = try manager.heads(probe: args.has("--probe"))
+    let topology = Topology(heads: snapshot)
+    let outputs = try topology.outputs(named: args.positionals)
+    if args.has("--json") {
+      let json = TopologyReport.modesJSON(outputs, in: topology)
+      write(withBackend(json, .wayland, server: manager.serverName).serialized() + "\n")
+    } else {
+      write(HeadReport.modesText(outputs, snapshot))
     }
     return .success
   }

@@ -1,8 +1,10 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplayPorts
 import DisplayService
 import DisplaySupport
+import DisplayWayland
 import DisplayX11
 
 #if canImport(Glibc)
@@ -11,7 +13,7 @@ import DisplayX11
 
 struct WatchCommand: Subcommand {
   let spec = CommandSpec(
-    name: "watch", usage: "usage: displayd watch [--json] [--display D]",
+    name: "watch", usage: "usage: displayd watch [--json] [--display D] [--backend B]",
     help: """
       Prints one line per hot-plug event as it happens: connected, disconnected,
       mode-changed, primary-changed, edid-changed (and through a running daemon,
@@ -19,13 +21,15 @@ struct WatchCommand: Subcommand {
       or SIGTERM (status 0). Costs no wake-ups while nothing changes.
 
         --json       one JSON object per line: {"event", "output", "time", ...state}
-        --display D  the X display (default: $DISPLAY)
+        --display D  the X display (default: $DISPLAY), or the Wayland socket
+      \(backendHelp)
       """,
-    flags: ["--json"], options: [displayOption])
+    flags: ["--json"], options: [displayOption, backendOption])
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let stop = try SignalWatch([SIGINT, SIGTERM])
     let json = args.has("--json")
+    if try args.backend(spec) == .wayland { return try watchWayland(args, stop: stop, json: json) }
     if let daemon = try DaemonClient.open(display: args.display) {
       return try watchThroughDaemon(daemon, stop: stop, json: json)
     }
@@ -61,6 +65,26 @@ struct WatchCommand: Subcommand {
       } else if let event = try? EventRecord.decode(line) {
         write(EventReport.text(event) + "\n")
       }
+    }
+  }
+
+  /// The compositor's `done`s, diffed as X's snapshots are: the same lines.
+  private func watchWayland(_ args: Arguments, stop: SignalWatch, json: Bool) throws -> ExitStatus {
+    let manager = try connectWayland(args)
+    var topology = Topology(heads: try manager.heads(probe: false))
+    Console.err("displayd: watching Wayland compositor \(manager.serverName)\n")
+    while true {
+      let ready = try waitReadable([manager.fileDescriptor, stop.fileDescriptor])
+      if ready.contains(1), stop.next() != nil { return .success }
+      guard ready.contains(0) else { continue }
+      let new = Topology(heads: try manager.heads(probe: false))
+      var text = ""
+      for event in TopologyDiff.events(from: topology, to: new) {
+        text += json ? JSON.record(EventRecord(event, in: new)).serialized() : EventReport.text(event)
+        text += "\n"
+      }
+      if !text.isEmpty { write(text) }
+      topology = new
     }
   }
 }

@@ -10,6 +10,8 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
   case request(RequestFailure)
   /// An output name that the server does not have.
   case unknownOutput(name: String, available: [String])
+  /// A Wayland compositor could not be reached, lacks a protocol, or broke the connection.
+  case compositor(display: String, problem: String)
 
   public var description: String {
     switch self {
@@ -20,6 +22,7 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownOutput(let name, let available):
       let list = available.isEmpty ? "none" : available.joined(separator: ", ")
       return "no output named '\(name)' (outputs: \(list))"
+    case .compositor(let d, let problem): return "Wayland compositor '\(d)': \(problem)"
     }
   }
 }

@@ -1,0 +1,81 @@
+import DisplayModel
+
+extension Topology {
+  /// The heads of a snapshot as the RandR-shaped topology the reports, the diff and the
+  /// daemon read: one output per head and one virtual CRTC per lit head. Ids are made from
+  /// the head's name, so that a head keeps its id across snapshots (the diff matches by id).
+  /// Modes have no timings on Wayland: a mode's dot clock is its pixel rate (width × height
+  /// × refresh), so that its refresh reads back exactly; preferred modes come first (RandR's
+  /// `npreferred`). The screen is the lit heads' bounding box (Wayland has no screen: the
+  /// limits are 0).
+  public init(heads snapshot: HeadSnapshot) {
+    var outputs: [Output] = []
+    var crtcs: [Crtc] = []
+    var modes: [ModeID: Mode] = [:]
+    for head in snapshot.heads {
+      let id = Self.outputID(head.name)
+      let order =
+        head.modes.indices.filter { head.modes[$0].preferred } + head.modes.indices.filter { !head.modes[$0].preferred }
+      var ids: [Int: ModeID] = [:]
+      for (slot, index) in order.enumerated() {
+        let modeID = ModeID(rawValue: id.rawValue << 12 | UInt(slot + 1) & 0xfff)
+        ids[index] = modeID
+        modes[modeID] = Self.mode(head.modes[index], id: modeID)
+      }
+      var output = Output(
+        id: id, name: head.name, connection: head.connected ? .connected : .disconnected, mmWidth: head.mmWidth,
+        mmHeight: head.mmHeight, modes: order.compactMap { ids[$0] },
+        preferredCount: head.modes.filter(\.preferred).count, edid: head.edid, nonDesktop: head.nonDesktop)
+      if let rect = head.rect {
+        let crtc = CrtcID(rawValue: id.rawValue)
+        output.crtc = crtc
+        output.possibleCrtcs = [crtc]
+        crtcs.append(
+          Crtc(
+            id: crtc, x: rect.x, y: rect.y, width: rect.width, height: rect.height,
+            mode: head.currentMode.flatMap { ids[$0] }, rotation: Self.rotation(head.transform), outputs: [id],
+            possibleOutputs: [id], rotations: Self.allRotations))
+      }
+      outputs.append(output)
+    }
+    let lit = crtcs.map(\.rect)
+    let width = lit.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0
+    let height = lit.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0
+    self.init(
+      screen: ScreenSize(
+        width: max(0, width), height: max(0, height), minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0),
+      outputs: outputs, crtcs: crtcs, modes: modes,
+      primary: snapshot.primary.flatMap { name in outputs.first { $0.name == name }?.id },
+      configTimestamp: UInt(truncatingIfNeeded: snapshot.generation),
+      timestamp: UInt(truncatingIfNeeded: snapshot.generation))
+  }
+
+  /// A head name's id: FNV-1a over its bytes, 40 bits (room for 12 bits of mode slots), never 0.
+  static func outputID(_ name: String) -> OutputID {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in name.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return OutputID(rawValue: UInt(hash & 0xff_ffff_ffff) | 1)
+  }
+
+  static func mode(_ mode: HeadMode, id: ModeID) -> Mode {
+    let w = max(0, mode.width)
+    let h = max(0, mode.height)
+    let pixels = Double(w) * Double(h) * Double(max(0, mode.refreshMilliHz)) / 1000
+    let rate = pixels.isFinite && pixels < Double(UInt32.max) * 16 ? UInt64(pixels.rounded()) : 0
+    // No interlace flag: it would halve the totals and double the refresh read back.
+    return Mode(id: id, name: "\(w)x\(h)", width: w, height: h, dotClock: rate, hTotal: w, vTotal: h)
+  }
+
+  static let allRotations: Rotation = [.normal, .left, .inverted, .right, .reflectX, .reflectY]
+
+  /// wl_output's counter-clockwise quarter turns are RandR's (`rotated90` is `left`); a flip
+  /// is about the vertical axis, RandR's X reflection.
+  static func rotation(_ transform: HeadTransform) -> Rotation {
+    let turns: [Rotation] = [.normal, .left, .inverted, .right]
+    let turn = turns[transform.rawValue % 4]
+    return transform.isFlipped ? [turn, .reflectX] : turn
+  }
+}

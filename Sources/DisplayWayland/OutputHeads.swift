@@ -1,0 +1,219 @@
+import CWayland
+import DisplayModel
+import DisplaySupport
+import DisplayPorts
+
+/// One `zwlr_output_mode_v1` as the compositor described it.
+final class ModeState {
+  let proxy: OpaquePointer
+  var width = 0
+  var height = 0
+  var refreshMilliHz = 0
+  var preferred = false
+
+  init(_ proxy: OpaquePointer) { self.proxy = proxy }
+}
+
+/// One `zwlr_output_head_v1` as the compositor described it, updated event by event.
+final class HeadState {
+  let proxy: OpaquePointer
+  var name = ""
+  var description = ""
+  var make = ""
+  var model = ""
+  var serial = ""
+  var mmWidth = 0
+  var mmHeight = 0
+  var modes: [ModeState] = []
+  var currentMode: OpaquePointer?
+  var enabled = false
+  var x = 0
+  var y = 0
+  var transform = HeadTransform.normal
+  /// wlroots' logical scale (the mode divided by it is the area shown).
+  var logicalScale = 1.0
+
+  init(_ proxy: OpaquePointer) { self.proxy = proxy }
+
+  /// The port's value: the config's scale is 1/logical scale.
+  var head: Head {
+    let current = enabled ? modes.firstIndex { $0.proxy == currentMode } : nil
+    return Head(
+      name: name, description: description, make: make, model: model, serial: serial, mmWidth: mmWidth,
+      mmHeight: mmHeight, connected: true, enabled: enabled,
+      modes: modes.map {
+        HeadMode(width: $0.width, height: $0.height, refreshMilliHz: $0.refreshMilliHz, preferred: $0.preferred)
+      },
+      currentMode: current, x: x, y: y, transform: transform, scale: 1 / logicalScale,
+      isInternalPanel: ["eDP", "LVDS", "DSI"].contains { name.hasPrefix($0) },
+      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true, customModes: true))
+  }
+}
+
+/// The heads of a `zwlr_output_manager_v1`, kept current from its events; `serial` is the
+/// last `done`'s, so a snapshot is consistent only between `done`s.
+final class OutputHeads {
+  let manager: OpaquePointer
+  /// Held so that the display outlives the proxies released in deinit.
+  private let connection: WaylandConnection
+  private(set) var heads: [HeadState] = []
+  private var modeOwners: [OpaquePointer: HeadState] = [:]
+  /// The last `done`'s serial; nil before the first.
+  private(set) var serial: UInt32?
+  /// How many `done`s arrived (a change since a moment is a larger count).
+  private(set) var doneCount = 0
+  /// The compositor stopped the manager (it is going away).
+  private(set) var finished = false
+  /// Called after each `done`.
+  var changed: (() -> Void)?
+
+  init(manager: OpaquePointer, on connection: WaylandConnection) {
+    self.manager = manager
+    self.connection = connection
+    zwlr_output_manager_v1_add_listener(manager, &managerListener, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  deinit {
+    for head in heads { release(head) }
+    if !finished { zwlr_output_manager_v1_stop(manager) }
+    zwlr_output_manager_v1_destroy(manager)
+    _ = cw_display_flush(connection.display)
+  }
+
+  /// The heads as of the last `done`: a consistent state, never one half-way through a change.
+  private(set) var committed = HeadSnapshot(heads: [])
+
+  /// Every head that has a name (a head is announced before its properties), as now.
+  var snapshot: HeadSnapshot {
+    let named = heads.filter { !$0.name.isEmpty }.sorted { naturalOrder($0.name, $1.name) }
+    return HeadSnapshot(heads: named.map(\.head), generation: UInt64(serial ?? 0))
+  }
+
+  func head(named name: String) -> HeadState? { heads.first { $0.name == name } }
+
+  /// Live Wayland objects this client holds for the heads (the manager, heads, modes).
+  var objectCount: Int { 1 + heads.count + modeOwners.count }
+
+  private func release(_ head: HeadState) {
+    for mode in head.modes {
+      modeOwners[mode.proxy] = nil
+      zwlr_output_mode_v1_destroy(mode.proxy)
+    }
+    head.modes = []
+    zwlr_output_head_v1_destroy(head.proxy)
+  }
+
+  fileprivate func added(_ proxy: OpaquePointer) {
+    heads.append(HeadState(proxy))
+    zwlr_output_head_v1_add_listener(proxy, &headListener, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  fileprivate func done(_ serial: UInt32) {
+    self.serial = serial
+    committed = snapshot
+    doneCount += 1
+    changed?()
+  }
+
+  fileprivate func stopped() { finished = true }
+
+  fileprivate func with(_ proxy: OpaquePointer?, _ body: (HeadState) -> Void) {
+    guard let proxy, let head = heads.first(where: { $0.proxy == proxy }) else { return }
+    body(head)
+  }
+
+  fileprivate func headGone(_ proxy: OpaquePointer?) {
+    guard let index = heads.firstIndex(where: { $0.proxy == proxy }) else { return }
+    release(heads.remove(at: index))
+  }
+
+  fileprivate func modeAdded(_ head: OpaquePointer?, _ mode: OpaquePointer?) {
+    guard let mode else { return }
+    guard let owner = heads.first(where: { $0.proxy == head }) else {
+      zwlr_output_mode_v1_destroy(mode)
+      return
+    }
+    owner.modes.append(ModeState(mode))
+    modeOwners[mode] = owner
+    zwlr_output_mode_v1_add_listener(mode, &modeListener, Unmanaged.passUnretained(self).toOpaque())
+  }
+
+  fileprivate func withMode(_ proxy: OpaquePointer?, _ body: (ModeState) -> Void) {
+    guard let proxy, let owner = modeOwners[proxy], let mode = owner.modes.first(where: { $0.proxy == proxy })
+    else { return }
+    body(mode)
+  }
+
+  fileprivate func modeGone(_ proxy: OpaquePointer?) {
+    guard let proxy, let owner = modeOwners.removeValue(forKey: proxy) else { return }
+    owner.modes.removeAll { $0.proxy == proxy }
+    if owner.currentMode == proxy { owner.currentMode = nil }
+    zwlr_output_mode_v1_destroy(proxy)
+  }
+}
+
+/// Names in connector order (`DP-2` before `DP-10`): wlroots announces its newest head first.
+func naturalOrder(_ a: String, _ b: String) -> Bool {
+  func split(_ s: String) -> (String, Int) {
+    let digits = s.reversed().prefix { $0.isASCII && $0.isNumber }
+    let number = Int(String(digits.reversed()).prefix(9)) ?? -1
+    return (String(s.dropLast(digits.count)), number)
+  }
+  let (x, y) = (split(a), split(b))
+  return x.0 != y.0 ? x.0 < y.0 : x.1 != y.1 ? x.1 < y.1 : a < b
+}
+
+private func heads(_ data: UnsafeMutableRawPointer?) -> OutputHeads? {
+  data.map { Unmanaged<OutputHeads>.fromOpaque($0).takeUnretainedValue() }
+}
+
+/// A size or position from the compositor, never negative where it cannot be.
+private func size(_ value: Int32) -> Int { max(0, Int(value)) }
+
+nonisolated(unsafe) private var managerListener = zwlr_output_manager_v1_listener(
+  head: { data, _, head in head.map { heads(data)?.added($0) } },
+  done: { data, _, serial in heads(data)?.done(serial) },
+  finished: { data, _ in heads(data)?.stopped() })
+
+nonisolated(unsafe) private var headListener = zwlr_output_head_v1_listener(
+  name: { data, head, text in heads(data)?.with(head) { $0.name = compositorString(text, limit: 256) } },
+  description: { data, head, text in heads(data)?.with(head) { $0.description = compositorString(text) } },
+  physical_size: { data, head, w, h in
+    heads(data)?.with(head) {
+      $0.mmWidth = size(w)
+      $0.mmHeight = size(h)
+    }
+  },
+  mode: { data, head, mode in heads(data)?.modeAdded(head, mode) },
+  enabled: { data, head, on in heads(data)?.with(head) { $0.enabled = on != 0 } },
+  current_mode: { data, head, mode in heads(data)?.with(head) { $0.currentMode = mode } },
+  position: { data, head, x, y in
+    heads(data)?.with(head) {
+      $0.x = Int(x)
+      $0.y = Int(y)
+    }
+  },
+  transform: { data, head, t in
+    heads(data)?.with(head) { $0.transform = HeadTransform(rawValue: Int(t)) ?? .normal }
+  },
+  scale: { data, head, fixed in
+    heads(data)?.with(head) {
+      let scale = wl_fixed_to_double(fixed)
+      $0.logicalScale = scale.isFinite && scale > 0 ? min(max(scale, 1.0 / 256), 256) : 1
+    }
+  },
+  finished: { data, head in heads(data)?.headGone(head) },
+  make: { data, head, text in heads(data)?.with(head) { $0.make = compositorString(text, limit: 256) } },
+  model: { data, head, text in heads(data)?.with(head) { $0.model = compositorString(text, limit: 256) } },
+  serial_number: { data, head, text in heads(data)?.with(head) { $0.serial = compositorString(text, limit: 256) } })
+
+nonisolated(unsafe) private var modeListener = zwlr_output_mode_v1_listener(
+  size: { data, mode, w, h in
+    heads(data)?.withMode(mode) {
+      $0.width = size(w)
+      $0.height = size(h)
+    }
+  },
+  refresh: { data, mode, r in heads(data)?.withMode(mode) { $0.refreshMilliHz = size(r) } },
+  preferred: { data, mode in heads(data)?.withMode(mode) { $0.preferred = true } },
+  finished: { data, mode in heads(data)?.modeGone(mode) })

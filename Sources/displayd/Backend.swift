@@ -1,0 +1,50 @@
+import DisplayCLI
+import DisplayKit
+import DisplayModel
+import DisplaySupport
+import DisplayPorts
+import DisplayWayland
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `--backend x11|wayland`: which display server a query command reads.
+let backendOption = "--backend"
+
+/// The display server a command talks to.
+enum Backend: String {
+  case x11
+  case wayland
+}
+
+extension Arguments {
+  /// `--backend`, else automatic: a `$WAYLAND_DISPLAY` compositor with
+  /// `zwlr_output_manager_v1` (so under Xwayland, with `$DISPLAY` set too, Wayland wins),
+  /// else X. `--display` alone means X. Nothing of Wayland is loaded without `$WAYLAND_DISPLAY`.
+  func backend(_ spec: CommandSpec) throws(UsageError) -> Backend {
+    if let named = self[backendOption] {
+      guard let backend = Backend(rawValue: named) else {
+        throw UsageError("--backend must be x11 or wayland, not '\(named)'", usage: spec.usage)
+      }
+      return backend
+    }
+    guard display == nil, let socket = getenv("WAYLAND_DISPLAY"), socket.pointee != 0 else { return .x11 }
+    return WaylandOutputManager.isAvailable() ? .wayland : .x11
+  }
+}
+
+/// The compositor's output manager: `--display` names its socket, else `$WAYLAND_DISPLAY`.
+func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
+  try WaylandOutputManager(socket: args.display)
+}
+
+/// The query commands' help line for `--backend`.
+let backendHelp = "  --backend B  x11 or wayland (default: Wayland when $WAYLAND_DISPLAY is a wlroots compositor)"
+
+/// A JSON report with the backend (and on Wayland the compositor) first.
+func withBackend(_ json: JSON, _ backend: Backend, server: String? = nil) -> JSON {
+  var members: [(String, JSON)] = [("backend", .string(backend.rawValue))]
+  if let server { members.append(("compositor", .string(server))) }
+  return .object(members + json.members)
+}
