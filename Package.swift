@@ -61,8 +61,9 @@ let package = Package(
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image). The only module that imports Xlib.
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
-    // surfaces. The only module that speaks Wayland.
-    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport", "CWayland"]),
+    // surfaces and screencopy mirrors. The only module that speaks Wayland.
+    .target(
+      name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's

@@ -80,6 +80,25 @@ const struct wl_interface *cw_output_interface(void) { return &wl_output_interfa
 const struct wl_interface *cw_compositor_interface(void) { return &wl_compositor_interface; }
 const struct wl_interface *cw_shm_interface(void) { return &wl_shm_interface; }
 const struct wl_interface *cw_viewporter_interface(void) { return &wp_viewporter_interface; }
+const struct wl_interface *cw_screencopy_manager_interface(void) { return &zwlr_screencopy_manager_v1_interface; }
+const struct wl_interface *cw_xdg_output_manager_interface(void) { return &zxdg_output_manager_v1_interface; }
+const struct wl_interface *cw_subcompositor_interface(void) { return &wl_subcompositor_interface; }
+
+static _Thread_local long alive;
+
+struct wl_proxy *cw_counted(struct wl_proxy *made, uint32_t flags) {
+  if (made) alive++;
+  if (flags & WL_MARSHAL_FLAG_DESTROY) alive--;
+  return made;
+}
+
+void cw_proxy_destroy_counted(struct wl_proxy *proxy) {
+  if (!proxy) return;
+  alive--;
+  (cw_table.wl_proxy_destroy)(proxy);
+}
+
+long cw_proxies_alive(void) { return alive; }
 
 int cw_peer_pid(int fd) {
   struct ucred cred;
@@ -88,15 +107,4 @@ int cw_peer_pid(int fd) {
   return cred.pid;
 }
 
-int cw_shm_file(size_t size) {
-  int fd = memfd_create("displayd-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  if (fd < 0) return -1;
-  int r;
-  do r = ftruncate(fd, (off_t)size);
-  while (r < 0 && errno == EINTR);
-  if (r < 0) {
-    close(fd);
-    return -1;
-  }
-  return fd;
-}
+int cw_memfd(const char *name) { return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING); }

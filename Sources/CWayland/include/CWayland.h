@@ -51,12 +51,21 @@ int cw_load(void);
 const char *cw_load_error(void);
 
 /* The generated requests call libwayland through the table. */
-#define wl_proxy_marshal_flags(...) (cw_table.wl_proxy_marshal_flags(__VA_ARGS__))
+#define wl_proxy_marshal_flags(proxy, opcode, interface, version, flags, ...)                  \
+  (cw_counted(cw_table.wl_proxy_marshal_flags(proxy, opcode, interface, version, flags, ##__VA_ARGS__), (flags)))
 #define wl_proxy_add_listener(...) (cw_table.wl_proxy_add_listener(__VA_ARGS__))
 #define wl_proxy_set_user_data(...) (cw_table.wl_proxy_set_user_data(__VA_ARGS__))
 #define wl_proxy_get_user_data(...) (cw_table.wl_proxy_get_user_data(__VA_ARGS__))
 #define wl_proxy_get_version(...) (cw_table.wl_proxy_get_version(__VA_ARGS__))
-#define wl_proxy_destroy(...) (cw_table.wl_proxy_destroy(__VA_ARGS__))
+#define wl_proxy_destroy(proxy) (cw_proxy_destroy_counted(proxy))
+
+/* Every proxy the glue makes (a request with a new_id) and destroys (a destructor request,
+ * wl_proxy_destroy) is counted per thread, so that a leak check sees its own objects even
+ * while other threads talk to compositors. */
+struct wl_proxy *cw_counted(struct wl_proxy *made, uint32_t flags);
+void cw_proxy_destroy_counted(struct wl_proxy *proxy);
+/* Proxies made minus proxies destroyed through the glue on the calling thread. */
+long cw_proxies_alive(void);
 
 #include <wayland-client-protocol.h>
 #include "../generated/viewporter-client-protocol.h"
@@ -77,8 +86,8 @@ int cw_display_get_error(struct wl_display *display);
 /* Reads what the socket holds without blocking and dispatches it (prepare_read, a poll of
  * 0 ms, read_events, dispatch_pending); -1 with errno when the connection failed. */
 int cw_display_dispatch_ready(struct wl_display *display);
-/* An anonymous shared-memory file of `size` bytes for wl_shm (memfd); -1 with errno. */
-int cw_shm_file(size_t size);
+/* An anonymous memory file for shm buffers (memfd_create, close-on-exec); -1 with errno. */
+int cw_memfd(const char *name);
 /* The process at the other end of a Unix socket; -1 when unknown. */
 int cw_peer_pid(int fd);
 uint32_t cw_proxy_get_id(void *proxy);
@@ -93,5 +102,8 @@ const struct wl_interface *cw_output_interface(void);
 const struct wl_interface *cw_compositor_interface(void);
 const struct wl_interface *cw_shm_interface(void);
 const struct wl_interface *cw_viewporter_interface(void);
+const struct wl_interface *cw_screencopy_manager_interface(void);
+const struct wl_interface *cw_xdg_output_manager_interface(void);
+const struct wl_interface *cw_subcompositor_interface(void);
 
 #endif

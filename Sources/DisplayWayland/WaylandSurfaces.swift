@@ -1,0 +1,213 @@
+import CWayland
+import DisplayModel
+import DisplayPorts
+import DisplayRender
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The surface port on a wlroots compositor: a `zwlr_layer_shell_v1` surface per head, bound
+/// to that head's `wl_output` (matched by the output's name), showing the placeholder from
+/// `wl_shm` buffers scaled by `wp_viewporter`. Event-driven: poll `fileDescriptor`, then
+/// `dispatch()` and `takeEvents()`; nothing runs while the compositor says nothing.
+public final class WaylandSurfaces: SurfaceHost {
+  let connection: WaylandConnection
+  private let globals: SurfaceGlobals
+  private let outputs: SurfaceOutputs
+  private var surfaces: [SurfaceID: LayerSurface] = [:]
+  /// Surfaces the compositor closed, with their output's global, until `takeEvents` says
+  /// whether their head went (an unplug sends `closed` and removes the `wl_output`).
+  private var closedByCompositor: [(id: SurfaceID, output: UInt32)] = []
+  private var pending: [SurfaceEvent] = []
+  private var nextID: UInt = 1
+
+  /// Whether the compositor has screencopy and subsurfaces.
+  public var canMirror: Bool { globals.screencopy != nil && globals.subcompositor != nil }
+  /// Frames shown in mirrors so far (each one a source change: a still source sends none).
+  public private(set) var frames = 0
+
+  /// Connects to `socket` (default `$WAYLAND_DISPLAY`) and binds the compositor, shm, layer
+  /// shell, viewporter and every output; throws naming what the compositor lacks.
+  public init(socket: String? = nil) throws(DisplayError) {
+    let connection = try WaylandConnection(socket: socket)
+    func bound(_ name: String, _ interface: UnsafePointer<wl_interface>) throws(DisplayError) -> OpaquePointer {
+      guard let global = connection.global(name), let proxy = connection.bind(global, interface) else {
+        throw .compositor(display: connection.socketName, problem: "it has no \(name)")
+      }
+      return proxy
+    }
+    let compositor = try bound("wl_compositor", cw_compositor_interface())
+    let shm = try bound("wl_shm", cw_shm_interface())
+    let layerShell = try bound("zwlr_layer_shell_v1", cw_layer_shell_interface())
+    let viewporter = try bound("wp_viewporter", cw_viewporter_interface())
+    let subcompositor = try? bound("wl_subcompositor", cw_subcompositor_interface())
+    let screencopy = try? bound("zwlr_screencopy_manager_v1", cw_screencopy_manager_interface())
+    self.connection = connection
+    globals = SurfaceGlobals(
+      compositor: compositor, shm: shm, layerShell: layerShell, viewporter: viewporter, subcompositor: subcompositor,
+      screencopy: screencopy)
+    outputs = SurfaceOutputs(connection: connection)
+    let outputs = outputs
+    connection.globalAdded = { outputs.added($0) }
+    connection.globalRemoved = { outputs.gone($0) }
+    outputs.removed = { [unowned self] in self.outputGone($0) }
+    // The outputs' names and modes.
+    try connection.roundtrip()
+  }
+
+  deinit {
+    for surface in surfaces.values { surface.release() }
+    surfaces = [:]
+    connection.globalAdded = nil
+    connection.globalRemoved = nil
+    if let screencopy = globals.screencopy {
+      if cw_proxy_get_version(UnsafeMutableRawPointer(screencopy)) >= 2 {
+        zwlr_screencopy_manager_v1_destroy(screencopy)
+      } else {
+        cw_proxy_destroy_counted(screencopy)
+      }
+    }
+    globals.subcompositor.map { wl_subcompositor_destroy($0) }
+    wp_viewporter_destroy(globals.viewporter)
+    if cw_proxy_get_version(UnsafeMutableRawPointer(globals.layerShell)) >= 3 {
+      zwlr_layer_shell_v1_destroy(globals.layerShell)
+    } else {
+      cw_proxy_destroy_counted(globals.layerShell)
+    }
+    wl_shm_destroy(globals.shm)
+    wl_compositor_destroy(globals.compositor)
+    _ = cw_display_flush(connection.display)
+  }
+
+  /// The socket to poll for input.
+  public var fileDescriptor: Int32 { connection.fileDescriptor }
+
+  /// Handles what the socket holds now, without blocking (call when poll says readable).
+  public func dispatch() throws(DisplayError) {
+    try connection.dispatchReady()
+    // What the events' handlers asked (an ack and its commit, a new output's bind) goes now.
+    try flush()
+  }
+
+  /// Sends what is queued and waits for the compositor's answer (tests, start-up).
+  public func roundtrip() throws(DisplayError) { try connection.roundtrip() }
+
+  /// The names of the outputs known now.
+  public var outputNames: [String] { outputs.outputs.filter(\.described).map(\.name) }
+
+  /// Wayland objects made and not yet destroyed by this process's Wayland code on the
+  /// calling thread (counted in the glue, whatever made them): for leak checks.
+  public static var objectsOnThisThread: Int { Int(cw_proxies_alive()) }
+
+  /// Open surfaces.
+  public var openSurfaces: [SurfaceID] { Array(surfaces.keys) }
+
+  /// Whether `surface` has had its first `configure` (it shows its content).
+  public func isConfigured(_ surface: SurfaceID) -> Bool { surfaces[surface]?.configured != nil }
+
+  // SurfaceHost.
+
+  public func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID {
+    guard let output = outputs.output(named: spec.head) else {
+      throw .compositor(display: connection.socketName, problem: "no output \(spec.head) to put a surface on")
+    }
+    let id = SurfaceID(rawValue: nextID)
+    guard let surface = LayerSurface(id: id, spec: spec, output: output, globals: globals) else {
+      throw .compositor(display: connection.socketName, problem: "cannot make a layer surface on \(spec.head)")
+    }
+    nextID += 1
+    surface.onClosed = { [unowned self] in self.compositorClosed($0) }
+    surfaces[id] = surface
+    try flush()
+    return id
+  }
+
+  public func show(_ picture: PlaceholderPicture, on surface: SurfaceID) throws(DisplayError) {
+    guard let layer = surfaces[surface] else {
+      throw .compositor(display: connection.socketName, problem: "no surface \(surface)")
+    }
+    try layer.show(picture)
+    try flush()
+  }
+
+  public func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool {
+    guard let layer = surfaces[surface], let source = outputs.output(named: request.source),
+      layer.startMirror(request, from: source), let stream = layer.mirror
+    else { return false }
+    stream.shown = { [unowned self] in self.frames += 1 }
+    stream.failed = { [unowned self] in
+      // Once per mirror: the output's removal, which often follows, finds it stopped.
+      self.surfaces[surface]?.stopMirror()
+      self.pending.append(.mirrorSourceLost(surface))
+    }
+    try? flush()
+    return true
+  }
+
+  /// A new place or level; a new head closes the surface and opens one on it under the
+  /// same id (a layer surface belongs to one output for its life).
+  public func move(_ surface: SurfaceID, to spec: SurfaceSpec) {
+    guard let layer = surfaces[surface] else { return }
+    if spec.head == layer.spec.head {
+      layer.update(spec)
+    } else {
+      layer.release()
+      surfaces[surface] = nil
+      if let output = outputs.output(named: spec.head),
+        let moved = LayerSurface(id: surface, spec: spec, output: output, globals: globals)
+      {
+        moved.onClosed = { [unowned self] in self.compositorClosed($0) }
+        surfaces[surface] = moved
+      } else {
+        pending.append(.headGone(surface))
+      }
+    }
+    try? flush()
+  }
+
+  public func close(_ surface: SurfaceID) {
+    guard let layer = surfaces.removeValue(forKey: surface) else { return }
+    layer.release()
+    try? flush()
+  }
+
+  /// What happened since the last call: surfaces closed by the compositor (`headGone` when
+  /// their output went with them).
+  public func takeEvents() -> [SurfaceEvent] {
+    for (id, global) in closedByCompositor {
+      pending.append(outputs.output(global: global) == nil ? .headGone(id) : .closed(id))
+    }
+    closedByCompositor = []
+    defer { pending = [] }
+    return pending
+  }
+
+  /// No frames wait: nothing is paced without a mirror.
+  public var frameDelay: UInt64? { nil }
+  public func frame() {}
+
+  private func compositorClosed(_ surface: LayerSurface) {
+    guard surfaces[surface.id] === surface else { return }
+    surfaces[surface.id] = nil
+    closedByCompositor.append((surface.id, surface.output.global))
+  }
+
+  /// An output went: its surfaces are released (the compositor may not say `closed`), and
+  /// mirrors of it stop, showing their background.
+  private func outputGone(_ global: UInt32) {
+    for (id, surface) in surfaces where surface.mirror?.source.global == global {
+      surface.stopMirror()
+      pending.append(.mirrorSourceLost(id))
+    }
+    for (id, surface) in surfaces where surface.output.global == global {
+      surface.release()
+      surfaces[id] = nil
+      pending.append(.headGone(id))
+    }
+  }
+
+  private func flush() throws(DisplayError) {
+    guard cw_display_flush(connection.display) >= 0 || errno == EAGAIN else { throw connection.lost() }
+  }
+}
