@@ -77,7 +77,8 @@ let package = Package(
     .target(
       name: "DisplayService",
       dependencies: [
-        "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux",
+        "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "DisplayWayland", "DisplayX11",
+        "CLinux",
       ]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.

@@ -12,8 +12,11 @@ import DisplayX11
 /// the watchdog's, when systemd asks for one).
 public final class DaemonService {
   public let daemon: Daemon
-  /// The X connection the daemon was made with: what identify draws its cards on.
-  let xConnection: XConnection
+  /// The X connection the daemon was made with: what identify draws its cards on; nil on
+  /// Wayland.
+  let xConnection: XConnection?
+  /// `x11` or `wayland`, and the compositor on Wayland: what `status` names.
+  public var backend: (name: String, compositor: String?) = ("x11", nil)
   let log: Logger
   let signals: SignalWatch
   let notifier: SystemdNotifier
@@ -34,7 +37,7 @@ public final class DaemonService {
   /// before the daemon so a second daemon stops before touching the display; `xConnection`
   /// is the connection the daemon was made with.
   public init(
-    daemon: Daemon, xConnection: XConnection, log: Logger, signals: SignalWatch, configPath: String?,
+    daemon: Daemon, xConnection: XConnection?, log: Logger, signals: SignalWatch, configPath: String?,
     control: ControlServer?,
     loadConfig: @escaping () throws -> Config
   ) throws {
@@ -202,9 +205,9 @@ public final class DaemonService {
   private func answer(_ request: String) -> JSON {
     switch request {
     case "status":
-      guard case .object(let members) = daemon.statusJSON(configPath: configPath, configError: configError) else {
-        return .null
-      }
+      var answer = daemon.statusAnswer(configPath: configPath, configError: configError)
+      (answer.backend, answer.compositor) = backend
+      guard case .object(let members) = JSON.record(answer) else { return .null }
       return .object([("ok", .bool(true))] + members)
     case "reload":
       let error = reload()

@@ -76,6 +76,10 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   /// The desktop's display manager seen and who lays the monitors out; nil from a daemon
   /// that predates it.
   public var desktop: DesktopRecord?
+  /// `x11` or `wayland`; nil from a daemon that predates it.
+  public var backend: String? = nil
+  /// The Wayland compositor's process name (`sway`); nil on X.
+  public var compositor: String? = nil
 
   /// `{"manager": "xfsettingsd" or null, "desktop": "XFCE" or null, "policy": "auto" |
   /// "manage", "layout": "desktop" | "displayd"}`.
@@ -130,6 +134,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case xftDPI = "xft_dpi"
     case xsettings
     case desktop
+    case backend
+    case compositor
   }
 }
 
