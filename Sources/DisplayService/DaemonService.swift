@@ -7,6 +7,20 @@ import DisplayX11
   import Glibc
 #endif
 
+/// The display server as `status` names it.
+public struct ServiceBackend {
+  /// `x11` or `wayland`.
+  public var name: String
+  /// The Wayland compositor's process name (`sway`); nil on X.
+  public var compositor: String?
+  /// The Wayland objects the daemon holds (for leak checks); nil on X.
+  public var objects: (() -> Int)?
+
+  public init(name: String = "x11", compositor: String? = nil, objects: (() -> Int)? = nil) {
+    (self.name, self.compositor, self.objects) = (name, compositor, objects)
+  }
+}
+
 /// The daemon as a service: the display manager, its control socket, hooks, systemd
 /// notifications and signals, in one event loop that sleeps in `poll()` with no timer (but
 /// the watchdog's, when systemd asks for one).
@@ -15,8 +29,8 @@ public final class DaemonService {
   /// The X connection the daemon was made with: what identify draws its cards on; nil on
   /// Wayland.
   let xConnection: XConnection?
-  /// `x11` or `wayland`, and the compositor on Wayland: what `status` names.
-  public var backend: (name: String, compositor: String?) = ("x11", nil)
+  /// What `status` says of the display server.
+  public var backend = ServiceBackend()
   let log: Logger
   let signals: SignalWatch
   let notifier: SystemdNotifier
@@ -206,7 +220,8 @@ public final class DaemonService {
     switch request {
     case "status":
       var answer = daemon.statusAnswer(configPath: configPath, configError: configError)
-      (answer.backend, answer.compositor) = backend
+      (answer.backend, answer.compositor) = (backend.name, backend.compositor)
+      answer.waylandObjects = backend.objects?()
       guard case .object(let members) = JSON.record(answer) else { return .null }
       return .object([("ok", .bool(true))] + members)
     case "reload":

@@ -1,7 +1,7 @@
 import DisplayKit
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 /// The control socket's answer to `status` (after its `"ok": true`), and what
 /// `displayd status --json` prints: the managed monitors and the counters.
@@ -80,6 +80,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   public var backend: String? = nil
   /// The Wayland compositor's process name (`sway`); nil on X.
   public var compositor: String? = nil
+  /// The Wayland objects the daemon holds (its proxies: outputs, heads, surfaces, buffers);
+  /// nil on X.
+  public var waylandObjects: Int? = nil
 
   /// `{"manager": "xfsettingsd" or null, "desktop": "XFCE" or null, "policy": "auto" |
   /// "manage", "layout": "desktop" | "displayd"}`.
@@ -136,6 +139,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case desktop
     case backend
     case compositor
+    case waylandObjects = "wayland_objects"
   }
 }
 

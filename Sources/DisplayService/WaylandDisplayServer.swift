@@ -46,9 +46,13 @@ public final class WaylandDisplayServer: DisplayServer {
   /// The output manager sends its events unasked.
   public func selectRandREvents() throws(DisplayError) {}
 
-  /// Surface events stay with the surfaces (the daemon takes them from the host).
+  /// Surface events stay with the surfaces (the daemon takes them from the host). After a
+  /// change, one roundtrip: a plugged head's `wl_output` has told its name before the daemon
+  /// puts a surface on it.
   public func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
     try surfaces.dispatch()
+    guard changes > 0 else { return 0 }
+    try surfaces.roundtrip()
     defer { changes = 0 }
     return changes
   }
@@ -56,8 +60,12 @@ public final class WaylandDisplayServer: DisplayServer {
   /// The compositor blanks outputs itself; displayd never sees it as DPMS.
   public func screenBlanked() -> Bool { false }
 
+  /// The heads through the bridge, with a screen as large as the protocol's positions can
+  /// say: a compositor's layout has no maximum the planner must keep within.
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
-    Topology(heads: try outputs.heads(probe: options.probe))
+    var topology = Topology(heads: try outputs.heads(probe: options.probe))
+    (topology.screen.maxWidth, topology.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
+    return topology
   }
 
   /// The plan as one configuration: tested, then applied. A plan that changes no head (only

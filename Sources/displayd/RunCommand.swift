@@ -4,6 +4,7 @@ import DisplayModel
 import DisplayPorts
 import DisplayService
 import DisplaySupport
+import DisplayWayland
 import DisplayX11
 
 #if canImport(Glibc)
@@ -54,7 +55,9 @@ struct RunCommand: Subcommand {
     let service = try DaemonService(
       daemon: daemon, xConnection: made.x, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }
-    service.backend = (backend.rawValue, made.compositor)
+    service.backend = ServiceBackend(
+      name: backend.rawValue, compositor: made.compositor,
+      objects: backend == .wayland ? { WaylandSurfaces.objectsOnThisThread } : nil)
     try withExtendedLifetime(lock) { try service.run() }
     return .success
   }
