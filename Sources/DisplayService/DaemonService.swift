@@ -222,7 +222,7 @@ public final class DaemonService {
       var answer = daemon.statusAnswer(configPath: configPath, configError: configError)
       (answer.backend, answer.compositor) = (backend.name, backend.compositor)
       answer.waylandObjects = backend.objects?()
-      guard case .object(let members) = JSON.record(answer) else { return .null }
+      guard case .object(let members) = answer.json else { return .null }
       return .object([("ok", .bool(true))] + members)
     case "reload":
       let error = reload()

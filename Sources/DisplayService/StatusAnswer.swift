@@ -176,6 +176,16 @@ extension Daemon {
 
   /// The status answer as the control socket writes it.
   public func statusJSON(configPath: String?, configError: String?) -> JSON {
-    JSON.record(statusAnswer(configPath: configPath, configError: configError))
+    statusAnswer(configPath: configPath, configError: configError).json
+  }
+}
+
+extension StatusAnswer {
+  /// The answer as the control socket writes it; the backend's keys only where they are
+  /// known (an X daemon's answer keeps its shape).
+  public var json: JSON {
+    guard case .object(let members) = JSON.record(self) else { return JSON.record(self) }
+    let optional: Set<String> = ["backend", "compositor", "wayland_objects"]
+    return .object(members.filter { !(optional.contains($0.0) && $0.1 == .null) })
   }
 }

@@ -98,4 +98,47 @@ struct WaylandDaemonTests {
       }, "before \(objectsBefore), after \(String(describing: Self.objects(after)))")
     #expect(daemon.isRunning)
   }
+
+  /// A profile of three heads: the second turned a quarter left (wl_output's 90, sway's
+  /// clockwise 270) beside the first, the third off; the connected hook ran for each plug.
+  @Test func aProfileTurnsOneHeadAndSwitchesOneOffAndHooksRunOnPlug() throws {
+    let sway = try SwayCompositor(background: Self.desktop)
+    let runtime = try runtimeDirectory()
+    let hookLog = try makeTempDirectory("displayd-hooks") + "/connected"
+    let config = """
+      {
+        hooks: { connected: [["/bin/sh", "-c", "echo \\"$DISPLAYD_OUTPUT\\" >> \(hookLog)"]] },
+        profiles: [{
+          name: "desk",
+          outputs: [
+            { match: { output: "HEADLESS-1" }, position: "0,0" },
+            { match: { output: "HEADLESS-2" }, rotate: "left", position: "1280,0" },
+            { match: { output: "HEADLESS-3" }, enabled: false },
+          ],
+        }],
+      }
+      """
+    let daemon = try Self.start(sway, config: config, runtime: runtime)
+    let second = try sway.plug()
+    let third = try sway.plug()
+    #expect([second, third] == ["HEADLESS-2", "HEADLESS-3"])
+    var outputs: [SwayOutput] = []
+    let arranged = try eventually(within: 5) {
+      outputs = try sway.outputs()
+      let turned = outputs.first { $0.name == second }
+      let off = outputs.first { $0.name == third }
+      return turned?.rect == XInspector.Rect(x: 1280, y: 0, width: 1080, height: 1920) && off?.active == false
+    }
+    daemon.drain()
+    #expect(arranged, "\(outputs) \(daemon.log)")
+    #expect(outputs.first { $0.name == second }?.transform == "270", "\(outputs)")
+    let status = try Self.status(sway, runtime: runtime)
+    #expect((status["profile"] as? [String: Any])?["name"] as? String == "desk")
+    var ran: [String] = []
+    #expect(
+      try eventually(within: 5) {
+        ran = ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        return ran.sorted() == [second, third]
+      }, "\(ran)")
+  }
 }
