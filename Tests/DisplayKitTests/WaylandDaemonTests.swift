@@ -141,4 +141,18 @@ struct WaylandDaemonTests {
         return ran.sorted() == [second, third]
       }, "\(ran)")
   }
+
+  /// Nothing plugged or changed: the daemon sleeps in `poll()` (one wake-up at most, for a
+  /// late answer of its own start).
+  @Test func anIdleDaemonOnSwayDoesNotWakeUp() throws {
+    let sway = try SwayCompositor()
+    let runtime = try runtimeDirectory()
+    let daemon = try Self.start(sway, config: Self.config, runtime: runtime)
+    daemon.settle()
+    let before = try wakeups(daemon.child.pid)
+    // Watching idleness is watching time pass: a second, not a synchronisation.
+    usleep(1_000_000)
+    let after = try wakeups(daemon.child.pid)
+    #expect(after - before <= 1, "\(after - before) wake-ups in 1 s")
+  }
 }
