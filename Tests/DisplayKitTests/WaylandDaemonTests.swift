@@ -58,6 +58,10 @@ struct WaylandDaemonTests {
     #expect(before["compositor"] as? String == "sway")
     #expect((before["monitors"] as? [Any])?.isEmpty == true)
     let objectsBefore = try #require(Self.objects(before))
+    let text = try runCommand(
+      [displaydPath, "status", "--display", Self.socket(sway)],
+      environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+    #expect(text.out.split(separator: "\n").contains("backend: wayland (compositor: sway)"), "\(text)")
 
     let name = try sway.plug()
     // sway places a new head to the right (1280,0); the rule puts it below the main head.
