@@ -159,4 +159,25 @@ struct WaylandDaemonTests {
     let after = try wakeups(daemon.child.pid)
     #expect(after - before <= 1, "\(after - before) wake-ups in 1 s")
   }
+
+  /// The lid from a mocked logind: closed with a monitor plugged, the panel head goes off;
+  /// opened, it comes back on (a head the compositor holds off is lit again).
+  @Test func closingTheLidTurnsThePanelHeadOffAndOpeningLightsItAgain() throws {
+    let logind = try MockLogind()
+    let sway = try SwayCompositor()
+    let runtime = try runtimeDirectory()
+    let config = "{ panel: 'HEADLESS-1', main: 'HEADLESS-1', defaults: { lid_closed: 'disable' } }"
+    let daemon = try DaemonProcess(
+      display: Self.socket(sway), config: config, extra: ["--backend", "wayland"],
+      environment: logind.environment.merging(["XDG_RUNTIME_DIR": runtime]) { _, new in new })
+    let second = try sway.plug()
+    func active(_ name: String) throws -> Bool? { try sway.outputs().first { $0.name == name }?.active }
+    try logind.setLid(closed: true)
+    #expect(try eventually(within: 5) { try active("HEADLESS-1") == false }, "\(daemon.log.suffix(8))")
+    #expect(try active(second) == true)
+    try logind.setLid(closed: false)
+    let back = try eventually(within: 5) { try active("HEADLESS-1") == true }
+    daemon.drain()
+    #expect(back, "\(daemon.log.suffix(12))")
+  }
 }
