@@ -61,8 +61,9 @@ let package = Package(
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image). The only module that imports Xlib.
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
-    // surfaces. The only module that speaks Wayland.
-    .target(name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
+    // surfaces and screencopy mirrors. The only module that speaks Wayland.
+    .target(
+      name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
@@ -76,7 +77,8 @@ let package = Package(
     .target(
       name: "DisplayService",
       dependencies: [
-        "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "DisplayX11", "CLinux",
+        "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "DisplayWayland", "DisplayX11",
+        "CLinux",
       ]),
     // The command line: argument parsing, exit statuses, the text and JSON reports. A library
     // only so the tests can reach it; only the executable and the tests use it.

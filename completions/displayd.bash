@@ -22,7 +22,7 @@ _displayd() {
       COMPREPLY=($(compgen -W "$(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")); return ;;
   esac
   case "${COMP_WORDS[1]}" in
-    run) COMPREPLY=($(compgen -W "--config --display --log-level --help" -- "$cur")) ;;
+    run) COMPREPLY=($(compgen -W "--config --display --backend --log-level --help" -- "$cur")) ;;
     status) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
     reload) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
     apply) COMPREPLY=($(compgen -W "--profile --dry-run --config --display --help" -- "$cur")) ;;

@@ -100,6 +100,8 @@ void cw_proxy_destroy_counted(struct wl_proxy *proxy) {
 
 long cw_proxies_alive(void) { return alive; }
 
+void cw_proxy_adopted(void) { alive++; }
+
 int cw_peer_pid(int fd) {
   struct ucred cred;
   socklen_t size = sizeof cred;

@@ -6,6 +6,9 @@ import DisplaySupport
 public enum StatusReport {
   public static func text(_ status: StatusAnswer) -> String {
     var lines = ["displayd on \(status.display) since \(status.since), main \(status.main ?? "-")"]
+    if let backend = status.backend {
+      lines.append("backend: \(backend)" + (status.compositor.map { " (compositor: \($0))" } ?? ""))
+    }
     lines.append(
       "config: \(status.config ?? "-")"
         + (status.configError.map { " (error: \($0); previous config in force)" } ?? ""))

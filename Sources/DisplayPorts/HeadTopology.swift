@@ -26,14 +26,22 @@ extension Topology {
         id: id, name: head.name, connection: head.connected ? .connected : .disconnected, mmWidth: head.mmWidth,
         mmHeight: head.mmHeight, modes: order.compactMap { ids[$0] },
         preferredCount: head.modes.filter(\.preferred).count, edid: head.edid, nonDesktop: head.nonDesktop)
+      // Every connected head has its own CRTC, an idle one while it is off, so that a plan
+      // can light it again.
+      let crtc = CrtcID(rawValue: id.rawValue)
       if let rect = head.rect {
-        let crtc = CrtcID(rawValue: id.rawValue)
         output.crtc = crtc
         output.possibleCrtcs = [crtc]
         crtcs.append(
           Crtc(
             id: crtc, x: rect.x, y: rect.y, width: rect.width, height: rect.height,
             mode: head.currentMode.flatMap { ids[$0] }, rotation: Self.rotation(head.transform), outputs: [id],
+            possibleOutputs: [id], rotations: Self.allRotations))
+      } else if head.connected {
+        output.possibleCrtcs = [crtc]
+        crtcs.append(
+          Crtc(
+            id: crtc, x: 0, y: 0, width: 0, height: 0, mode: nil, rotation: .normal, outputs: [],
             possibleOutputs: [id], rotations: Self.allRotations))
       }
       outputs.append(output)

@@ -31,12 +31,22 @@ public final class DaemonClient {
 
   /// Connects, or returns nil when no daemon listens. Refuses a socket served by another
   /// user (SO_PEERCRED), so a planted socket cannot answer for the daemon.
+  /// Without `display`, the daemon of `$DISPLAY`, else that of `$WAYLAND_DISPLAY` (under
+  /// Xwayland both are set and the daemon runs on either).
   public static func open(display: String?) throws(Failure) -> DaemonClient? {
-    let name = display ?? getenv("DISPLAY").map { String(cString: $0) } ?? ""
+    let names =
+      display.map { [$0] }
+      ?? ["DISPLAY", "WAYLAND_DISPLAY"].compactMap { (variable: String) -> String? in
+        getenv(variable).map { String(cString: $0) }
+      }
     let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-    guard let path = controlSocketPath(display: name, runtimeDir: runtime), let fd = UnixSocket.connect(path) else {
-      return nil
-    }
+    let found = (names.isEmpty ? [""] : names).lazy.compactMap { name -> (String, FileDescriptor)? in
+      guard let path = controlSocketPath(display: name, runtimeDir: runtime), let fd = UnixSocket.connect(path) else {
+        return nil
+      }
+      return (path, fd)
+    }.first
+    guard let (path, fd) = found else { return nil }
     guard let uid = UnixSocket.peerUID(fd), uid == geteuid() else {
       let who = UnixSocket.peerUID(fd).map { "uid \($0)" } ?? "an unknown peer"
       fd.close()

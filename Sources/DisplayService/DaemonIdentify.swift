@@ -8,6 +8,7 @@ extension DaemonService {
   func identify(seconds: Int) -> JSON {
     if let refusal = IdentifyDuration.refusal(seconds) { return ControlProtocol.error(refusal) }
     do {
+      guard let xConnection else { return ControlProtocol.error("identify: not available on Wayland yet") }
       if identify == nil { identify = try IdentifyOverlays(connection: xConnection) }
     } catch { return ControlProtocol.error("identify: \(error)") }
     guard let identify else { return ControlProtocol.error("identify: no timer") }

@@ -7,13 +7,30 @@ import DisplayX11
   import Glibc
 #endif
 
+/// The display server as `status` names it.
+public struct ServiceBackend {
+  /// `x11` or `wayland`.
+  public var name: String
+  /// The Wayland compositor's process name (`sway`); nil on X.
+  public var compositor: String?
+  /// The Wayland objects the daemon holds (for leak checks); nil on X.
+  public var objects: (() -> Int)?
+
+  public init(name: String = "x11", compositor: String? = nil, objects: (() -> Int)? = nil) {
+    (self.name, self.compositor, self.objects) = (name, compositor, objects)
+  }
+}
+
 /// The daemon as a service: the display manager, its control socket, hooks, systemd
 /// notifications and signals, in one event loop that sleeps in `poll()` with no timer (but
 /// the watchdog's, when systemd asks for one).
 public final class DaemonService {
   public let daemon: Daemon
-  /// The X connection the daemon was made with: what identify draws its cards on.
-  let xConnection: XConnection
+  /// The X connection the daemon was made with: what identify draws its cards on; nil on
+  /// Wayland.
+  let xConnection: XConnection?
+  /// What `status` says of the display server.
+  public var backend = ServiceBackend()
   let log: Logger
   let signals: SignalWatch
   let notifier: SystemdNotifier
@@ -34,7 +51,7 @@ public final class DaemonService {
   /// before the daemon so a second daemon stops before touching the display; `xConnection`
   /// is the connection the daemon was made with.
   public init(
-    daemon: Daemon, xConnection: XConnection, log: Logger, signals: SignalWatch, configPath: String?,
+    daemon: Daemon, xConnection: XConnection?, log: Logger, signals: SignalWatch, configPath: String?,
     control: ControlServer?,
     loadConfig: @escaping () throws -> Config
   ) throws {
@@ -202,9 +219,10 @@ public final class DaemonService {
   private func answer(_ request: String) -> JSON {
     switch request {
     case "status":
-      guard case .object(let members) = daemon.statusJSON(configPath: configPath, configError: configError) else {
-        return .null
-      }
+      var answer = daemon.statusAnswer(configPath: configPath, configError: configError)
+      (answer.backend, answer.compositor) = (backend.name, backend.compositor)
+      answer.waylandObjects = backend.objects?()
+      guard case .object(let members) = answer.json else { return .null }
       return .object([("ok", .bool(true))] + members)
     case "reload":
       let error = reload()

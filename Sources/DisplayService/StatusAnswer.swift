@@ -1,7 +1,7 @@
 import DisplayKit
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 /// The control socket's answer to `status` (after its `"ok": true`), and what
 /// `displayd status --json` prints: the managed monitors and the counters.
@@ -76,6 +76,13 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   /// The desktop's display manager seen and who lays the monitors out; nil from a daemon
   /// that predates it.
   public var desktop: DesktopRecord?
+  /// `x11` or `wayland`; nil from a daemon that predates it.
+  public var backend: String? = nil
+  /// The Wayland compositor's process name (`sway`); nil on X.
+  public var compositor: String? = nil
+  /// The Wayland objects the daemon holds (its proxies: outputs, heads, surfaces, buffers);
+  /// nil on X.
+  public var waylandObjects: Int? = nil
 
   /// `{"manager": "xfsettingsd" or null, "desktop": "XFCE" or null, "policy": "auto" |
   /// "manage", "layout": "desktop" | "displayd"}`.
@@ -130,6 +137,9 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     case xftDPI = "xft_dpi"
     case xsettings
     case desktop
+    case backend
+    case compositor
+    case waylandObjects = "wayland_objects"
   }
 }
 
@@ -166,6 +176,16 @@ extension Daemon {
 
   /// The status answer as the control socket writes it.
   public func statusJSON(configPath: String?, configError: String?) -> JSON {
-    JSON.record(statusAnswer(configPath: configPath, configError: configError))
+    statusAnswer(configPath: configPath, configError: configError).json
+  }
+}
+
+extension StatusAnswer {
+  /// The answer as the control socket writes it; the backend's keys only where they are
+  /// known (an X daemon's answer keeps its shape).
+  public var json: JSON {
+    guard case .object(let members) = JSON.record(self) else { return JSON.record(self) }
+    let optional: Set<String> = ["backend", "compositor", "wayland_objects"]
+    return .object(members.filter { !(optional.contains($0.0) && $0.1 == .null) })
   }
 }

@@ -2,6 +2,7 @@ import CWayland
 import DisplayModel
 import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 /// One `zwlr_output_mode_v1` as the compositor described it.
 final class ModeState {
@@ -104,6 +105,7 @@ final class OutputHeads {
   }
 
   fileprivate func added(_ proxy: OpaquePointer) {
+    cw_proxy_adopted()
     heads.append(HeadState(proxy))
     zwlr_output_head_v1_add_listener(proxy, &headListener, Unmanaged.passUnretained(self).toOpaque())
   }
@@ -129,6 +131,7 @@ final class OutputHeads {
 
   fileprivate func modeAdded(_ head: OpaquePointer?, _ mode: OpaquePointer?) {
     guard let mode else { return }
+    cw_proxy_adopted()
     guard let owner = heads.first(where: { $0.proxy == head }) else {
       zwlr_output_mode_v1_destroy(mode)
       return

@@ -16,8 +16,17 @@ public final class WaylandOutputManager: OutputManager {
 
   /// Connects to `socket` (default `$WAYLAND_DISPLAY`) and reads every head; throws when
   /// the compositor lacks `zwlr_output_manager_v1`.
-  public init(socket: String? = nil) throws(DisplayError) {
-    let connection = try WaylandConnection(socket: socket)
+  public convenience init(socket: String? = nil) throws(DisplayError) {
+    try self.init(connection: WaylandConnection(socket: socket))
+  }
+
+  /// The output manager on the connection `surfaces` already hold: one socket to poll and one
+  /// dispatch for both (the daemon's case).
+  public convenience init(sharing surfaces: WaylandSurfaces) throws(DisplayError) {
+    try self.init(connection: surfaces.connection)
+  }
+
+  init(connection: WaylandConnection) throws(DisplayError) {
     guard let global = connection.global("zwlr_output_manager_v1"),
       let manager = connection.bind(global, cw_output_manager_interface())
     else {
@@ -42,6 +51,9 @@ public final class WaylandOutputManager: OutputManager {
     connection.compositor.isEmpty ? connection.socketName : "\(connection.socketName) (\(connection.compositor))"
   }
 
+  /// The socket's name as connected (`wayland-1`, or the path given).
+  public var socketName: String { connection.socketName }
+
   /// The compositor's process name (`sway`); empty when unknown.
   public var compositorName: String { connection.compositor }
 
@@ -64,6 +76,12 @@ public final class WaylandOutputManager: OutputManager {
       throw .compositor(display: connection.socketName, problem: "the output manager finished")
     }
   }
+
+  /// Sends what is queued, without waiting.
+  public func flush() { _ = cw_display_flush(connection.display) }
+
+  /// Sends what is queued and waits until the compositor has handled it.
+  public func roundtrip() throws(DisplayError) { try connection.roundtrip() }
 
   /// Live Wayland objects held for the heads (manager, heads, modes): for leak checks.
   public var objectCount: Int { outputHeads.objectCount }

@@ -1,8 +1,10 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplayPorts
 import DisplayService
 import DisplaySupport
+import DisplayWayland
 import DisplayX11
 
 #if canImport(Glibc)
@@ -11,7 +13,7 @@ import DisplayX11
 
 struct RunCommand: Subcommand {
   let spec = CommandSpec(
-    name: "run", usage: "usage: displayd run [--config FILE] [--display D] [--log-level L]",
+    name: "run", usage: "usage: displayd run [--config FILE] [--display D] [--backend B] [--log-level L]",
     help: """
       Runs the display manager: every connected external monitor gets its chosen mode, a
       place and a window with its content; unplugging releases the window. SIGHUP reloads
@@ -21,13 +23,16 @@ struct RunCommand: Subcommand {
 
         --config FILE   default: $XDG_CONFIG_HOME/displayd/config.json5, else
                         ~/.config/displayd/config.json5; built-in defaults when absent
-        --display D     the X display (default: $DISPLAY)
+        --display D     the X display (default: $DISPLAY), or with --backend wayland the
+                        compositor's socket (default: $WAYLAND_DISPLAY)
+        --backend B     x11 or wayland (default: Wayland when $WAYLAND_DISPLAY is a wlroots
+                        compositor, else X)
         --log-level L   error | warning | info | debug (default: info)
 
       Exit status: 0 stopped by a signal, 1 runtime failure (the X server went away),
       64 usage error, 69 X server unavailable, 78 bad config.
       """,
-    options: ["--config", displayOption, "--log-level"])
+    options: ["--config", displayOption, backendOption, "--log-level"])
 
   func run(_ args: Arguments) throws -> ExitStatus {
     let log = try makeLogger(args)
@@ -37,20 +42,42 @@ struct RunCommand: Subcommand {
     // it happens, never a signal that ends the daemon. Hooks start with default dispositions.
     signal(SIGPIPE, SIG_IGN)
     let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1])
-    let connection = try connect(args)
-    // One daemon a display: the lock decides, before anything touches the display.
-    let location = ControlLocation(display: connection.name, runtimeDir: environment("XDG_RUNTIME_DIR"))
+    let backend = try args.backend(spec)
+    let made = try backend == .wayland ? waylandDaemon(args, config, log) : xDaemon(args, config, log)
+    // One daemon a display: the lock decides, before the daemon touches the display.
+    let location = ControlLocation(display: made.server.name, runtimeDir: environment("XDG_RUNTIME_DIR"))
     let lock = try InstanceLock(location)
     if location.socket == nil {
       log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload); lock \(lock.path)")
     }
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
-    let daemon = try Daemon(connection: connection, surfaces: XSurfaces(connection, log: log), config: config, log: log)
+    let daemon = try Daemon(connection: made.server, surfaces: made.surfaces, config: config, log: log)
     let service = try DaemonService(
-      daemon: daemon, xConnection: connection, log: log, signals: signals, configPath: source.path, control: control
+      daemon: daemon, xConnection: made.x, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }
+    service.backend = ServiceBackend(
+      name: backend.rawValue, compositor: made.compositor,
+      objects: backend == .wayland ? { WaylandSurfaces.objectsOnThisThread } : nil)
     try withExtendedLifetime(lock) { try service.run() }
     return .success
+  }
+
+  /// What the daemon runs against: the server, its surfaces, the X connection (identify's
+  /// cards) and the compositor's name.
+  private typealias Made = (
+    server: any DisplayServer, surfaces: any SurfaceHost, x: XConnection?, compositor: String?
+  )
+
+  private func xDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
+    let connection = try connect(args)
+    return (connection, XSurfaces(connection, log: log), connection, nil)
+  }
+
+  /// The compositor at `--display` (a socket name or path), else `$WAYLAND_DISPLAY`.
+  private func waylandDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
+    let server = try WaylandDisplayServer(socket: args.display, log: log)
+    log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
+    return (server, server.surfaces, nil, server.compositor.isEmpty ? nil : server.compositor)
   }
 
   private func makeLogger(_ args: Arguments) throws -> Logger {

@@ -26,7 +26,10 @@ import Testing
   @Test func theBridgeHasOneOutputPerHeadAndAVirtualCrtcPerLitOne() throws {
     let topology = Topology(heads: HeadSnapshot(heads: [Self.laptop, Self.monitor], generation: 7))
     #expect(topology.outputs.map(\.name) == ["eDP-1", "DP-2"])
-    #expect(topology.crtcs.count == 1)
+    // One lit CRTC; the head that is off has an idle one of its own, for a plan to light it.
+    #expect(topology.crtcs.filter(\.isActive).count == 1 && topology.crtcs.count == 2)
+    let off = try #require(topology.output(named: "DP-2"))
+    #expect(off.crtc == nil && off.possibleCrtcs.count == 1)
     let laptop = try #require(topology.output(named: "eDP-1"))
     // Turned a quarter (1200x1920), then the config's scale 0.5.
     #expect(topology.geometry(of: laptop) == Rect(x: 0, y: 0, width: 600, height: 960))

@@ -66,6 +66,8 @@ struct wl_proxy *cw_counted(struct wl_proxy *made, uint32_t flags);
 void cw_proxy_destroy_counted(struct wl_proxy *proxy);
 /* Proxies made minus proxies destroyed through the glue on the calling thread. */
 long cw_proxies_alive(void);
+/* Counts a proxy the compositor made (a new_id in an event: a head, a mode). */
+void cw_proxy_adopted(void);
 
 #include <wayland-client-protocol.h>
 #include "../generated/viewporter-client-protocol.h"
