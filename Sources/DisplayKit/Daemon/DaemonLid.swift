@@ -31,7 +31,8 @@ extension Daemon {
       for id in plan.configures { settle(id) }
       counters.reconcilesChanged += 1
       let name = panel?.name ?? "the panel"
-      log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(lid == .closed ? "off" : "on"): " + describe(outcome))
+      let on = panel.flatMap { topology.geometry(of: $0) } != nil
+      log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(on ? "on" : "off"): " + describe(outcome))
       break
     }
     return events
