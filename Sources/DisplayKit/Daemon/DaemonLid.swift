@@ -31,7 +31,7 @@ extension Daemon {
       for id in plan.configures { settle(id) }
       counters.reconcilesChanged += 1
       let name = panel?.name ?? "the panel"
-      let on = panel.flatMap { topology.geometry(of: $0) } != nil
+      let on = panel.flatMap { topology.output($0.id) }.flatMap { topology.geometry(of: $0) } != nil
       log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(on ? "on" : "off"): " + describe(outcome))
       break
     }

@@ -62,11 +62,21 @@ enum SimStep: CustomStringConvertible {
 
 extension SimRandom {
   /// The next step, drawn with the world as it is (which connectors hold a monitor).
-  mutating func step(connected: [Bool], configs: Int, choices: [LayoutChoice]) -> SimStep {
+  /// Each kind's weight, in the order of `step`'s cases.
+  static let weights = [24, 14, 8, 5, 5, 6, 2, 4, 4, 3, 3, 10, 2, 2]
+  static let kinds = [
+    "plug", "unplug", "flap", "lid", "reload", "switch", "resume", "failApply", "failWindow", "destroy", "draw",
+    "wait", "resync", "blank",
+  ]
+
+  mutating func step(connected: [Bool], configs: Int, choices: [LayoutChoice], without: Set<String> = [])
+    -> SimStep
+  {
     let external = Array(1..<connected.count)
     let plugged = external.filter { connected[$0] }
     let delivery = delivery()
-    switch weighted([24, 14, 8, 5, 5, 6, 2, 4, 4, 3, 3, 10, 2, 2]) {
+    let weights = zip(Self.weights, Self.kinds).map { without.contains($1) ? 0 : $0 }
+    switch weighted(weights) {
     case 0: return .plug(connector: pick(external), monitor: below(SimScenario.monitorNames.count), delivery)
     case 1: return plugged.isEmpty ? .wait(ms: 100) : .unplug(connector: pick(plugged), delivery)
     case 2: return plugged.isEmpty ? .draw : .flap(connector: pick(plugged), afterMs: UInt64(100 + below(1300)))

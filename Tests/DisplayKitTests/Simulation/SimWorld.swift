@@ -28,6 +28,10 @@ final class SimWorld: DisplayServer {
   /// Applies that changed nothing: each a description of the plan.
   private(set) var redundantApplies: [String] = []
   private(set) var applies = 0
+  /// Whether the last apply failed (and was rolled back).
+  private(set) var lastApplyFailed = false
+  /// Applies that failed, from the start.
+  private(set) var failedApplies = 0
   private(set) var windowsCreated = 0
 
   func failApply(_ n: Int) { applyFault = n }
@@ -79,7 +83,14 @@ final class SimWorld: DisplayServer {
     let ids = fake.windows.keys.sorted { $0.rawValue < $1.rawValue }
     guard !ids.isEmpty else { return }
     fake.destroyFromOutside(ids[k % ids.count])
+    destroyedOutside.insert(ids[k % ids.count])
   }
+
+  /// Windows another client destroyed whose event the daemon has not read yet: until it
+  /// does, it cannot know, and its own free of them (a BadWindow a real server answers,
+  /// logged and harmless) is a race, not a double free.
+  private var destroyedOutside: Set<WindowID> = []
+  private(set) var racedFrees = 0
 
   /// Something draws on the root: damage for the mirrors.
   func draw(_ area: Rect) { fake.draw(area) }
@@ -104,7 +115,10 @@ final class SimWorld: DisplayServer {
   func flush() { fake.flush() }
   func sync() throws(DisplayError) { try fake.sync() }
   func selectRandREvents() throws(DisplayError) { try fake.selectRandREvents() }
-  func drainEvents(_ onWindow: (WindowEvent) -> Void) throws(DisplayError) -> Int { try fake.drainEvents(onWindow) }
+  func drainEvents(_ onWindow: (WindowEvent) -> Void) throws(DisplayError) -> Int {
+    defer { destroyedOutside = [] }
+    return try fake.drainEvents(onWindow)
+  }
   func screenBlanked() -> Bool { fake.screenBlanked() }
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try fake.snapshot(options) }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try fake.releaseModes(releases) }
@@ -115,6 +129,8 @@ final class SimWorld: DisplayServer {
     if Self.strikes(&applyFault) { fake.failRequest(1) }
     let outcome = try fake.apply(plan, in: planned)
     fake.failingRequest = nil
+    lastApplyFailed = !outcome.failed.isEmpty
+    failedApplies += lastApplyFailed ? 1 : 0
     // The fake leaves the primary; a server sets it with the rest.
     if outcome.failed.isEmpty, let primary = plan.primary { fake.topology.primary = primary }
     return outcome
@@ -158,8 +174,21 @@ final class SimWorld: DisplayServer {
     return try fake.createWindow(spec)
   }
 
-  func moveWindow(_ window: WindowID, to rect: Rect) { fake.moveWindow(window, to: rect) }
-  func destroyWindow(_ window: WindowID) { fake.destroyWindow(window) }
+  func moveWindow(_ window: WindowID, to rect: Rect) {
+    // A window another client destroyed stays gone (the fake's move would make it again).
+    guard fake.windows[window] != nil else {
+      racedFrees += 1
+      return
+    }
+    fake.moveWindow(window, to: rect)
+  }
+  func destroyWindow(_ window: WindowID) {
+    guard !destroyedOutside.contains(window) else {
+      racedFrees += 1
+      return
+    }
+    fake.destroyWindow(window)
+  }
   func showImage(_ image: any PixelImage, in window: WindowID, size: (width: Int, height: Int), background: RGBColor)
     throws(DisplayError) -> ShownImage
   { try fake.showImage(image, in: window, size: size, background: background) }
@@ -180,7 +209,12 @@ final class SimWorld: DisplayServer {
     fake.setMirror(pictures, geometry: geometry, filter: filter)
   }
   func composite(_ pictures: MirrorPictures, _ rects: [Rect]) { fake.composite(pictures, rects) }
-  func freeMirror(_ pictures: MirrorPictures, destination: Bool) { fake.freeMirror(pictures, destination: destination) }
+  func freeMirror(_ pictures: MirrorPictures, destination: Bool) {
+    // Its destination went with a window destroyed by another client, unknown to the daemon yet.
+    let raced = destination && !fake.pictures.contains(pictures.destination) && !destroyedOutside.isEmpty
+    if raced { racedFrees += 1 }
+    fake.freeMirror(pictures, destination: destination && !raced)
+  }
   func createRootDamage() -> DamageID { fake.createRootDamage() }
   func takeDamage(_ damage: DamageID) -> [Rect] { fake.takeDamage(damage) }
   func freeDamage(_ damage: DamageID) { fake.freeDamage(damage) }
