@@ -66,7 +66,7 @@ public enum CustomModes {
   /// these timings (the output's own first: then nothing is to be created), else the wanted
   /// mode under a virtual id, for the apply to create. nil (with a warning) when it cannot be
   /// made: timings RandR cannot carry, or larger than the server's maximum screen.
-  static func resolve(
+  public static func resolve(
     _ request: ModeRequest, _ custom: CustomModeRequest, for output: Output, in topology: Topology
   ) -> (mode: Mode?, warning: PlanWarning?) {
     guard let wanted = wanted(request, custom) else {

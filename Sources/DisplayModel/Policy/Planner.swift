@@ -34,6 +34,21 @@ public struct CrtcChange: Hashable, Sendable {
   public var outputName: String
   /// The CRTC's transform afterwards; `.identity` unless a monitor has a `scale`.
   public var transform: CrtcTransform = .identity
+
+  public init(
+    crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: Rotation, outputs: [OutputID], fallbacks: [ModeID],
+    outputName: String, transform: CrtcTransform = .identity
+  ) {
+    self.crtc = crtc
+    self.mode = mode
+    self.x = x
+    self.y = y
+    self.rotation = rotation
+    self.outputs = outputs
+    self.fallbacks = fallbacks
+    self.outputName = outputName
+    self.transform = transform
+  }
 }
 
 /// What reconciling would change: the CRTC changes and the screen size they need.

@@ -1,0 +1,89 @@
+import DisplayModel
+import DisplayPorts
+
+/// The conversions between RandR's values and the output-management port's. Pure.
+///
+/// Transforms: RandR turns a CRTC by one of four rotation bits and may reflect it in X, in Y
+/// or both; the port has four quarter turns, each plain or flipped. `flippedN` is RandR's
+/// rotation N with `reflect x`. Because a half turn is minus the identity, it commutes with
+/// every other transform, so `reflect y` is exactly a half turn more with `reflect x`, and both
+/// reflections together are a half turn: every one of RandR's sixteen combinations is one of
+/// the eight head transforms, and each head transform has two RandR spellings.
+public enum RandRHeadValues {
+  /// The refresh in millihertz, as `Mode.refreshHz` computes it (xrandr's arithmetic),
+  /// rounded to the nearest; 0 when the mode's totals say nothing.
+  public static func refreshMilliHz(_ mode: Mode) -> Int {
+    Int(exactly: (mode.refreshHz * 1000).rounded()) ?? 0
+  }
+
+  /// The head transform a CRTC's rotation and reflection bits make.
+  public static func transform(_ rotation: Rotation) -> HeadTransform {
+    var turns = quarterTurns(rotation)
+    let (rx, ry) = (rotation.contains(.reflectX), rotation.contains(.reflectY))
+    if ry { turns += 2 }
+    let flipped = rx != ry
+    return HeadTransform(rawValue: turns % 4 + (flipped ? 4 : 0)) ?? .normal
+  }
+
+  /// RandR's two spellings of a head transform, the plainer first: the rotation (with
+  /// `reflect x` when flipped), then the half turn more with both reflections (with `reflect
+  /// y` alone when flipped), for CRTCs that reflect but do not turn.
+  public static func rotations(_ transform: HeadTransform) -> [Rotation] {
+    let turns = transform.rawValue % 4
+    let halfMore = rotationBit((turns + 2) % 4)
+    guard transform.isFlipped else { return [rotationBit(turns), halfMore.union([.reflectX, .reflectY])] }
+    return [rotationBit(turns).union(.reflectX), halfMore.union(.reflectY)]
+  }
+
+  /// The RandR rotation for a head transform on a CRTC that can do `allowed`: the first
+  /// spelling it can do; nil when it can do none.
+  public static func rotation(_ transform: HeadTransform, allowed: Rotation) -> Rotation? {
+    rotations(transform).first { allowed.contains($0) }
+  }
+
+  /// The head transforms a CRTC that can do `allowed` offers.
+  public static func transforms(allowed: Rotation) -> Set<HeadTransform> {
+    Set(HeadTransform.allCases.filter { rotation($0, allowed: allowed) != nil })
+  }
+
+  /// The CRTC transform for the port's `scale` (the head shows an area `scale` times its
+  /// mode, as `xrandr --scale`): the identity for 1.
+  public static func crtcTransform(scale: Double, filter: ScaleFilter) -> CrtcTransform {
+    guard scale != 1 else { return .identity }
+    return CrtcTransform(matrix: [scale, 0, 0, 0, scale, 0, 0, 0, 1], filter: filter)
+  }
+
+  /// The port's `scale` a CRTC transform read from the server means: the matrix's scale when
+  /// it is a uniform scale (as `xrandr --scale s` or the config's `scale` sets), else 1 (a
+  /// shear, a projection or unequal sides have no one scale).
+  public static func scale(_ transform: FixedTransform) -> Double {
+    let v = transform.values
+    guard v.count == 9, v[1] == 0, v[2] == 0, v[3] == 0, v[5] == 0, v[6] == 0, v[7] == 0, v[8] == 1,
+      v[0] == v[4], v[0] > 0
+    else { return 1 }
+    return v[0]
+  }
+
+  /// The nearest of `modes` to a listed request: the same size, then the refresh closest in
+  /// mHz (the first such for refresh 0 or a tie); nil when none has the size.
+  public static func nearest(_ modes: [Mode], width: Int, height: Int, refreshMilliHz: Int) -> Mode? {
+    let sized = modes.filter { $0.width == width && $0.height == height }
+    guard refreshMilliHz > 0 else { return sized.first }
+    return sized.min { a, b in
+      distance(Self.refreshMilliHz(a), refreshMilliHz) < distance(Self.refreshMilliHz(b), refreshMilliHz)
+    }
+  }
+
+  private static func distance(_ a: Int, _ b: Int) -> Int { a > b ? a - b : b - a }
+
+  private static func quarterTurns(_ rotation: Rotation) -> Int {
+    if rotation.contains(.left) { return 1 }
+    if rotation.contains(.inverted) { return 2 }
+    if rotation.contains(.right) { return 3 }
+    return 0
+  }
+
+  private static func rotationBit(_ turns: Int) -> Rotation {
+    [Rotation.normal, .left, .inverted, .right][turns]
+  }
+}
