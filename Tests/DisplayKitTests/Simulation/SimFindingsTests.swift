@@ -1,5 +1,7 @@
 import DisplayKit
 import DisplayModel
+import DisplayPorts
+import DisplaySupport
 import Testing
 
 /// What the simulation found, each pinned by a focused test against the fake (the seed that
@@ -7,34 +9,35 @@ import Testing
 @Suite struct SimulationFindings {
   let quiet = Logger(level: .error) { _ in }
 
-  /// eDP-1 lit as main, HDMI-1 and DP-1 plugged and covered by windows.
-  func desk() throws -> (FakeDisplayServer, Daemon) {
+  /// eDP-1 lit as main, HDMI-1 and DP-1 plugged and covered by surfaces.
+  func desk() throws -> (FakeDisplayServer, FakeSurfaceHost, Daemon) {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    let surfaces = FakeSurfaceHost()
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     server.change {
       $0.outputs[1].connection = .connected
       $0.outputs[2].connection = .connected
     }
     try daemon.handleServerEvents()
-    return (server, daemon)
+    return (server, surfaces, daemon)
   }
 
-  /// Seed 1592590338: a switch the server refused synced the windows to the refused layout
-  /// (external-only: its entries' windows differ), then put the choice before it back
+  /// Seed 1592590338: a switch the server refused synced the surfaces to the refused layout
+  /// (external-only: its entries' surfaces differ), then put the choice before it back
   /// without syncing them again: lit monitors stayed uncovered.
   @Test func aSwitchTheServerRefusesLeavesTheWindowsOfTheLayoutStillInForce() throws {
-    let (server, daemon) = try desk()
-    let windows = server.windows
-    #expect(windows.count == 2)
+    let (server, surfaces, daemon) = try desk()
+    let rects = surfaces.rects
+    #expect(rects.count == 2)
     server.failRequest(1)
     #expect(throws: ProfileSwitchRefusal.notApplied(.layout(.externalOnly))) {
       try daemon.switchTo(.layout(.externalOnly)).get()
     }
     #expect(server.topology.crtcs[0].mode != nil, "rolled back: the panel still lit")
-    #expect(Set(server.windows.values) == Set(windows.values), "both monitors still covered, where they are")
-    #expect(daemon.monitors.count == 2 && server.badFrees == 0)
+    #expect(Set(surfaces.rects) == Set(rects), "both monitors still covered, where they are")
+    #expect(daemon.monitors.count == 2 && surfaces.misuses == 0)
   }
 
   /// Seed 1592590342: the lid closed, the panel off, the last external monitor unplugged:
@@ -45,7 +48,7 @@ import Testing
     var config = Config()
     config.disconnectGrace = 0
     config.lidClosed = .disable
-    let daemon = try Daemon(connection: server, config: config, log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -80,7 +83,7 @@ import Testing
   @Test func aSwitchTheServerRefusesLeavesTheMonitorsWhereTheyAre() throws {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(connection: server, config: Config(), log: quiet)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: Config(), log: quiet)
     try daemon.start()
     for i in [2, 1] {
       server.change { $0.outputs[i].connection = .connected }

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 import Foundation
 
 @testable import DisplayKit
@@ -59,7 +60,8 @@ final class SimRun {
     do {
       let lid: LidState = random.chance(20) ? .closed : .open
       steps.append("start: config \(config) (\(SimScenario.configNames[config])), lid \(lid.rawValue)")
-      daemon = try Daemon(connection: world, config: SimScenario.configs[config], log: logger, clock: clock)
+      daemon = try Daemon(
+        connection: world, surfaces: world, config: SimScenario.configs[config], log: logger, clock: clock)
       try daemon.setLid(lid, reconcile: false)
       try daemon.start()
       if let failure = check(afterStep: true) { return failure }
@@ -113,12 +115,13 @@ final class SimRun {
     case .choose(let choice): _ = try daemon.switchTo(choice)
     case .resumeAutomatic: _ = try daemon.resumeAutomatic()
     case .failApply(let n): world.failApply(n)
-    case .failWindow(let n): world.failWindow(n)
-    case .destroyWindow(let k):
-      world.destroyWindow(k)
+    case .failOpen(let n): world.failOpen(n)
+    case .closeSurface(let k):
+      world.closeSurface(k)
       if random.chance(70) { try daemon.handleServerEvents() }
     case .draw:
-      world.draw(Rect(x: random.below(1900), y: random.below(1000), width: 20, height: 20))
+      // Two draws, as many as the seeds drew for this step before: which surface, how soon its frame.
+      world.draw(exposing: random.below(1900), frameAfter: UInt64(random.below(1000)) * 16_000)
       try daemon.handleServerEvents()
     case .wait(let ms): try advance(ms * 1_000_000)
     case .resync: try resync()
@@ -174,7 +177,7 @@ final class SimRun {
   /// state ones when the daemon has seen everything; after settling, all of them and the
   /// comparison with a fresh daemon.
   func check(afterStep: Bool) -> SimFailure? {
-    var problems = resourceProblems() + applyProblems()
+    var problems = surfaceProblems() + applyProblems()
     if !owesResync && world.queuedEvents == 0 { problems += stateProblems() }
     if !afterStep && problems.isEmpty { problems += settledProblems() }
     guard !problems.isEmpty else { return nil }

@@ -27,11 +27,11 @@ enum SimStep: CustomStringConvertible {
   case resumeAutomatic
   /// The `n`th apply from now fails half way (rolled back).
   case failApply(n: Int)
-  /// The `n`th window creation from now fails.
-  case failWindow(n: Int)
-  /// Another client destroys one of the daemon's windows.
-  case destroyWindow(k: Int)
-  /// Something draws on the root: damage for the mirrors.
+  /// The `n`th surface open from now fails.
+  case failOpen(n: Int)
+  /// Another client closes one of the daemon's surfaces.
+  case closeSurface(k: Int)
+  /// Something draws over the desk: a surface exposed, damage for the mirrors.
   case draw
   /// The clock jumps; the timers due by then fire (late, all at once).
   case wait(ms: UInt64)
@@ -50,9 +50,9 @@ enum SimStep: CustomStringConvertible {
     case .choose(let choice): return "switch to \(choice)"
     case .resumeAutomatic: return "resume automatic choice"
     case .failApply(let n): return "apply \(n) from now fails"
-    case .failWindow(let n): return "window creation \(n) from now fails"
-    case .destroyWindow(let k): return "window \(k) destroyed by another client"
-    case .draw: return "the root is drawn on"
+    case .failOpen(let n): return "surface open \(n) from now fails"
+    case .closeSurface(let k): return "surface \(k) closed by another client"
+    case .draw: return "the desk is drawn on (a surface exposed, mirrors damaged)"
     case .wait(let ms): return "clock +\(ms) ms"
     case .resync: return "resync"
     case .blank(let on): return on ? "screen blanked" : "screen on"
@@ -62,7 +62,9 @@ enum SimStep: CustomStringConvertible {
 
 extension SimRandom {
   /// The next step, drawn with the world as it is (which connectors hold a monitor).
-  /// Each kind's weight, in the order of `step`'s cases.
+  /// Each kind's weight, in the order of `step`'s cases. The kinds' names are those of
+  /// `DISPLAYD_SIM_WITHOUT` (`failWindow`: a surface open fails; `destroy`: a surface closed
+  /// from outside), kept with the weights so that a seed draws the same sequence as before.
   static let weights = [24, 14, 8, 5, 5, 6, 2, 4, 4, 3, 3, 10, 2, 2]
   static let kinds = [
     "plug", "unplug", "flap", "lid", "reload", "switch", "resume", "failApply", "failWindow", "destroy", "draw",
@@ -85,8 +87,8 @@ extension SimRandom {
     case 5: return choices.isEmpty ? .resumeAutomatic : .choose(pick(choices))
     case 6: return .resumeAutomatic
     case 7: return .failApply(n: 1 + below(3))
-    case 8: return .failWindow(n: 1 + below(3))
-    case 9: return .destroyWindow(k: below(4))
+    case 8: return .failOpen(n: 1 + below(3))
+    case 9: return .closeSurface(k: below(4))
     case 10: return .draw
     case 11: return .wait(ms: pick([10, 200, 1000, 1600, 4000, 70_000]))
     case 12: return .resync

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplaySupport
 import Foundation
 import Testing
 
@@ -6,9 +7,9 @@ import Testing
 
 /// A seeded, deterministic simulation of the daemon's whole life, as FoundationDB and
 /// TigerBeetle test theirs: each seed draws a sequence of plugs, unplugs, flaps, EDID swaps,
-/// lid changes, reloads, switches by hand, failing applies and windows, events late, twice
+/// lid changes, reloads, switches by hand, failing applies, surface opens that fail and surfaces closed from outside, events late, twice
 /// or lost (then a resync), clock jumps and blanked screens, run against `SimWorld` (the fake
-/// server) with a manual clock; the invariants of `SimInvariants.swift` are checked after
+/// server and surface host) with a manual clock; the invariants of `SimInvariants.swift` are checked after
 /// every step and once the sequence settled.
 ///
 /// A failure prints its seed and steps. Replay one seed exactly, with the daemon's last log
