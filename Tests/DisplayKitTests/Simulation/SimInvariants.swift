@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 import DisplaySupport
 
 @testable import DisplayKit
@@ -19,7 +20,7 @@ extension SimRun {
     let surfaces = Set(daemon.monitors.values.map(\.surface))
     let held = Set(world.host.surfaces.keys)
     if held != surfaces {
-      problems.append("surfaces held \(sorted(held.map(\.rawValue))), the daemon's \(sorted(surfaces.map(\.rawValue)))")
+      problems.append("surfaces held \(sorted(held)), the daemon's \(sorted(surfaces))")
     }
     return problems
   }
@@ -216,5 +217,7 @@ extension SimRun {
     }
   }
 
-  private func sorted(_ ids: [UInt]) -> [UInt] { ids.sorted() }
+  private func sorted(_ ids: Set<SurfaceID>) -> String {
+    ids.sorted { $0.rawValue < $1.rawValue }.map(\.description).joined(separator: ", ")
+  }
 }
