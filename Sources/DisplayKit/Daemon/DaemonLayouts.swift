@@ -38,19 +38,25 @@ extension Daemon {
   /// whether the layout changed (false: it was in force already).
   public func switchTo(_ choice: LayoutChoice) throws(DisplayError) -> Result<Bool, ProfileSwitchRefusal> {
     if case .failure(let refusal) = resolve(choice, planned: true) { return .failure(refusal) }
-    let previous = profileRuntime
+    // What a refused choice must not change: the outputs configured before stay settled.
+    let (previous, wasSettled, hadFailed) = (profileRuntime, settled, failures)
     beginManual(choice)
     (profileRuntime.applied, profileRuntime.failed) = (nil, false)
     let (old, before) = (topology, counters.reconcilesChanged)
-    report(try reconcile(reason: "profile switch"), old)
-    guard !profileRuntime.failed else {
+    let events = try arrange(reason: "profile switch")
+    let failed = profileRuntime.failed
+    if failed {
       // Rolled back to the layout before it: so is the choice (what was learnt stays).
       var kept = previous
       kept.noTransform = profileRuntime.noTransform
       profileRuntime = kept
-      return .failure(.notApplied(choice))
+      (settled, failures) = (wasSettled, hadFailed)
     }
-    return .success(counters.reconcilesChanged != before)
+    // The windows follow the choice in force: after a refused one, the one before it (not
+    // the refused profile's, which would take the windows off monitors still lit).
+    syncWindows()
+    report(events, old)
+    return failed ? .failure(.notApplied(choice)) : .success(counters.reconcilesChanged != before)
   }
 
   /// Ends a manual choice at once: the layout automatic choice had is put back, then chosen

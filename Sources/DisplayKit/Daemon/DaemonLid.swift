@@ -11,11 +11,11 @@ extension Daemon {
     else { return [] }
     profileRuntime.lidDesk = now
     var events: [TopologyEvent] = []
-    var (before, panelName): (Rect?, String?) = (nil, nil)
+    var (before, panelName, panelID): (Rect?, String?, OutputID?) = (nil, nil, nil)
     let words = ApplyWording(subject: { "lid \(self.lid.rawValue)" }, unscaled: "scale 1 instead")
     _ = try applyLoop(n, reason, words, &events) { _ in
       let panel = LidPolicy.panel(in: topology, config: config)
-      (before, panelName) = (panel.flatMap { topology.geometry(of: $0) }, panel?.name)
+      (before, panelName, panelID) = (panel.flatMap { topology.geometry(of: $0) }, panel?.name, panel?.id)
       return LidPolicy.plan(topology: topology, config: config, lid: lid, previous: profileRuntime.panelRect)
     } judge: { step in
       guard case .applied(let plan, let outcome, let errors) = step else { return true }
@@ -27,7 +27,8 @@ extension Daemon {
       for id in plan.configures { settle(id) }
       counters.reconcilesChanged += 1
       let name = panelName ?? "the panel"
-      log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(lid == .closed ? "off" : "on"): " + describe(outcome))
+      let on = panelID.flatMap { topology.output($0) }.flatMap { topology.geometry(of: $0) } != nil
+      log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(on ? "on" : "off"): " + describe(outcome))
       return true
     }
     return events

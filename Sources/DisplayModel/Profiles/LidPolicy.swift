@@ -10,14 +10,19 @@ public enum LidPolicy {
 
   /// What the lid asks of the panel, with `lid_closed: "disable"`: closed, the panel goes off
   /// when another output is lit (the rest moves to start at 0,0; main takes over as primary);
-  /// open, a dark panel comes back at its preferred mode, at `previous` (where it was) when
-  /// that place is free, else left of everything. Otherwise an empty plan: closing with no
-  /// other output lit changes nothing. Call it when the lid changes.
+  /// open (or closed with no output lit), a dark panel comes back at its preferred mode, at
+  /// `previous` (where it was) when that place is free, else left of everything. Otherwise
+  /// an empty plan: closing with no other output lit changes nothing. Call it when the lid
+  /// or the monitors change.
   public static func plan(topology: Topology, config: Config, lid: LidState, previous: Rect? = nil) -> Plan {
     guard config.lidClosed == .disable, let panel = panel(in: topology, config: config) else { return Plan() }
     switch (lid, topology.activeCrtc(of: panel)) {
     case (.closed, let crtc?): return close(panel, crtc, topology, config)
     case (.open, nil): return open(panel, topology, previous)
+    // Closed with the panel dark and nothing else lit (the last monitor went): the panel
+    // comes back on, never a dark desk.
+    case (.closed, nil) where !topology.connectedOutputs.contains(where: { topology.geometry(of: $0) != nil }):
+      return open(panel, topology, previous)
     default: return Plan()
     }
   }

