@@ -58,12 +58,13 @@ let package = Package(
     // tested then applied) and a surface per monitor (a picture or a mirror). Protocols and
     // values only: the backends below are peers behind them.
     .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender"]),
-    // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
-    // screenshots (into the renderer's image). The only module that imports Xlib.
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
     // surfaces and screencopy mirrors. The only module that speaks Wayland.
     .target(
       name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
+    // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
+    // screenshots (into the renderer's image), and the RandR output manager. The only module
+    // that imports Xlib.
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's

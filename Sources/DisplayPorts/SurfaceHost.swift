@@ -53,7 +53,7 @@ public enum SurfaceEvent: Hashable, Sendable {
   case closed(SurfaceID)
   /// Needs its picture again (the backend repaints mirrors itself).
   case exposed(SurfaceID)
-  /// Its head went away.
+  /// Its head went away, and the host released it with the head (as for `closed`).
   case headGone(SurfaceID)
   /// A mirror's source is gone: the surface shows its background until told otherwise.
   case mirrorSourceLost(SurfaceID)
@@ -65,6 +65,8 @@ public enum SurfaceEvent: Hashable, Sendable {
 public protocol SurfaceHost: AnyObject {
   /// Whether `mirror` can work here (RandR: XRender, DAMAGE; wlroots: screencopy).
   var canMirror: Bool { get }
+  /// What the server lacks when `canMirror` is false, for the log.
+  var mirrorMissing: String { get }
   func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID
   func show(_ picture: PlaceholderPicture, on surface: SurfaceID) throws(DisplayError)
   /// Mirrors until `show`, another `mirror` or `close`; false when it cannot (the surface
@@ -88,4 +90,8 @@ public protocol SurfaceHost: AnyObject {
   /// Frames drawn into mirrors so far (paced composites, and one whenever a mirror is set
   /// up), for `status`.
   var frames: Int { get }
+}
+
+extension SurfaceHost {
+  public var mirrorMissing: String { "the display server cannot mirror" }
 }

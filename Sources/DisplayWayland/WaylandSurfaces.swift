@@ -24,6 +24,7 @@ public final class WaylandSurfaces: SurfaceHost {
 
   /// Whether the compositor has screencopy and subsurfaces.
   public var canMirror: Bool { globals.screencopy != nil && globals.subcompositor != nil }
+  public var mirrorMissing: String { "the compositor offers no zwlr_screencopy_manager_v1 or wl_subcompositor" }
   /// Frames shown in mirrors so far (each one a source change: a still source sends none).
   public private(set) var frames = 0
 

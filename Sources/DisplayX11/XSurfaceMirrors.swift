@@ -7,6 +7,8 @@ extension XSurfaces {
     return supported == true
   }
 
+  public var mirrorMissing: String { "the X server lacks RENDER, DAMAGE or XFixes 2" }
+
   /// Sets (or updates) a surface's mirror pictures for `request` and paints it all; a
   /// request differing only in its refresh rate changes only the pace. False when the server
   /// cannot mirror (the surface keeps its background colour).

@@ -101,6 +101,8 @@ public final class XSurfaces: SurfaceHost {
     guard let s = surfaces.removeValue(forKey: id) else { return }
     free(s, windowGone: false)
     updateTracking()
+    // The frames follow the mirrors left, not the fastest monitor that was.
+    updateInterval()
     connection.flush()
   }
 
@@ -128,6 +130,7 @@ public final class XSurfaces: SurfaceHost {
         guard let s = surfaces.removeValue(forKey: id) else { continue }
         free(s, windowGone: true)
         updateTracking()
+        updateInterval()
         out.append(.closed(id))
       case .closeRequested(let window):
         note(.info, "ignoring a request to close window \(window)")

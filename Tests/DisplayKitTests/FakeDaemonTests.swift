@@ -1,7 +1,7 @@
 import DisplayKit
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 import Testing
 
 /// The daemon's logic against `FakeDisplayServer` and `FakeSurfaceHost`: no X server,
@@ -208,6 +208,22 @@ import Testing
     surfaces.expose(try #require(surfaces.surfaces.keys.first))
     try daemon.handleServerEvents()
     #expect(daemon.counters.redraws == redraws + 1 && surfaces.showing == 1 && surfaces.opened == 1)
+  }
+
+  // A Wayland compositor withdraws an output turned off by someone else and its layer surface
+  // with it; when the head is lit again within the same layout the daemon must open a new
+  // surface, not believe the released one still shows.
+  @Test func aSurfaceWhoseHeadWentIsForgottenAndMadeAgain() throws {
+    let server = desk()
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    try daemon.start()
+    plug(server, 1)
+    try daemon.handleServerEvents()
+    let old = try #require(surfaces.surfaces.keys.first)
+    surfaces.headGoneFromOutside(old)
+    try daemon.handleServerEvents()
+    #expect(surfaces.held == 1 && surfaces.surfaces[old] == nil, "a new surface in place of the released one")
+    #expect(surfaces.misuses == 0, "the released surface is never closed again")
   }
 
   @Test func anApplyFailingHalfWayRollsBackAndTheFailedMonitorIsRetriedOnTheNextChange() throws {

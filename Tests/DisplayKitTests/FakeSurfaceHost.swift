@@ -45,6 +45,13 @@ final class FakeSurfaceHost: SurfaceHost {
 
   func expose(_ id: SurfaceID) { pending.append(.exposed(id)) }
 
+  /// The surface's head went away under it (a compositor withdraws the output, as sway does
+  /// for an output turned off): the host released it and says so.
+  func headGoneFromOutside(_ id: SurfaceID) {
+    surfaces[id] = nil
+    pending.append(.headGone(id))
+  }
+
   /// The surfaces' rectangles.
   var rects: [Rect] { surfaces.values.map(\.spec.rect) }
   /// Surfaces showing a picture, and mirroring.

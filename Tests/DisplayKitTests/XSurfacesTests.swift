@@ -1,9 +1,10 @@
 import DisplayModel
 import DisplayPorts
 import DisplayRender
-import DisplayX11
 import Testing
 import XRig
+
+@testable import DisplayX11
 
 #if canImport(Glibc)
   import Glibc
@@ -122,6 +123,21 @@ extension XServerTests {
       #expect(rig.connection.takeErrors().isEmpty, "the window's own picture is the server's to free")
       let after = try rig.held()
       #expect(after == rig.baseline, "\(after) against \(rig.baseline)")
+    }
+
+    // Frames are paced to the fastest monitor still mirroring: once a 144 Hz mirror closes
+    // (or another client destroys it), the 60 Hz one left must not keep its pace.
+    @Test func theFramePaceFollowsTheMirrorsLeftAfterOneCloses() throws {
+      let rig = try Rig()
+      let slow = try rig.surfaces.open(rig.spec(rig.corner))
+      let fast = try rig.surfaces.open(rig.spec(Rect(x: 0, y: 540, width: 960, height: 540)))
+      var fastRequest = rig.request
+      fastRequest.refreshHz = 144
+      #expect(rig.surfaces.mirror(rig.request, on: slow) && rig.surfaces.mirror(fastRequest, on: fast))
+      #expect(rig.surfaces.pacer.interval == FramePacer.interval(refreshHz: [144]))
+      rig.surfaces.close(fast)
+      #expect(rig.surfaces.pacer.interval == FramePacer.interval(refreshHz: [60]))
+      rig.surfaces.close(slow)
     }
 
     @Test func damageOnTheSourceWaitsForTheNextFrameAndAStillSourceCostsNoFrame() throws {

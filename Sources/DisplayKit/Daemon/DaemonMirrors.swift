@@ -1,6 +1,6 @@
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 /// What the daemon keeps for mirrors: the surface host paces their frames, the daemon's
 /// event loop owns the timer that wakes it for one.
@@ -52,7 +52,7 @@ extension Daemon {
     guard let surfaces, let request = mirrorRequest(want) else { return }
     if mirrors.supported == nil { mirrors.supported = surfaces.canMirror }
     guard mirrors.supported == true else {
-      log.error("the X server lacks RENDER, DAMAGE or XFixes 2: no mirror on \(monitor.name)")
+      log.error("\(surfaces.mirrorMissing): no mirror on \(monitor.name)")
       return
     }
     let first = monitor.mirror == nil

@@ -1,6 +1,6 @@
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 extension Daemon {
   /// Makes the surfaces match what the topology and config want: opens, moves, redraws or
@@ -109,9 +109,11 @@ extension Daemon {
       monitors[id]?.mirror = nil
       return true
     case .headGone(let surface):
-      // The topology says so too; the next snapshot releases it.
-      log.debug("window \(surface): its head is gone")
-      return false
+      // The host released it with its head; a head lit again gets a new one at the next sync.
+      guard let (id, monitor) = monitors.first(where: { $0.value.surface == surface }) else { return false }
+      log.debug("surface \(surface) on \(monitor.name): its head is gone")
+      monitors[id] = nil
+      return true
     }
   }
 
