@@ -44,7 +44,6 @@ const char *cw_load_error(void) { return loaded ? 0 : error; }
 struct wl_display *cw_display_connect(const char *name) { return cw_table.wl_display_connect(name); }
 void cw_display_disconnect(struct wl_display *display) { cw_table.wl_display_disconnect(display); }
 int cw_display_get_fd(struct wl_display *display) { return cw_table.wl_display_get_fd(display); }
-int cw_display_roundtrip(struct wl_display *display) { return cw_table.wl_display_roundtrip(display); }
 int cw_display_flush(struct wl_display *display) { return cw_table.wl_display_flush(display); }
 int cw_display_get_error(struct wl_display *display) { return cw_table.wl_display_get_error(display); }
 
@@ -66,7 +65,6 @@ int cw_display_dispatch_ready(struct wl_display *display) {
   return cw_table.wl_display_dispatch_pending(display);
 }
 
-uint32_t cw_proxy_get_id(void *proxy) { return cw_table.wl_proxy_get_id(proxy); }
 uint32_t cw_proxy_get_version(void *proxy) { return (cw_table.wl_proxy_get_version)(proxy); }
 
 void *cw_registry_bind(struct wl_registry *registry, uint32_t name, const struct wl_interface *interface,

@@ -41,7 +41,8 @@ public final class WaylandDisplayServer: DisplayServer {
     return changes
   }
 
-  public func flush() { outputs.flush() }
+  // A lost connection shows at the next dispatch, which throws and reaches the daemon.
+  public func flush() { try? outputs.flush() }
   public func sync() throws(DisplayError) { try outputs.roundtrip() }
   /// The output manager sends its events unasked.
   public func selectRandREvents() throws(DisplayError) {}

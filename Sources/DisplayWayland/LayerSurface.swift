@@ -32,8 +32,6 @@ final class LayerSurface {
   private(set) var mirror: MirrorStream?
   /// The logical size of the last `configure`; nil before the first.
   private(set) var configured: (width: Int, height: Int)?
-  /// The compositor closed it (`closed`): every object is released already.
-  private(set) var closedByCompositor = false
   private var released = false
   /// Called once when the compositor closes it.
   var onClosed: ((LayerSurface) -> Void)?
@@ -178,7 +176,6 @@ final class LayerSurface {
 
   fileprivate func closed() {
     guard !released else { return }
-    closedByCompositor = true
     release()
     onClosed?(self)
   }

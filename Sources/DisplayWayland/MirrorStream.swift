@@ -31,9 +31,13 @@ final class MirrorStream {
     guard let manager = globals.screencopy, let subcompositor = globals.subcompositor,
       let surface = wl_compositor_create_surface(globals.compositor)
     else { return nil }
-    guard let subsurface = wl_subcompositor_get_subsurface(subcompositor, surface, parent),
-      let viewport = wp_viewporter_get_viewport(globals.viewporter, surface)
-    else {
+    guard let subsurface = wl_subcompositor_get_subsurface(subcompositor, surface, parent) else {
+      wl_surface_destroy(surface)
+      return nil
+    }
+    guard let viewport = wp_viewporter_get_viewport(globals.viewporter, surface) else {
+      // The subsurface goes before the surface it is the role of.
+      wl_subsurface_destroy(subsurface)
       wl_surface_destroy(surface)
       return nil
     }

@@ -1,6 +1,5 @@
 import CWayland
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
 import DisplaySupport
 
@@ -61,8 +60,6 @@ final class OutputHeads {
   private var modeOwners: [OpaquePointer: HeadState] = [:]
   /// The last `done`'s serial; nil before the first.
   private(set) var serial: UInt32?
-  /// How many `done`s arrived (a change since a moment is a larger count).
-  private(set) var doneCount = 0
   /// The compositor stopped the manager (it is going away).
   private(set) var finished = false
   /// Called after each `done`.
@@ -78,7 +75,7 @@ final class OutputHeads {
     for head in heads { release(head) }
     if !finished { zwlr_output_manager_v1_stop(manager) }
     zwlr_output_manager_v1_destroy(manager)
-    _ = cw_display_flush(connection.display)
+    try? connection.flush()
   }
 
   /// The heads as of the last `done`: a consistent state, never one half-way through a change.
@@ -113,7 +110,6 @@ final class OutputHeads {
   fileprivate func done(_ serial: UInt32) {
     self.serial = serial
     committed = snapshot
-    doneCount += 1
     changed?()
   }
 

@@ -75,9 +75,26 @@ final class WaylandConnection {
     return cw_registry_bind(registry, global.name, interface, version).map(OpaquePointer.init)
   }
 
-  /// Sends what is queued and waits until the compositor has handled it and answered.
-  func roundtrip() throws(DisplayError) {
-    guard cw_display_roundtrip(display) >= 0 else { throw lost() }
+  /// How long a compositor may take to answer a roundtrip: one alive but hung (stopped, deadlocked)
+  /// must not block a command forever.
+  static let answerSeconds = 3.0
+
+  /// Sends what is queued and waits until the compositor has handled it and answered, at most
+  /// `seconds`; a compositor that does not answer in time is an error naming it.
+  func roundtrip(seconds: Double = WaylandConnection.answerSeconds) throws(DisplayError) {
+    guard let callback = wl_display_sync(display) else { throw lost() }
+    let answer = SyncAnswer()
+    defer { wl_callback_destroy(callback) }
+    wl_callback_add_listener(callback, &syncListener, Unmanaged.passUnretained(answer).toOpaque())
+    guard try wait(seconds: seconds, until: { answer.done }) else {
+      let name = compositor.isEmpty ? socketName : "\(socketName) (\(compositor))"
+      throw .compositor(display: socketName, problem: "\(name) did not answer within \(seconds) s (hung or stopped?)")
+    }
+  }
+
+  /// Sends what is queued; a full socket (EAGAIN) is sent later, by the next flush.
+  func flush() throws(DisplayError) {
+    guard cw_display_flush(display) >= 0 || errno == EAGAIN else { throw lost() }
   }
 
   /// Dispatches whatever the socket holds now, without blocking.
@@ -87,22 +104,28 @@ final class WaylandConnection {
 
   /// Waits for events until `done()` holds or `seconds` pass; false on timeout.
   func wait(seconds: Double, until done: () -> Bool) throws(DisplayError) -> Bool {
-    let deadline = monotonicSeconds() + seconds
-    guard cw_display_flush(display) >= 0 || errno == EAGAIN else { throw lost() }
+    // Clamped in Double: a huge or infinite wait becomes a day, not a trap converting to Int.
+    let limit = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
+    let deadline = monotonicNanoseconds() &+ UInt64(limit * 1e9)
+    try flush()
     while !done() {
-      let left = deadline - monotonicSeconds()
-      guard left > 0 else { return false }
+      let now = monotonicNanoseconds()
+      guard now < deadline else { return false }
+      let milliseconds = (deadline - now + 999_999) / 1_000_000
       var p = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-      let n = poll(&p, 1, Int32(clamping: Int((left * 1000).rounded(.up))))
+      let n = poll(&p, 1, Int32(clamping: milliseconds))
       if n < 0 && errno != EINTR { throw lost() }
       try dispatchReady()
     }
     return true
   }
 
+  /// The connection's error: the display's recorded one, else the call's errno.
   func lost() -> DisplayError {
-    let code = cw_display_get_error(display)
-    return .compositor(display: socketName, problem: "lost the connection (\(String(cString: strerror(code))))")
+    let code = errno
+    let recorded = cw_display_get_error(display)
+    let reason = String(cString: strerror(recorded != 0 ? recorded : code))
+    return .compositor(display: socketName, problem: "lost the connection (\(reason))")
   }
 
   fileprivate func announce(_ name: UInt32, _ interface: String, _ version: UInt32) {
@@ -141,12 +164,6 @@ final class WaylandConnection {
   }
 }
 
-func monotonicSeconds() -> Double {
-  var t = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &t)
-  return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-}
-
 /// A string the compositor sent, bounded (a hostile one could send megabytes).
 func compositorString(_ text: UnsafePointer<CChar>?, limit: Int = 1024) -> String {
   guard let text else { return "" }
@@ -157,6 +174,16 @@ func compositorString(_ text: UnsafePointer<CChar>?, limit: Int = 1024) -> Strin
 private func connection(_ data: UnsafeMutableRawPointer?) -> WaylandConnection? {
   data.map { Unmanaged<WaylandConnection>.fromOpaque($0).takeUnretainedValue() }
 }
+
+/// Whether a roundtrip's `wl_callback.done` came.
+private final class SyncAnswer {
+  var done = false
+}
+
+nonisolated(unsafe) private var syncListener = wl_callback_listener(
+  done: { data, _, _ in
+    data.map { Unmanaged<SyncAnswer>.fromOpaque($0).takeUnretainedValue().done = true }
+  })
 
 nonisolated(unsafe) private var registryListener = wl_registry_listener(
   global: { data, _, name, interface, version in

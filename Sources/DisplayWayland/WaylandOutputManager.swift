@@ -1,7 +1,7 @@
 import CWayland
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 /// The output-management port on a wlroots compositor (sway, labwc, river, Hyprland, niri):
 /// heads from `zwlr_output_manager_v1`, configurations created from the last `done`'s serial,
@@ -77,8 +77,8 @@ public final class WaylandOutputManager: OutputManager {
     }
   }
 
-  /// Sends what is queued, without waiting.
-  public func flush() { _ = cw_display_flush(connection.display) }
+  /// Sends what is queued, without waiting; a lost connection is an error.
+  public func flush() throws(DisplayError) { try connection.flush() }
 
   /// Sends what is queued and waits until the compositor has handled it.
   public func roundtrip() throws(DisplayError) { try connection.roundtrip() }

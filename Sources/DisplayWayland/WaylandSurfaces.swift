@@ -37,16 +37,28 @@ public final class WaylandSurfaces: SurfaceHost {
   /// `outputVersion` caps the wl_output version bound (below 4, names come from xdg-output).
   init(socket: String?, outputVersion: UInt32) throws(DisplayError) {
     let connection = try WaylandConnection(socket: socket)
+    var made: [OpaquePointer] = []
     func bound(_ name: String, _ interface: UnsafePointer<wl_interface>) throws(DisplayError) -> OpaquePointer {
       guard let global = connection.global(name), let proxy = connection.bind(global, interface) else {
         throw .compositor(display: connection.socketName, problem: "it has no \(name)")
       }
+      made.append(proxy)
       return proxy
     }
-    let compositor = try bound("wl_compositor", cw_compositor_interface())
-    let shm = try bound("wl_shm", cw_shm_interface())
-    let layerShell = try bound("zwlr_layer_shell_v1", cw_layer_shell_interface())
-    let viewporter = try bound("wp_viewporter", cw_viewporter_interface())
+    let compositor: OpaquePointer
+    let shm: OpaquePointer
+    let layerShell: OpaquePointer
+    let viewporter: OpaquePointer
+    do throws(DisplayError) {
+      compositor = try bound("wl_compositor", cw_compositor_interface())
+      shm = try bound("wl_shm", cw_shm_interface())
+      layerShell = try bound("zwlr_layer_shell_v1", cw_layer_shell_interface())
+      viewporter = try bound("wp_viewporter", cw_viewporter_interface())
+    } catch {
+      // The globals bound before the missing one are the connection's no more.
+      made.reversed().forEach { cw_proxy_destroy_counted($0) }
+      throw error
+    }
     let subcompositor = try? bound("wl_subcompositor", cw_subcompositor_interface())
     let screencopy = try? bound("zwlr_screencopy_manager_v1", cw_screencopy_manager_interface())
     self.connection = connection
@@ -83,7 +95,7 @@ public final class WaylandSurfaces: SurfaceHost {
     }
     wl_shm_destroy(globals.shm)
     wl_compositor_destroy(globals.compositor)
-    _ = cw_display_flush(connection.display)
+    try? connection.flush()
   }
 
   /// The socket to poll for input.
@@ -93,7 +105,7 @@ public final class WaylandSurfaces: SurfaceHost {
   public func dispatch() throws(DisplayError) {
     try connection.dispatchReady()
     // What the events' handlers asked (an ack and its commit, a new output's bind) goes now.
-    try flush()
+    try connection.flush()
   }
 
   /// Sends what is queued and waits for the compositor's answer (tests, start-up).
@@ -125,7 +137,7 @@ public final class WaylandSurfaces: SurfaceHost {
     nextID += 1
     surface.onClosed = { [unowned self] in self.compositorClosed($0) }
     surfaces[id] = surface
-    try flush()
+    try connection.flush()
     return id
   }
 
@@ -134,7 +146,7 @@ public final class WaylandSurfaces: SurfaceHost {
       throw .compositor(display: connection.socketName, problem: "no surface \(surface)")
     }
     try layer.show(picture)
-    try flush()
+    try connection.flush()
   }
 
   public func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool {
@@ -147,7 +159,7 @@ public final class WaylandSurfaces: SurfaceHost {
       self.surfaces[surface]?.stopMirror()
       self.pending.append(.mirrorSourceLost(surface))
     }
-    try? flush()
+    try? connection.flush()
     return true
   }
 
@@ -169,13 +181,13 @@ public final class WaylandSurfaces: SurfaceHost {
         pending.append(.headGone(surface))
       }
     }
-    try? flush()
+    try? connection.flush()
   }
 
   public func close(_ surface: SurfaceID) {
     guard let layer = surfaces.removeValue(forKey: surface) else { return }
     layer.release()
-    try? flush()
+    try? connection.flush()
   }
 
   /// What happened since the last call: surfaces closed by the compositor (`headGone` when
@@ -211,9 +223,5 @@ public final class WaylandSurfaces: SurfaceHost {
       surfaces[id] = nil
       pending.append(.headGone(id))
     }
-  }
-
-  private func flush() throws(DisplayError) {
-    guard cw_display_flush(connection.display) >= 0 || errno == EAGAIN else { throw connection.lost() }
   }
 }

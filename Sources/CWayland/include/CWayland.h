@@ -22,7 +22,6 @@
   F(void, wl_display_disconnect, (struct wl_display * display))                                 \
   F(int, wl_display_get_fd, (struct wl_display * display))                                      \
   F(int, wl_display_dispatch_pending, (struct wl_display * display))                            \
-  F(int, wl_display_roundtrip, (struct wl_display * display))                                   \
   F(int, wl_display_flush, (struct wl_display * display))                                       \
   F(int, wl_display_prepare_read, (struct wl_display * display))                                \
   F(int, wl_display_read_events, (struct wl_display * display))                                 \
@@ -33,7 +32,6 @@
   F(void, wl_proxy_set_user_data, (struct wl_proxy * proxy, void *user_data))                   \
   F(void *, wl_proxy_get_user_data, (struct wl_proxy * proxy))                                  \
   F(uint32_t, wl_proxy_get_version, (struct wl_proxy * proxy))                                  \
-  F(uint32_t, wl_proxy_get_id, (struct wl_proxy * proxy))                                       \
   F(struct wl_proxy *, wl_proxy_marshal_flags,                                                  \
     (struct wl_proxy * proxy, uint32_t opcode, const struct wl_interface *interface, uint32_t version, \
      uint32_t flags, ...))
@@ -76,13 +74,11 @@ void cw_proxy_adopted(void);
 #include "../generated/wlr-output-management-unstable-v1-client-protocol.h"
 #include "../generated/wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "../generated/wlr-screencopy-unstable-v1-client-protocol.h"
-#include "../generated/wlr-output-power-management-unstable-v1-client-protocol.h"
 
 /* For Swift, which sees no macros: the connection's calls. */
 struct wl_display *cw_display_connect(const char *name);
 void cw_display_disconnect(struct wl_display *display);
 int cw_display_get_fd(struct wl_display *display);
-int cw_display_roundtrip(struct wl_display *display);
 int cw_display_flush(struct wl_display *display);
 int cw_display_get_error(struct wl_display *display);
 /* Reads what the socket holds without blocking and dispatches it (prepare_read, a poll of
@@ -92,7 +88,6 @@ int cw_display_dispatch_ready(struct wl_display *display);
 int cw_shm_file(size_t size);
 /* The process at the other end of a Unix socket; -1 when unknown. */
 int cw_peer_pid(int fd);
-uint32_t cw_proxy_get_id(void *proxy);
 uint32_t cw_proxy_get_version(void *proxy);
 /* wl_registry.bind of `name` as `interface` at `version`. */
 void *cw_registry_bind(struct wl_registry *registry, uint32_t name, const struct wl_interface *interface,
