@@ -153,10 +153,14 @@ struct WaylandDaemonTests {
     let runtime = try runtimeDirectory()
     let daemon = try Self.start(sway, config: Self.config, runtime: runtime)
     daemon.settle()
-    let before = try wakeups(daemon.child.pid)
-    // Watching idleness is watching time pass: a second, not a synchronisation.
-    usleep(1_000_000)
-    let after = try wakeups(daemon.child.pid)
+    let pid = daemon.child.pid
+    let asleep = eventually(within: 5) {
+      (try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8))?.contains("poll") == true
+    }
+    try #require(asleep, "the daemon is asleep in poll()")
+    let before = try wakeups(pid)
+    _ = pollFDs([], timeoutMs: 1_000)  // the observation window, not a wait for anything
+    let after = try wakeups(pid)
     #expect(after - before <= 1, "\(after - before) wake-ups in 1 s")
   }
 
