@@ -1,5 +1,4 @@
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
 
 /// What one head is told in a `zwlr_output_configuration_v1`: the port's request resolved

@@ -1,6 +1,5 @@
 import CWayland
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
 
 /// The compositor's answer to one configuration.

@@ -1,7 +1,6 @@
 import CWayland
 import DisplayModel
 import DisplayPorts
-import DisplaySupport
 
 /// One `zwlr_output_mode_v1` as the compositor described it.
 final class ModeState {

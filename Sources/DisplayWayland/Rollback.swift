@@ -1,5 +1,4 @@
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
 
 /// Where configurations go: the compositor, or a fake of one in the tests (for faults a

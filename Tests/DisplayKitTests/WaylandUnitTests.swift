@@ -1,5 +1,4 @@
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
 import Testing
 
