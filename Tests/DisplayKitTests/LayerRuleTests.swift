@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The layers as the sources spell them: the compiler holds the module graph apart, and these
+/// read what it cannot see (which system headers a module imports, which names it uses), so
+/// that a shortcut through a layer fails here instead of in a review.
+@Suite struct LayerRuleTests {
+  /// The package's `Sources` folder.
+  static let sources: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.appendingPathComponent("Sources")
+  }()
+
+  /// Every Swift file under `Sources/module`, with its text.
+  static func files(in module: String) throws -> [(path: String, text: String)] {
+    let root = sources.appendingPathComponent(module)
+    guard let walk = FileManager.default.enumerator(atPath: root.path) else { return [] }
+    var found: [(String, String)] = []
+    for case let path as String in walk where path.hasSuffix(".swift") {
+      found.append((module + "/" + path, try String(contentsOfFile: root.path + "/" + path, encoding: .utf8)))
+    }
+    return found.sorted { $0.0 < $1.0 }
+  }
+
+  static let modules: [String] = {
+    (try? FileManager.default.contentsOfDirectory(atPath: sources.path))?.sorted() ?? []
+  }()
+
+  /// The modules a file imports (`import X`, `@preconcurrency import X`, inside `#if` too).
+  static func imports(_ text: String) -> Set<String> {
+    var names: Set<String> = []
+    for line in text.split(separator: "\n") {
+      let words = line.split(separator: " ").map(String.init)
+      guard let at = words.firstIndex(of: "import"), at + 1 < words.count else { continue }
+      guard words[..<at].allSatisfy({ $0.hasPrefix("@") }) else { continue }
+      names.insert(words[at + 1])
+    }
+    return names
+  }
+
+  @Test func theModelImportsOnlyFoundationEssentialsAndGlibc() throws {
+    let files = try Self.files(in: "DisplayModel")
+    #expect(files.count > 40, "the model's sources were found")
+    for file in files {
+      let extra = Self.imports(file.text).subtracting(["FoundationEssentials", "Synchronization", "Glibc"])
+      #expect(extra.isEmpty, "\(file.path) imports \(extra.sorted())")
+    }
+  }
+
+  @Test func theModelUsesGlibcOnlyForPureFunctions() throws {
+    // fnmatch(3) for globs, floor/ceil for footprints: pure. Anything else from Glibc in the
+    // model is I/O or process state, which belongs to DisplaySupport.
+    let allowed = ["DisplayModel/Config/Glob.swift", "DisplayModel/Model/Footprint.swift"]
+    let users = try Self.files(in: "DisplayModel").filter { Self.imports($0.text).contains("Glibc") }.map(\.path)
+    #expect(users == allowed)
+  }
+
+  @Test func onlyTheXBackendImportsXlib() throws {
+    for module in Self.modules where module != "DisplayX11" && !module.hasPrefix("C") {
+      for file in try Self.files(in: module) {
+        let x = Self.imports(file.text).intersection(["CXrandr", "CXRes"])
+        #expect(x.isEmpty, "\(file.path) imports \(x.sorted())")
+      }
+    }
+  }
+
+  @Test func noModuleReExportsAnotherOrLinksFoundationsICU() throws {
+    #expect(Self.modules.count >= 10, "the modules were found")
+    for module in Self.modules where !module.hasPrefix("C") {
+      for file in try Self.files(in: module) {
+        #expect(!file.text.contains("@_exported"), "\(file.path) re-exports")
+        // Foundation (not FoundationEssentials) maps ICU's 30 MB into every process.
+        #expect(!Self.imports(file.text).contains("Foundation"), "\(file.path) imports Foundation")
+      }
+    }
+  }
+
+  @Test func theDaemonReachesNoBackendModule() throws {
+    for file in try Self.files(in: "DisplayKit") {
+      let backends = Self.imports(file.text).intersection(["DisplayX11", "DisplayWayland", "CWayland", "CXrandr"])
+      #expect(backends.isEmpty, "\(file.path) imports \(backends.sorted())")
+    }
+  }
+
+  /// How often the model still names a RandR shape. The ports move these into the RandR
+  /// backend; a ceiling that only goes down keeps a change from adding to them meanwhile.
+  static let randrShapesInTheModel: [String: Int] = [
+    "Crtc": 20, "CrtcID": 24, "CrtcChange": 35, "CrtcTransform": 12, "FixedScale": 19,
+    "configTimestamp": 4, "ApplyOutcome": 4, "noTransform": 20,
+  ]
+
+  @Test(arguments: randrShapesInTheModel.keys.sorted())
+  func theModelNamesARandRShapeNoMoreOftenThanBefore(_ word: String) throws {
+    let texts = try Self.files(in: "DisplayModel").map(\.text)
+    let count = texts.reduce(0) { $0 + Self.occurrences(of: word, in: $1) }
+    let ceiling = try #require(Self.randrShapesInTheModel[word])
+    #expect(count <= ceiling, "\(word) is named \(count) times in the model, more than \(ceiling)")
+  }
+
+  /// Whole-word occurrences of `word` (letters, digits and `_` bound a word).
+  static func occurrences(of word: String, in text: String) -> Int {
+    let bytes = Array(text.utf8)
+    let target = Array(word.utf8)
+    func isWord(_ b: UInt8) -> Bool {
+      (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+    }
+    var count = 0
+    var i = 0
+    while i + target.count <= bytes.count {
+      if bytes[i..<i + target.count].elementsEqual(target),
+        i == 0 || !isWord(bytes[i - 1]),
+        i + target.count == bytes.count || !isWord(bytes[i + target.count])
+      {
+        count += 1
+        i += target.count
+      } else {
+        i += 1
+      }
+    }
+    return count
+  }
+
+  @Test func aWholeWordIsCountedAndAPartIsNot() {
+    #expect(Self.occurrences(of: "Crtc", in: "Crtc CrtcID [Crtc] noCrtc Crtc.") == 3)
+  }
+}
