@@ -18,6 +18,8 @@ struct WaylandLayerStackingTests {
   /// The full-screen client's colour.
   static let client: UInt32 = 0xC0_3080
   static let green: UInt32 = 0x129A56
+  /// Debian 12's wtype (0.4) speaks zwp_virtual_keyboard_v1 to sway 1.10 as it is.
+  let wtype = "/usr/bin/wtype"
 
   static func fullscreen(_ sway: SwayCompositor, on output: String) throws -> FullscreenClient {
     let client = try FullscreenClient(
@@ -83,16 +85,18 @@ struct WaylandLayerStackingTests {
   @Test func noSurfaceTakesTheKeyboardFromAFocusedClient() throws {
     let sway = try SwayCompositor(background: "#203040")
     let name = try sway.plug()
+    try #require(
+      FileManager.default.isExecutableFile(atPath: wtype), "no \(wtype): apt-get install wtype (TEST_PACKAGES)")
     let client = try Self.fullscreen(sway, on: name)
     try #require(try sway.swaymsg(["[app_id=\(client.appID)]", "focus"]).status == 0)
     // One virtual keyboard for the whole test (its key comes after the test ends), so that
     // the seat keeps a keyboard while the typing ones come and go.
-    let holder = try sway.startClient(["/usr/bin/wtype", "-s", "300000", "h"], name: "keyboard")
+    let holder = try sway.startClient([wtype, "-s", "300000", "h"], name: "keyboard")
     defer { holder.stop() }
     #expect(try client.wait { client.seatHasKeyboard && client.hasKeyboardFocus }, "\(sway.log.suffix(1500))")
     var typed = 0
     func type() throws {
-      try #require(try sway.client(["/usr/bin/wtype", "k"]).status == 0)
+      try #require(try sway.client([wtype, "k"]).status == 0)
       typed += 1
       let want = typed
       #expect(
@@ -110,5 +114,44 @@ struct WaylandLayerStackingTests {
     #expect(!client.keyboardEvents.contains(.leave), "\(client.keyboardEvents)")
     #expect(client.hasKeyboardFocus)
     #expect(typed == 7)
+  }
+
+  /// labwc 0.8 (nested in the rig's sway, its outputs windows there) stacks the levels the
+  /// same way: the overlay layer over a full-screen window, the top layer under it.
+  @Test func onLabwcAboveAndOverlayShowOverAFullScreenClientAndNormalUnderIt() throws {
+    let labwc = try LabwcCompositor(outputs: 2)
+    let socket = labwc.host.runtime + "/" + labwc.waylandDisplay
+    let client = try FullscreenClient(socket: socket, output: "WL-2", colour: Self.client)
+    func shot(until check: (RGBImage) -> Bool = { _ in true }) throws -> RGBImage {
+      let file = labwc.host.outputDirectory + "/labwc-WL-2.ppm"
+      var image: RGBImage?
+      _ = try eventually(within: 5) {
+        let r = try labwc.client(["grim", "-t", "ppm", "-o", "WL-2", file])
+        guard r.status == 0, let data = FileManager.default.contents(atPath: file) else {
+          throw RigError("grim -o WL-2 on labwc failed: \(r.err)")
+        }
+        image = try RGBImage(ppm: Array(data))
+        return image.map(check) ?? false
+      }
+      return try #require(image)
+    }
+    #expect(try client.wait { client.isFullscreen && client.drawnSize != nil })
+    let full = try shot(until: Self.covered(by: Self.client))
+    #expect(Self.covered(by: Self.client)(full))
+    #expect(client.drawnSize.map { $0 == (full.width, full.height) } == true)
+    let host = try WaylandSurfaces(socket: socket)
+    for level in [WindowLevel.above, .overlay] {
+      let id = try Self.open(host, "WL-2", level)
+      #expect(Self.covered(by: Self.green)(try shot(until: Self.covered(by: Self.green))), "\(level)")
+      host.close(id)
+      try host.roundtrip()
+      #expect(Self.covered(by: Self.client)(try shot(until: Self.covered(by: Self.client))), "\(level)")
+    }
+    let id = try Self.open(host, "WL-2", .normal)
+    #expect(Self.covered(by: Self.client)(try shot()))
+    client.setFullscreen(false)
+    #expect(try client.wait { !client.isFullscreen })
+    #expect(Self.covered(by: Self.green)(try shot(until: Self.covered(by: Self.green))))
+    host.close(id)
   }
 }

@@ -163,6 +163,13 @@ public final class FullscreenClient {
     _ = cw_display_flush(display)
   }
 
+  /// Asks for full-screen on the output it was made for, or to leave it (as a program's own
+  /// full-screen key would).
+  public func setFullscreen(_ on: Bool) {
+    if on { xdg_toplevel_set_fullscreen(toplevel, fullscreenOutput) } else { xdg_toplevel_unset_fullscreen(toplevel) }
+    _ = cw_display_flush(display)
+  }
+
   fileprivate func global(_ name: UInt32, _ interface: String, _ version: UInt32) {
     globals.append((name, interface, version))
   }
