@@ -79,6 +79,12 @@ public final class FullscreenClient {
     xdgSurface.map { xdg_surface_destroy($0) }
     surface.map { wl_surface_destroy($0) }
     keyboard.map { wl_keyboard_destroy($0) }
+    outputs.keys.forEach { wl_output_destroy($0) }
+    seat.map { wl_seat_destroy($0) }
+    wmBase.map { xdg_wm_base_destroy($0) }
+    shm.map { wl_shm_destroy($0) }
+    compositor.map { wl_compositor_destroy($0) }
+    registry.map { wl_registry_destroy($0) }
     cw_display_disconnect(display)
   }
 
