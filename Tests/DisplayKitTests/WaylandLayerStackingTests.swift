@@ -93,7 +93,8 @@ struct WaylandLayerStackingTests {
     // the seat keeps a keyboard while the typing ones come and go.
     let holder = try sway.startClient([wtype, "-s", "300000", "h"], name: "keyboard")
     defer { holder.stop() }
-    #expect(try client.wait { client.seatHasKeyboard && client.hasKeyboardFocus }, "\(sway.log.suffix(1500))")
+    #expect(
+      try client.wait(within: 10) { client.seatHasKeyboard && client.hasKeyboardFocus }, "\(sway.log.suffix(1500))")
     var typed = 0
     func type() throws {
       try #require(try sway.client([wtype, "k"]).status == 0)
