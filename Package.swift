@@ -61,7 +61,8 @@ let package = Package(
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
     // surfaces and screencopy mirrors. The only module that speaks Wayland.
     .target(
-      name: "DisplayWayland", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
+      name: "DisplayWayland",
+      dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
     // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
     // screenshots (into the renderer's image), and the RandR output manager. The only module
     // that imports Xlib.
@@ -91,7 +92,11 @@ let package = Package(
       ],
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.
-    .target(name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux"], path: "Tests/XRig", exclude: ["Resources"]),
+    .target(
+      name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux", "CWayland", "CWaylandRig"], path: "Tests/XRig",
+      exclude: ["Resources"]),
+    // The interfaces the rig's own Wayland client binds by, over the project's glue.
+    .target(name: "CWaylandRig", dependencies: ["CWayland"], path: "Tests/CWaylandRig"),
     // The tests of every module: pure values, the daemon against fakes, real servers and
     // programs.
     .testTarget(

@@ -1,0 +1,4 @@
+#include "CWaylandRig.h"
+
+const struct wl_interface *cw_rig_xdg_wm_base_interface(void) { return &xdg_wm_base_interface; }
+const struct wl_interface *cw_rig_seat_interface(void) { return &wl_seat_interface; }
