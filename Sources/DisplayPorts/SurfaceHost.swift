@@ -17,12 +17,17 @@ public struct SurfaceSpec: Hashable, Sendable {
   public var level: WindowLevel
   /// Its colour before content arrives.
   public var background: RGBColor
+  /// Whether it covers the whole head (a monitor's surface), or only `rect`, a part of the
+  /// head centred on it (`identify`'s card): on X the window is `rect` either way; a
+  /// wlroots layer surface is anchored to the four edges, or to none at `rect`'s size.
+  public var coversHead: Bool
 
-  public init(head: String, rect: Rect, level: WindowLevel, background: RGBColor) {
+  public init(head: String, rect: Rect, level: WindowLevel, background: RGBColor, coversHead: Bool = true) {
     self.head = head
     self.rect = rect
     self.level = level
     self.background = background
+    self.coversHead = coversHead
   }
 }
 

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 import DisplayRender
 import DisplaySupport
 import DisplayX11
@@ -62,26 +63,43 @@ public enum IdentifyDuration {
 }
 
 /// The cards on screen and the timer that takes them away: the daemon polls `timer`; the
-/// standalone command waits on it.
+/// standalone command waits on it. On X each card is an overlay window; elsewhere it is a
+/// surface of the `SurfaceHost` (a spec that covers only the card, at the overlay level).
 public final class IdentifyOverlays {
-  let connection: XConnection
-  public let timer: DeadlineTimer
-  private var overlays: [Overlay] = []
+  private enum Host {
+    case x(XConnection)
+    case surfaces(any SurfaceHost)
+  }
+  private enum Shown {
+    case overlay(Overlay)
+    case surface(SurfaceID)
+  }
 
+  private let host: Host
+  public let timer: DeadlineTimer
+  private var shown: [Shown] = []
+
+  /// Cards as X overlay windows.
   public init(connection: XConnection) throws(SystemError) {
-    self.connection = connection
+    host = .x(connection)
+    timer = try DeadlineTimer()
+  }
+
+  /// Cards as surfaces of `surfaces` (a wlroots compositor's layer surfaces).
+  public init(surfaces: any SurfaceHost) throws(SystemError) {
+    host = .surfaces(surfaces)
     timer = try DeadlineTimer()
   }
 
   /// Whether cards are on screen.
-  public var isShowing: Bool { !overlays.isEmpty }
+  public var isShowing: Bool { !shown.isEmpty }
 
   /// Shows `cards` for `seconds`, replacing any shown; returns those shown, with the reason
   /// for each that could not be.
   @discardableResult
   public func show(_ cards: [IdentifyCard], seconds: Int) -> (shown: [IdentifyCard], failures: [String]) {
     remove()
-    var shown: [IdentifyCard] = []
+    var done: [IdentifyCard] = []
     var failures: [String] = []
     for card in cards {
       guard
@@ -93,22 +111,50 @@ public final class IdentifyOverlays {
         continue
       }
       do {
-        overlays.append(
-          try connection.createOverlay(
-            output: card.output, rect: card.rect, image: image, background: IdentifyRenderer.background))
-        shown.append(card)
+        shown.append(try put(card, image))
+        done.append(card)
       } catch { failures.append("\(card.output): \(error)") }
     }
-    connection.flush()
+    flush()
     timer.arm(after: UInt64(max(0, seconds)) * 1_000_000_000)
-    return (shown, failures)
+    return (done, failures)
   }
 
   /// Takes the cards away (on the timer, or at once).
   public func remove() {
     timer.disarm()
-    for overlay in overlays { connection.destroyOverlay(overlay) }
-    overlays = []
-    connection.flush()
+    for card in shown {
+      switch (host, card) {
+      case (.x(let connection), .overlay(let overlay)): connection.destroyOverlay(overlay)
+      case (.surfaces(let surfaces), .surface(let id)): surfaces.close(id)
+      default: break
+      }
+    }
+    shown = []
+    flush()
+  }
+
+  private func put(_ card: IdentifyCard, _ image: RenderedImage) throws(DisplayError) -> Shown {
+    let background = IdentifyRenderer.background
+    switch host {
+    case .x(let connection):
+      return .overlay(
+        try connection.createOverlay(output: card.output, rect: card.rect, image: image, background: background))
+    case .surfaces(let surfaces):
+      let spec = SurfaceSpec(
+        head: card.output, rect: card.rect, level: .overlay, background: background, coversHead: false)
+      let id = try surfaces.open(spec)
+      do {
+        try surfaces.show(PlaceholderPicture(image: image, background: background), on: id)
+      } catch {
+        surfaces.close(id)
+        throw error
+      }
+      return .surface(id)
+    }
+  }
+
+  private func flush() {
+    if case .x(let connection) = host { connection.flush() }
   }
 }
