@@ -29,14 +29,16 @@ struct IdentifyCommand: Subcommand {
       }
       seconds = n
     }
-    let backend = try args.backend(spec)
+    // A bad `--backend` is refused even where the daemon answers; the automatic choice is
+    // made only without one (it connects to the compositor).
+    if args[backendOption] != nil { _ = try args.backend(spec) }
     let timer = try DeadlineTimer()
     let lines: [String]
     var overlays: IdentifyOverlays?
     if let client = try DaemonClient.open(display: args.display) {
       lines = try throughDaemon(client, seconds: seconds)
       timer.arm(after: UInt64(seconds) * 1_000_000_000)
-    } else if backend == .wayland {
+    } else if try args.backend(spec) == .wayland {
       return try onWayland(args, seconds: seconds)
     } else {
       let connection = try connect(args)
