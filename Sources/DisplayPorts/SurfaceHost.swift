@@ -64,6 +64,15 @@ public enum SurfaceEvent: Hashable, Sendable {
   case mirrorSourceLost(SurfaceID)
 }
 
+extension SurfaceEvent {
+  /// The surface it is about.
+  public var surface: SurfaceID {
+    switch self {
+    case .closed(let id), .exposed(let id), .headGone(let id), .mirrorSourceLost(let id): return id
+    }
+  }
+}
+
 /// The surface port: one surface per monitor that shows a picture or mirrors another head.
 /// The backend owns every server resource behind a surface (pixmaps, pictures, damage,
 /// cursor images, shm buffers) and paces its frames; `close` releases them all.

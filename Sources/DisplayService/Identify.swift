@@ -134,6 +134,19 @@ public final class IdentifyOverlays {
     flush()
   }
 
+  /// Forgets a card the host released (its head went, or the compositor closed it), so
+  /// that it is never closed again.
+  public func forget(_ event: SurfaceEvent) {
+    switch event {
+    case .closed(let id), .headGone(let id):
+      shown.removeAll {
+        if case .surface(id) = $0 { return true }
+        return false
+      }
+    case .exposed, .mirrorSourceLost: break
+    }
+  }
+
   private func put(_ card: IdentifyCard, _ image: RenderedImage) throws(DisplayError) -> Shown {
     let background = IdentifyRenderer.background
     switch host {

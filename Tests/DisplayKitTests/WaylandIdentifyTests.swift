@@ -1,12 +1,14 @@
 import CRender
+import DisplayKit
 import DisplayModel
 import DisplayPorts
-import DisplayService
+import DisplaySupport
 import Foundation
 import Testing
 import XRig
 
 @testable import DisplayRender
+@testable import DisplayService
 @testable import DisplayWayland
 
 #if canImport(Glibc)
@@ -130,5 +132,66 @@ struct PNGPixels {
       }
     }
     return count
+  }
+}
+
+/// `identify` through the surface port, against the fake host: each card a surface that
+/// covers only the card, at the overlay level, showing the renderer's card; a card whose head
+/// went (the host released it, the daemon passes the event on) is never closed again.
+@Suite struct IdentifyOnTheSurfacePortTests {
+  let quiet = Logger(level: .error) { _ in }
+
+  static var cards: [IdentifyCard] {
+    [("eDP-1", Rect(x: 0, y: 0, width: 1920, height: 1080)), ("DP-1", Rect(x: 1920, y: 0, width: 1280, height: 1024))]
+      .map {
+        IdentifyCard(
+          output: $0.0, monitor: nil, mode: "\($0.1.width)x\($0.1.height)", area: $0.1,
+          rect: IdentifyCard.cardRect(in: $0.1))
+      }
+  }
+
+  @Test func eachCardIsAnOverlaySurfaceOfTheCardsRectShowingTheCard() throws {
+    let host = FakeSurfaceHost()
+    let overlays = try IdentifyOverlays(surfaces: host)
+    let (shown, failures) = overlays.show(Self.cards, seconds: 3)
+    #expect(shown == Self.cards && failures.isEmpty)
+    let surfaces = host.surfaces.values.sorted { $0.spec.rect.x < $1.spec.rect.x }
+    #expect(surfaces.map(\.spec.head) == ["eDP-1", "DP-1"])
+    #expect(surfaces.map(\.spec.rect) == Self.cards.map(\.rect))
+    #expect(surfaces.allSatisfy { $0.spec.level == .overlay && !$0.spec.coversHead })
+    #expect(surfaces.allSatisfy { $0.spec.background == IdentifyRenderer.background })
+    let sizes = surfaces.compactMap { $0.picture.map { [$0.width, $0.height] } }
+    #expect(sizes == [[1536, 648], [1024, 614]])
+    #expect(overlays.isShowing && overlays.timer.isArmed)
+    overlays.remove()
+    #expect(host.held == 0 && host.closed == 2 && host.misuses == 0 && !overlays.timer.isArmed)
+  }
+
+  @Test func aCardThatCannotOpenIsReportedAndTheOthersShow() throws {
+    let host = FakeSurfaceHost()
+    host.failOpen(1)
+    let overlays = try IdentifyOverlays(surfaces: host)
+    let (shown, failures) = overlays.show(Self.cards, seconds: 3)
+    #expect(shown.map(\.output) == ["DP-1"])
+    #expect(failures.count == 1 && failures[0].hasPrefix("eDP-1: "), "\(failures)")
+    overlays.remove()
+    #expect(host.held == 0 && host.misuses == 0)
+  }
+
+  @Test func aCardWhoseHeadWentIsForgottenThroughTheDaemon() throws {
+    let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let host = FakeSurfaceHost()
+    let daemon = try Daemon(connection: server, surfaces: host, config: Config(), log: quiet)
+    try daemon.start()
+    let monitors = host.held
+    let overlays = try IdentifyOverlays(surfaces: host)
+    daemon.onOtherSurfaceEvent = { overlays.forget($0) }
+    overlays.show(Self.cards, seconds: 3)
+    let card = try #require(host.surfaces.first { !$0.value.spec.coversHead }?.key)
+    host.headGoneFromOutside(card)
+    try daemon.handleServerEvents()
+    #expect(daemon.monitors.count == monitors, "the daemon's own monitors are untouched")
+    overlays.remove()
+    #expect(host.held == monitors && host.misuses == 0, "the released card is never closed again")
   }
 }
