@@ -15,6 +15,10 @@ public struct IdentifyCard: Equatable, Sendable {
   public var area: Rect
   /// The card's window: centred on the output, 4/5 of its width and 3/5 of its height.
   public var rect: Rect
+  /// The output's pixels per unit of `area`: 1 on X, where the card's window is screen
+  /// pixels; on a scaled Wayland head (a logical area) the card is drawn at this many, so
+  /// that the compositor shows it pixel for pixel.
+  public var density = 1.0
 
   /// The lines under the output's name.
   public var lines: [String] { (monitor.map { [$0] } ?? []) + [mode] }
@@ -27,7 +31,13 @@ public struct IdentifyCard: Equatable, Sendable {
       guard let area = topology.geometry(of: output), let mode = topology.currentMode(of: output) else { return nil }
       let edid = output.identity
       let monitor = edid?.productName?.text ?? edid.map { "\($0.manufacturer) monitor" }
-      return IdentifyCard(output: output.name, monitor: monitor, mode: mode.label, area: area, rect: cardRect(in: area))
+      var card = IdentifyCard(
+        output: output.name, monitor: monitor, mode: mode.label, area: area, rect: cardRect(in: area))
+      if let crtc = topology.activeCrtc(of: output) {
+        let across = Double(crtc.rotation.turned(mode.width, mode.height).width) / Double(max(1, area.width))
+        card.density = across.isFinite ? min(max(across, 0.25), 4) : 1
+      }
+      return card
     }.sorted { ($0.area.x, $0.area.y, $0.output) < ($1.area.x, $1.area.y, $1.output) }
   }
 
@@ -102,11 +112,7 @@ public final class IdentifyOverlays {
     var done: [IdentifyCard] = []
     var failures: [String] = []
     for card in cards {
-      guard
-        let image = IdentifyRenderer.render(
-          title: card.output, lines: card.lines, width: card.rect.width, height: card.rect.height,
-          titleHeight: card.titleHeight)
-      else {
+      guard let image = draw(card) else {
         failures.append("\(card.output): the card could not be drawn")
         continue
       }
@@ -145,6 +151,15 @@ public final class IdentifyOverlays {
       }
     case .exposed, .mirrorSourceLost: break
     }
+  }
+
+  /// The card's picture: at the window's size on X, at the head's pixels on a surface.
+  func draw(_ card: IdentifyCard) -> RenderedImage? {
+    var k = 1.0
+    if case .surfaces = host { k = card.density }
+    return IdentifyRenderer.render(
+      title: card.output, lines: card.lines, width: Int((Double(card.rect.width) * k).rounded()),
+      height: Int((Double(card.rect.height) * k).rounded()), titleHeight: card.titleHeight * k)
   }
 
   private func put(_ card: IdentifyCard, _ image: RenderedImage) throws(DisplayError) -> Shown {

@@ -98,6 +98,36 @@ struct WaylandIdentifyTests {
   }
 }
 
+extension WaylandIdentifyTests {
+  /// At scale 2 the head is 640x360 logical: the card is 512x216 there, but drawn at the
+  /// head's pixels, so the screen shows exactly the card the renderer draws for 1280x720
+  /// pixels, where a card drawn at the logical size would come out stretched and blurred.
+  @Test func onAScaledHeadTheCardIsDrawnAtTheHeadsPixels() throws {
+    let sway = try SwayCompositor(background: "#203040")
+    try #require(try sway.swaymsg(["output", "HEADLESS-1", "scale", "2"]).status == 0)
+    #expect(try eventually(within: 5) { try sway.outputs().first?.rect.width == 640 })
+    let environment = sway.waylandEnvironment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a }
+    let identify = try ChildProcess([displaydPath, "identify", "--seconds", "2"], environment: environment)
+    let summary = try #require(identify.readLine(timeout: 5))
+    let words = summary.components(separatedBy: "  ")
+    #expect(words.first == "HEADLESS-1", "\(summary)")
+    let card = try #require(
+      IdentifyRenderer.render(
+        title: "HEADLESS-1", lines: Array(words.dropFirst()), width: 1024, height: 432, titleHeight: 144))
+    var differing = -1
+    _ = try eventually(within: 2) {
+      let shot = try sway.screenshot("HEADLESS-1")
+      differing = 0
+      for y in 0..<432 {
+        for x in 0..<1024 where shot.pixel(x: 128 + x, y: 144 + y) != card.pixel(x: x, y: y) { differing += 1 }
+      }
+      return differing == 0
+    }
+    #expect(differing == 0, "\(differing) pixels differ from the renderer's card")
+    #expect(identify.wait(timeout: 10) == 0)
+  }
+}
+
 /// A PNG's pixels (0xRRGGBB), decoded with the renderer's cairo.
 struct PNGPixels {
   let width: Int
