@@ -16,9 +16,10 @@ struct SurfaceGlobals {
 
 /// One `zwlr_layer_surface_v1` covering one output: anchored to its four edges, exclusive
 /// zone -1 (over panels, moving nothing), no keyboard ever (or, for a spec that does not
-/// cover its head, a card of the spec's size centred on the output, taking no input). Its buffer holds the picture at
-/// the output's pixels, or one pixel of the background until a picture comes; the viewport
-/// scales either to the logical size the compositor configured.
+/// cover its head, a card of the spec's size centred on the output, taking no input). Its
+/// buffer holds the picture at the output's pixels (a card's at the picture's own), or one
+/// pixel of the background until a picture comes; the viewport scales either to the
+/// logical size the compositor configured.
 final class LayerSurface {
   let id: SurfaceID
   let output: OutputState
