@@ -20,9 +20,9 @@ struct WaylandScreenshotTests {
   static let red: UInt32 = 0xE0_2010
   static let green: UInt32 = 0x129A56
 
+  /// displayd run as root on `sway`, with `$DISPLAY` set too (as under Xwayland): Wayland wins.
   static func run(_ sway: SwayCompositor, _ args: [String]) throws -> (status: Int32, out: String, err: String) {
-    try runCommand(
-      [displaydPath] + args, environment: sway.waylandEnvironment.merging(["PATH": "/usr/bin:/bin"]) { a, _ in a })
+    try runCommand([displaydPath] + args, environment: WaylandCLITests.environment(sway))
   }
 
   /// A turned head showing a green picture with a red patch near its top left corner (as the
@@ -79,7 +79,8 @@ struct WaylandScreenshotTests {
   }
 
   /// An output that does not exist is named with those that do (exit 1, nothing written); no
-  /// file, an unknown backend: usage errors (64, the usage line).
+  /// file, an unknown backend: usage errors (64, the usage line); a file that cannot be
+  /// written is named.
   @Test func badArgumentsAreRefusedClearly() throws {
     let sway = try SwayCompositor()
     let dir = try makeTempDirectory("displayd-shot")
@@ -92,6 +93,9 @@ struct WaylandScreenshotTests {
     #expect(none.status == 64 && none.err.contains(usage), "\(none)")
     let backend = try Self.run(sway, ["screenshot", dir + "/x.png", "--backend", "vulkan"])
     #expect(backend.status == 64 && backend.err.contains("--backend must be x11 or wayland"), "\(backend)")
+    // `--backend x11` overrides the choice (and fails here: no X server at `$DISPLAY`).
+    let x = try Self.run(sway, ["screenshot", dir + "/x.png", "--backend", "x11"])
+    #expect(x.status == 69 && x.err.contains(":4242"), "\(x)")
     let unwritable = try Self.run(sway, ["screenshot", "/nonexistent/x.png"])
     #expect(unwritable.status == 1 && unwritable.err.contains("/nonexistent/x.png"), "\(unwritable)")
   }
