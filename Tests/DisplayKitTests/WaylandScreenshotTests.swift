@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayService
 import Foundation
 import Testing
 import XRig
@@ -98,5 +99,44 @@ struct WaylandScreenshotTests {
     #expect(x.status == 69 && x.err.contains(":4242"), "\(x)")
     let unwritable = try Self.run(sway, ["screenshot", "/nonexistent/x.png"])
     #expect(unwritable.status == 1 && unwritable.err.contains("/nonexistent/x.png"), "\(unwritable)")
+  }
+
+  /// grim's picture of one of labwc's outputs.
+  static func grim(_ labwc: LabwcCompositor, _ output: String) throws -> RGBImage {
+    let file = labwc.host.outputDirectory + "/labwc-\(output).ppm"
+    let r = try labwc.client(["grim", "-t", "ppm", "-o", output, file])
+    guard r.status == 0, let data = FileManager.default.contents(atPath: file) else {
+      throw RigError("grim -o \(output) on labwc failed: \(r.err)")
+    }
+    try? FileManager.default.removeItem(atPath: file)
+    return try RGBImage(ppm: Array(data))
+  }
+
+  /// labwc 0.8 (nested in the rig's sway, two outputs): the screenshot of each output is
+  /// grim's, and identify's card shows on it.
+  @Test func onLabwcTheScreenshotIsGrimsAndTheCardShows() throws {
+    let labwc = try LabwcCompositor(outputs: 2)
+    let environment = [
+      "XDG_RUNTIME_DIR": labwc.host.runtime, "WAYLAND_DISPLAY": labwc.waylandDisplay, "PATH": "/usr/bin:/bin",
+    ]
+    let dir = try makeTempDirectory("displayd-shot")
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let names = try labwc.outputNames()
+    #expect(names.count == 2)
+    for name in names {
+      let r = try runCommand(
+        [displaydPath, "screenshot", dir + "/\(name).png", "--output", name], environment: environment)
+      try #require(r.status == 0, "\(r)")
+      let shot = try PNGPixels(path: dir + "/\(name).png")
+      let grim = try Self.grim(labwc, name)
+      #expect(shot.width == grim.width && shot.height == grim.height)
+      #expect(shot.differences(from: grim) == 0, "\(name)")
+    }
+    let first = try Self.grim(labwc, names[0])
+    let rect = IdentifyCard.cardRect(in: Rect(x: 0, y: 0, width: first.width, height: first.height))
+    let identify = try ChildProcess(
+      [displaydPath, "identify", "--seconds", "2", "--backend", "wayland"], environment: environment)
+    #expect(try eventually(within: 2) { WaylandIdentifyTests.showsCard(try Self.grim(labwc, names[0]), at: rect) })
+    #expect(identify.wait(timeout: 10) == 0)
   }
 }
