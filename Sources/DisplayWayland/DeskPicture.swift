@@ -20,6 +20,9 @@ public struct DeskPicture: Equatable, Sendable {
 
   /// The largest side composed (cairo's limit for the PNG).
   public static let maximumSide = 32767
+  /// The most pixels composed (512 MiB of them: three 8K monitors fit), whatever places and
+  /// sizes a compositor reports.
+  public static let maximumPixels = 1 << 27
 
   /// The desk's area in logical coordinates.
   public var bounds: Rect
@@ -41,7 +44,9 @@ public struct DeskPicture: Equatable, Sendable {
     let scale = parts.map(Self.density).max() ?? 1
     let w = (Double(bounds.width) * scale).rounded()
     let h = (Double(bounds.height) * scale).rounded()
-    guard w >= 1, h >= 1, w <= Double(Self.maximumSide), h <= Double(Self.maximumSide) else { return nil }
+    guard w >= 1, h >= 1, w <= Double(Self.maximumSide), h <= Double(Self.maximumSide),
+      w * h <= Double(Self.maximumPixels)
+    else { return nil }
     (self.bounds, self.scale, width, height) = (bounds, scale, Int(w), Int(h))
     pixels = Array(repeating: 0, count: width * height)
     for part in parts { draw(part) }

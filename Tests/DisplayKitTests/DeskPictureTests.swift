@@ -68,6 +68,12 @@ import Testing
       .init(pixels: Self.buffer, transform: .normal, rect: Rect(x: 40_000, y: 0, width: 3, height: 2)),
     ])
     #expect(wide == nil)
+    // Within cairo's sides, but more pixels than any desk of real monitors.
+    let vast = DeskPicture([
+      .init(pixels: Self.buffer, transform: .normal, rect: Rect(x: 0, y: 0, width: 3, height: 2)),
+      .init(pixels: Self.buffer, transform: .normal, rect: Rect(x: 30_000, y: 30_000, width: 3, height: 2)),
+    ])
+    #expect(vast == nil)
     let empty = DeskPicture([
       .init(pixels: Self.buffer, transform: .normal, rect: Rect(x: 0, y: 0, width: 0, height: 2))
     ])
