@@ -78,11 +78,25 @@ public struct DeskPicture: Equatable, Sendable {
     guard x1 > x0, y1 > y0 else { return }
     let map = BufferMap(part)
     let source = part.pixels
-    for y in y0..<y1 {
-      let v = (Double(y) + 0.5) / scale - top
-      for x in x0..<x1 {
-        let (bx, by) = map.point(u: (Double(x) + 0.5) / scale - left, v: v)
-        pixels[y * width + x] = source.pixels[by * source.width + bx]
+    let (width, scale) = (width, scale)
+    // The common case, an unturned output at the picture's density, copies row by row.
+    let plain =
+      part.transform == .normal && !source.yInverted && map.perX == scale && map.perY == scale
+      && x1 - x0 == source.width && y1 - y0 == source.height
+    source.pixels.withUnsafeBufferPointer { from in
+      pixels.withUnsafeMutableBufferPointer { to in
+        for y in y0..<y1 {
+          if plain {
+            let row = (y - y0) * source.width
+            (to.baseAddress! + y * width + x0).update(from: from.baseAddress! + row, count: source.width)
+            continue
+          }
+          let v = (Double(y) + 0.5) / scale - top
+          for x in x0..<x1 {
+            let (bx, by) = map.point(u: (Double(x) + 0.5) / scale - left, v: v)
+            to[y * width + x] = from[by * source.width + bx]
+          }
+        }
       }
     }
   }

@@ -58,9 +58,11 @@ final class ScreencopyShot {
     guard state == .ready, let buffer, let offer else { return nil }
     var pixels = buffer.pixels()
     let bgr = [WL_SHM_FORMAT_XBGR8888.rawValue, WL_SHM_FORMAT_ABGR8888.rawValue].contains(offer.format)
-    for i in pixels.indices {
-      let p = pixels[i]
-      pixels[i] = bgr ? (p & 0xFF) << 16 | (p & 0xFF00) | (p >> 16 & 0xFF) : p & 0xFF_FFFF
+    pixels.withUnsafeMutableBufferPointer { all in
+      for i in all.indices {
+        let p = all[i]
+        all[i] = bgr ? (p & 0xFF) << 16 | (p & 0xFF00) | (p >> 16 & 0xFF) : p & 0xFF_FFFF
+      }
     }
     return OutputPixels(width: buffer.width, height: buffer.height, pixels: pixels, yInverted: yInverted)
   }
