@@ -72,6 +72,7 @@ struct WaylandScreenshotTests {
     #expect(whole.width == place.x + 1080 && whole.height == 1920)
     let main = try sway.screenshot("HEADLESS-1")
     #expect(main.pixel(x: 640, y: 360) == WaylandIdentifyTests.desktop)
+    #expect(whole.pixel(x: 640, y: 360) == WaylandIdentifyTests.desktop)
     #expect(whole.differences(from: main) == 0)
     #expect(whole.differences(from: grim, atX: place.x, y: place.y) == 0)
     // Below the main head no output shows anything.
