@@ -32,8 +32,8 @@ _displayd() {
       COMPREPLY=($(compgen -W "--json --probe --display --backend --help $(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")) ;;
     watch) COMPREPLY=($(compgen -W "--json --display --backend --help" -- "$cur")) ;;
     edid) COMPREPLY=($(compgen -W "--json --output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
-    screenshot) COMPREPLY=($(compgen -W "--output --display --help" -- "$cur") $(compgen -f -- "$cur")) ;;
-    identify) COMPREPLY=($(compgen -W "--seconds --display --help" -- "$cur")) ;;
+    screenshot) COMPREPLY=($(compgen -W "--output --display --backend --help" -- "$cur") $(compgen -f -- "$cur")) ;;
+    identify) COMPREPLY=($(compgen -W "--seconds --display --backend --help" -- "$cur")) ;;
     profile)
       if [ "$COMP_CWORD" -eq 2 ]; then
         COMPREPLY=($(compgen -W "list switch cycle save import --help" -- "$cur"))

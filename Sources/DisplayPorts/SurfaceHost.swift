@@ -17,12 +17,17 @@ public struct SurfaceSpec: Hashable, Sendable {
   public var level: WindowLevel
   /// Its colour before content arrives.
   public var background: RGBColor
+  /// Whether it covers the whole head (a monitor's surface), or only `rect`, a part of the
+  /// head centred on it (`identify`'s card): on X the window is `rect` either way; a
+  /// wlroots layer surface is anchored to the four edges, or to none at `rect`'s size.
+  public var coversHead: Bool
 
-  public init(head: String, rect: Rect, level: WindowLevel, background: RGBColor) {
+  public init(head: String, rect: Rect, level: WindowLevel, background: RGBColor, coversHead: Bool = true) {
     self.head = head
     self.rect = rect
     self.level = level
     self.background = background
+    self.coversHead = coversHead
   }
 }
 
@@ -57,6 +62,15 @@ public enum SurfaceEvent: Hashable, Sendable {
   case headGone(SurfaceID)
   /// A mirror's source is gone: the surface shows its background until told otherwise.
   case mirrorSourceLost(SurfaceID)
+}
+
+extension SurfaceEvent {
+  /// The surface it is about.
+  public var surface: SurfaceID {
+    switch self {
+    case .closed(let id), .exposed(let id), .headGone(let id), .mirrorSourceLost(let id): return id
+    }
+  }
 }
 
 /// The surface port: one surface per monitor that shows a picture or mirrors another head.

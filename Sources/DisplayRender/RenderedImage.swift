@@ -32,6 +32,22 @@ extension RenderedImage {
   /// An empty image to fill, e.g. from the screen.
   public static func blank(width: Int, height: Int) -> RenderedImage? { RenderedImage(width: width, height: height) }
 
+  /// An image of `pixels` (0xRRGGBB, `width` a row, rows top down); nil when they do not
+  /// make `width` x `height`.
+  public static func of(pixels: [UInt32], width: Int, height: Int) -> RenderedImage? {
+    guard width > 0, height > 0, pixels.count == width * height, let image = blank(width: width, height: height) else {
+      return nil
+    }
+    image.withMutablePixels { data, stride in
+      pixels.withUnsafeBytes { source in
+        for y in 0..<height {
+          (data + y * stride).copyMemory(from: source.baseAddress! + y * width * 4, byteCount: width * 4)
+        }
+      }
+    }
+    return image
+  }
+
   /// Writes the image as a PNG file; false when it cannot.
   public func writePNG(to path: String) -> Bool {
     cairo_surface_flush(surface)

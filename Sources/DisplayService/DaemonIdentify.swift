@@ -8,10 +8,13 @@ extension DaemonService {
   func identify(seconds: Int) -> JSON {
     if let refusal = IdentifyDuration.refusal(seconds) { return ControlProtocol.error(refusal) }
     do {
-      guard let xConnection else { return ControlProtocol.error("identify: not available on Wayland yet") }
-      if identify == nil { identify = try IdentifyOverlays(connection: xConnection) }
+      if identify == nil, let xConnection {
+        identify = try IdentifyOverlays(connection: xConnection)
+      } else if identify == nil, let surfaces = daemon.surfaces {
+        identify = try IdentifyOverlays(surfaces: surfaces)
+      }
     } catch { return ControlProtocol.error("identify: \(error)") }
-    guard let identify else { return ControlProtocol.error("identify: no timer") }
+    guard let identify else { return ControlProtocol.error("identify: this daemon shows no surfaces") }
     let (shown, failures) = identify.show(IdentifyCard.cards(in: daemon.topology), seconds: seconds)
     for failure in failures { log.warning("identify: \(failure)") }
     log.info("identify: \(shown.count) output(s) for \(seconds) s")

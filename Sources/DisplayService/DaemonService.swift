@@ -74,6 +74,7 @@ public final class DaemonService {
       watchdog?.arm(every: interval)
     }
     daemon.onEvents = { [unowned self] events, old, new in self.eventsHappened(events, old, new) }
+    daemon.onOtherSurfaceEvent = { [unowned self] event in self.identify?.forget(event) }
   }
 
   /// Reconciles once, says READY, and serves until SIGTERM or SIGINT.

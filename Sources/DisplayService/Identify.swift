@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 import DisplayRender
 import DisplaySupport
 import DisplayX11
@@ -14,6 +15,10 @@ public struct IdentifyCard: Equatable, Sendable {
   public var area: Rect
   /// The card's window: centred on the output, 4/5 of its width and 3/5 of its height.
   public var rect: Rect
+  /// The output's pixels per unit of `area`: 1 on X, where the card's window is screen
+  /// pixels; on a scaled Wayland head (a logical area) the card is drawn at this many, so
+  /// that the compositor shows it pixel for pixel.
+  public var density = 1.0
 
   /// The lines under the output's name.
   public var lines: [String] { (monitor.map { [$0] } ?? []) + [mode] }
@@ -26,7 +31,13 @@ public struct IdentifyCard: Equatable, Sendable {
       guard let area = topology.geometry(of: output), let mode = topology.currentMode(of: output) else { return nil }
       let edid = output.identity
       let monitor = edid?.productName?.text ?? edid.map { "\($0.manufacturer) monitor" }
-      return IdentifyCard(output: output.name, monitor: monitor, mode: mode.label, area: area, rect: cardRect(in: area))
+      var card = IdentifyCard(
+        output: output.name, monitor: monitor, mode: mode.label, area: area, rect: cardRect(in: area))
+      if let crtc = topology.activeCrtc(of: output) {
+        let across = Double(crtc.rotation.turned(mode.width, mode.height).width) / Double(max(1, area.width))
+        card.density = across.isFinite ? min(max(across, 0.25), 4) : 1
+      }
+      return card
     }.sorted { ($0.area.x, $0.area.y, $0.output) < ($1.area.x, $1.area.y, $1.output) }
   }
 
@@ -62,53 +73,116 @@ public enum IdentifyDuration {
 }
 
 /// The cards on screen and the timer that takes them away: the daemon polls `timer`; the
-/// standalone command waits on it.
+/// standalone command waits on it. On X each card is an overlay window; elsewhere it is a
+/// surface of the `SurfaceHost` (a spec that covers only the card, at the overlay level).
 public final class IdentifyOverlays {
-  let connection: XConnection
-  public let timer: DeadlineTimer
-  private var overlays: [Overlay] = []
+  private enum Host {
+    case x(XConnection)
+    case surfaces(any SurfaceHost)
+  }
+  private enum Shown {
+    case overlay(Overlay)
+    case surface(SurfaceID)
+  }
 
+  private let host: Host
+  public let timer: DeadlineTimer
+  private var shown: [Shown] = []
+
+  /// Cards as X overlay windows.
   public init(connection: XConnection) throws(SystemError) {
-    self.connection = connection
+    host = .x(connection)
+    timer = try DeadlineTimer()
+  }
+
+  /// Cards as surfaces of `surfaces` (a wlroots compositor's layer surfaces).
+  public init(surfaces: any SurfaceHost) throws(SystemError) {
+    host = .surfaces(surfaces)
     timer = try DeadlineTimer()
   }
 
   /// Whether cards are on screen.
-  public var isShowing: Bool { !overlays.isEmpty }
+  public var isShowing: Bool { !shown.isEmpty }
 
   /// Shows `cards` for `seconds`, replacing any shown; returns those shown, with the reason
   /// for each that could not be.
   @discardableResult
   public func show(_ cards: [IdentifyCard], seconds: Int) -> (shown: [IdentifyCard], failures: [String]) {
     remove()
-    var shown: [IdentifyCard] = []
+    var done: [IdentifyCard] = []
     var failures: [String] = []
     for card in cards {
-      guard
-        let image = IdentifyRenderer.render(
-          title: card.output, lines: card.lines, width: card.rect.width, height: card.rect.height,
-          titleHeight: card.titleHeight)
-      else {
+      guard let image = draw(card) else {
         failures.append("\(card.output): the card could not be drawn")
         continue
       }
       do {
-        overlays.append(
-          try connection.createOverlay(
-            output: card.output, rect: card.rect, image: image, background: IdentifyRenderer.background))
-        shown.append(card)
+        shown.append(try put(card, image))
+        done.append(card)
       } catch { failures.append("\(card.output): \(error)") }
     }
-    connection.flush()
+    flush()
     timer.arm(after: UInt64(max(0, seconds)) * 1_000_000_000)
-    return (shown, failures)
+    return (done, failures)
   }
 
   /// Takes the cards away (on the timer, or at once).
   public func remove() {
     timer.disarm()
-    for overlay in overlays { connection.destroyOverlay(overlay) }
-    overlays = []
-    connection.flush()
+    for card in shown {
+      switch (host, card) {
+      case (.x(let connection), .overlay(let overlay)): connection.destroyOverlay(overlay)
+      case (.surfaces(let surfaces), .surface(let id)): surfaces.close(id)
+      default: break
+      }
+    }
+    shown = []
+    flush()
+  }
+
+  /// Forgets a card the host released (its head went, or the compositor closed it), so
+  /// that it is never closed again.
+  public func forget(_ event: SurfaceEvent) {
+    switch event {
+    case .closed(let id), .headGone(let id):
+      shown.removeAll {
+        if case .surface(id) = $0 { return true }
+        return false
+      }
+    case .exposed, .mirrorSourceLost: break
+    }
+  }
+
+  /// The card's picture: at the window's size on X, at the head's pixels on a surface.
+  func draw(_ card: IdentifyCard) -> RenderedImage? {
+    var k = 1.0
+    if case .surfaces = host { k = card.density }
+    return IdentifyRenderer.render(
+      title: card.output, lines: card.lines, width: Int((Double(card.rect.width) * k).rounded()),
+      height: Int((Double(card.rect.height) * k).rounded()), titleHeight: card.titleHeight * k)
+  }
+
+  private func put(_ card: IdentifyCard, _ image: RenderedImage) throws(DisplayError) -> Shown {
+    let background = IdentifyRenderer.background
+    switch host {
+    case .x(let connection):
+      return .overlay(
+        try connection.createOverlay(output: card.output, rect: card.rect, image: image, background: background))
+    case .surfaces(let surfaces):
+      let spec = SurfaceSpec(
+        head: card.output, rect: card.rect, level: .overlay, background: background, coversHead: false)
+      let id = try surfaces.open(spec)
+      do {
+        try surfaces.show(PlaceholderPicture(image: image, background: background), on: id)
+      } catch {
+        surfaces.close(id)
+        throw error
+      }
+      return .surface(id)
+    }
+  }
+
+  private func flush() {
+    if case .x(let connection) = host { connection.flush() }
   }
 }

@@ -15,9 +15,11 @@ struct SurfaceGlobals {
 }
 
 /// One `zwlr_layer_surface_v1` covering one output: anchored to its four edges, exclusive
-/// zone -1 (over panels, moving nothing), no keyboard ever. Its buffer holds the picture at
-/// the output's pixels, or one pixel of the background until a picture comes; the viewport
-/// scales either to the logical size the compositor configured.
+/// zone -1 (over panels, moving nothing), no keyboard ever (or, for a spec that does not
+/// cover its head, a card of the spec's size centred on the output, taking no input). Its
+/// buffer holds the picture at the output's pixels (a card's at the picture's own), or one
+/// pixel of the background until a picture comes; the viewport scales either to the
+/// logical size the compositor configured.
 final class LayerSurface {
   let id: SurfaceID
   let output: OutputState
@@ -58,18 +60,37 @@ final class LayerSurface {
     self.surface = surface
     self.layer = layer
     self.viewport = viewport
-    let edges =
-      ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
-      | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
-    zwlr_layer_surface_v1_set_anchor(layer, edges)
+    if spec.coversHead {
+      let edges =
+        ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
+        | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
+      zwlr_layer_surface_v1_set_anchor(layer, edges)
+      zwlr_layer_surface_v1_set_size(layer, 0, 0)
+    } else {
+      Self.placeCard(layer, surface, spec, globals)
+    }
     zwlr_layer_surface_v1_set_exclusive_zone(layer, -1)
     zwlr_layer_surface_v1_set_keyboard_interactivity(layer, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
-    zwlr_layer_surface_v1_set_size(layer, 0, 0)
     zwlr_layer_surface_v1_add_listener(layer, &layerListener, Unmanaged.passUnretained(self).toOpaque())
     wl_surface_commit(surface)
   }
 
   deinit { release() }
+
+  /// A card: anchored to no edge, so the compositor centres it on the output, at the
+  /// spec's size, with an empty input region (the pointer's clicks go to what is below).
+  private static func placeCard(
+    _ layer: OpaquePointer, _ surface: OpaquePointer, _ spec: SurfaceSpec, _ globals: SurfaceGlobals
+  ) {
+    zwlr_layer_surface_v1_set_anchor(layer, 0)
+    zwlr_layer_surface_v1_set_size(
+      layer, UInt32(min(max(spec.rect.width, 1), ShmBuffer.maximumSide)),
+      UInt32(min(max(spec.rect.height, 1), ShmBuffer.maximumSide)))
+    if let region = wl_compositor_create_region(globals.compositor) {
+      wl_surface_set_input_region(surface, region)
+      wl_region_destroy(region)
+    }
+  }
 
   /// `normal` on top of windows; `above` and `overlay` over full-screen ones too.
   static func layer(for level: WindowLevel) -> UInt32 {
@@ -121,7 +142,9 @@ final class LayerSurface {
     let next: ShmBuffer
     do {
       if let picture {
-        let size = output.physicalSize ?? (picture.width, picture.height)
+        // A card's picture is drawn at its own size; a monitor's at the output's pixels.
+        let own = (width: picture.width, height: picture.height)
+        let size = spec.coversHead ? output.physicalSize ?? own : own
         next = try ShmBuffer(shm: globals.shm, width: size.width, height: size.height)
         next.paint(picture)
       } else {

@@ -73,6 +73,12 @@ final class ShmBuffer {
     memory.bindMemory(to: UInt32.self, capacity: width * height).update(repeating: pixel, count: width * height)
   }
 
+  /// Every pixel as the buffer holds it, row by row (rows are packed).
+  func pixels() -> [UInt32] {
+    Array(
+      UnsafeBufferPointer(start: memory.bindMemory(to: UInt32.self, capacity: width * height), count: width * height))
+  }
+
   /// Draws `picture`: its background everywhere, its patches over it, the picture centred
   /// when its size differs from the buffer's (cut where it is larger).
   func paint(_ picture: PlaceholderPicture) {

@@ -121,6 +121,11 @@ public final class WaylandSurfaces: SurfaceHost {
   /// Open surfaces.
   public var openSurfaces: [SurfaceID] { Array(surfaces.keys) }
 
+  // What a capture (OutputCapture.swift) takes from here.
+  var screencopyManager: OpaquePointer? { globals.screencopy }
+  var shm: OpaquePointer { globals.shm }
+  func output(named name: String) -> OpaquePointer? { outputs.output(named: name)?.proxy }
+
   /// Whether `surface` has had its first `configure` (it shows its content).
   public func isConfigured(_ surface: SurfaceID) -> Bool { surfaces[surface]?.configured != nil }
 

@@ -1,21 +1,25 @@
 import DisplayCLI
 import DisplayModel
+import DisplayPorts
 import DisplayService
 import DisplaySupport
+import DisplayWayland
 
 struct IdentifyCommand: Subcommand {
   let spec = CommandSpec(
-    name: "identify", usage: "usage: displayd identify [--seconds N] [--display D]",
+    name: "identify", usage: "usage: displayd identify [--seconds N] [--display D] [--backend B]",
     help: """
       Shows a card on every lit output for N seconds: the output's name, a fifth of the
       monitor's height, with the monitor's name (from its EDID) and mode below. The cards
       never take focus or input and go away by themselves. Through the running daemon when
-      there is one, else on its own; either way the command returns when they are gone.
+      there is one, else on its own; either way the command returns when they are gone. On
+      Wayland the cards are overlay layer surfaces.
 
         --seconds N  how long, 1 to 600 (default: 3)
-        --display D  the X display (default: $DISPLAY)
+        --display D  the X display (default: $DISPLAY), or the Wayland socket
+      \(backendHelp)
       """,
-    options: ["--seconds", displayOption])
+    options: ["--seconds", displayOption, backendOption])
 
   func run(_ args: Arguments) throws -> ExitStatus {
     var seconds = IdentifyDuration.defaultSeconds
@@ -25,12 +29,17 @@ struct IdentifyCommand: Subcommand {
       }
       seconds = n
     }
+    // A bad `--backend` is refused even where the daemon answers; the automatic choice is
+    // made only without one (it connects to the compositor).
+    if args[backendOption] != nil { _ = try args.backend(spec) }
     let timer = try DeadlineTimer()
     let lines: [String]
     var overlays: IdentifyOverlays?
     if let client = try DaemonClient.open(display: args.display) {
       lines = try throughDaemon(client, seconds: seconds)
       timer.arm(after: UInt64(seconds) * 1_000_000_000)
+    } else if try args.backend(spec) == .wayland {
+      return try onWayland(args, seconds: seconds)
     } else {
       let connection = try connect(args)
       let cards = IdentifyCard.cards(in: try connection.readTopology(ReadOptions()))
@@ -48,6 +57,30 @@ struct IdentifyCommand: Subcommand {
     let wait = overlays?.timer ?? timer
     while wait.isArmed, (try? pollDescriptors([(wait.fileDescriptor, pollIn)])) != nil { wait.acknowledge() }
     overlays?.remove()
+    return .success
+  }
+
+  /// The cards as overlay layer surfaces of this process, shown until the timer, while the
+  /// compositor's events (each card's `configure`) are handled.
+  private func onWayland(_ args: Arguments, seconds: Int) throws -> ExitStatus {
+    let surfaces = try WaylandSurfaces(socket: args.display)
+    let heads = try WaylandOutputManager(sharing: surfaces).heads(probe: false)
+    let overlays = try IdentifyOverlays(surfaces: surfaces)
+    let (done, failures) = overlays.show(IdentifyCard.cards(in: Topology(heads: heads)), seconds: seconds)
+    for failure in failures { printError(failure) }
+    guard !done.isEmpty else {
+      printError("no lit output to identify")
+      return .failure
+    }
+    write(printableLines(done.map(\.summary)))
+    let wayland = FileDescriptor(rawValue: surfaces.fileDescriptor)
+    while overlays.timer.isArmed {
+      for (fd, _) in try pollDescriptors([(overlays.timer.fileDescriptor, pollIn), (wayland, pollIn)]) {
+        if fd == wayland { try surfaces.dispatch() } else { overlays.timer.acknowledge() }
+      }
+    }
+    overlays.remove()
+    try surfaces.roundtrip()
     return .success
   }
 

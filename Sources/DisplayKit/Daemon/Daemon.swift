@@ -39,6 +39,9 @@ public final class Daemon {
   static let maxRounds = 8
   /// Called with each batch of topology events and the snapshots before and after.
   public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
+  /// Called with each surface event about a surface of the host that is no monitor's
+  /// (`identify`'s cards), so that its owner forgets one the host released.
+  public var onOtherSurfaceEvent: ((SurfaceEvent) -> Void)?
   /// The time mirror frames are paced by.
   public let clock: any MonotonicClock
   /// Wall-clock time the daemon started.
@@ -131,7 +134,13 @@ public final class Daemon {
     var devicesAdded = false
     let randr = try watcher.drain { devicesAdded = true }
     var resync = false
-    for event in surfaces?.takeEvents() ?? [] { resync = handle(event) || resync }
+    for event in surfaces?.takeEvents() ?? [] {
+      if monitors.values.contains(where: { $0.surface == event.surface }) {
+        resync = handle(event) || resync
+      } else {
+        onOtherSurfaceEvent?(event)
+      }
+    }
     if devicesAdded { inputDeviceAdded() }
     syncFrameTimer()
     guard randr > 0 else {
