@@ -128,6 +128,27 @@ import Testing
     #expect(assignment.outputs.compactMap { t.output($0)?.name } == ["DP-2", "eDP-1"])
   }
 
+  /// A make pnp.ids lacks and no serial: where the make ends is not known, so its first
+  /// word and the model's last one (or its product code) are matched.
+  @Test func anImportedDescriptionWithAnUnknownMakeAndNoSerialMatchesByItsFirstWordAndTheModel() throws {
+    let kanshi = """
+      profile x {
+        output "The X.Org Foundation 11.0 Unknown" position 0,0
+        output "Acme Display Co 0x1234 Unknown" position 1920,0
+      }
+      """
+    let imported = KanshiImport.read(kanshi, file: "kanshi", vendors: [:])
+    let profile = try #require(imported.profiles.first, "\(imported.broken)")
+    #expect(profile.text.contains(#"{ manufacturer: "The*", product_name: "*11.0" }"#), "\(profile.text)")
+    #expect(profile.text.contains(#"{ manufacturer: "Acme*", product_code: 4660 }"#), "\(profile.text)")
+    let config = try Config.parse(Array("{ profiles: [\(profile.text)] }".utf8), file: "imported")
+    let xorg = Self.head("X11-1", make: "The X.Org Foundation", model: "11.0", serial: "")
+    let acme = Self.head("DP-1", make: "Acme Display Co", model: "0x1234", serial: "", x: 1920)
+    let t = Self.topology([xorg, acme])
+    let assignment = try ProfileMatcher.match(try #require(config.profiles.first), topology: t, lid: .open).get()
+    #expect(assignment.outputs.compactMap { t.output($0)?.name } == ["X11-1", "DP-1"])
+  }
+
   /// Strings from the compositor are cut, so a glob never runs over a flood.
   @Test func anOverlongMakeIsCut() {
     let identity = HeadIdentity(
