@@ -122,3 +122,29 @@ extension WaylandModeValueTests {
     #expect(ConfigurationPlan.customNote(Array(planned.suffix(1))).isEmpty)
   }
 }
+
+extension WaylandModeValueTests {
+  /// `custom: true` asks for the size and rate themselves: wlroots makes its own timings.
+  @Test func customTrueAsksForTheSizeAndRate() throws {
+    let (_, configuration) = try Self.configuration(
+      "{ match: { output: 'HEADLESS-2' }, mode: '1280x1024@75', custom: true }")
+    let head = try #require(configuration?.heads.first)
+    #expect(
+      try ConfigurationPlan.resolve(head.mode, on: Self.headless).get()
+        == .custom(width: 1280, height: 1024, refreshMilliHz: 75000))
+  }
+
+  /// Once shown, what was asked for is listed by size and rate (the compositor's mHz): the
+  /// same rule then changes nothing, so the daemon does not ask again at every `done`.
+  @Test(arguments: [
+    ("mode: '1280x1024@60'", 60000),
+    ("mode: '1280x1024'", 60000),
+    ("mode: '1280x1024', modeline: '108.00 1280 1328 1440 1688 1024 1025 1028 1066 +hsync +vsync'", 60020),
+  ])
+  func whatWasMadeIsListedAfterwardsAndNotAskedForAgain(rule: String, listedMilliHz: Int) throws {
+    var shown = Self.headless
+    shown.modes = [HeadMode(width: 1280, height: 1024, refreshMilliHz: listedMilliHz)]
+    let (plan, _) = try Self.configuration("{ match: { output: 'HEADLESS-2' }, \(rule) }", shown)
+    #expect(plan.changes.isEmpty && plan.customModes.isEmpty, "\(plan.changes) \(plan.warnings)")
+  }
+}

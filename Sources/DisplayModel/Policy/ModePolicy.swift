@@ -70,6 +70,13 @@ public enum ModePolicy {
     if case .modeline(let line) = custom {
       let wanted = line.mode(id: ModeID(rawValue: 0), name: "")
       if let own = listed.first(where: { $0.sameTimings(as: wanted) }) { return (own, nil) }
+      // A server that makes sizes lists what it made by size and rate alone (to the mHz).
+      let same = { (m: Mode) in m.width == wanted.width && m.height == wanted.height }
+      if output.takesAnySize,
+        let own = listed.first(where: { same($0) && abs($0.refreshHz - wanted.refreshHz) < 0.001 })
+      {
+        return (own, nil)
+      }
     } else if candidates(request, for: output, in: topology).warning == nil {
       return (nil, nil)
     }
