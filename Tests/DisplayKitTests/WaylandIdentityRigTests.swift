@@ -118,6 +118,11 @@ struct WaylandIdentityRigTests {
     #expect(applied, "\(String(describing: shown)) \(daemon.log)")
     #expect(shown?.currentMode?.refresh == 60000)
     #expect(shown?.rect.width == 1280 && shown?.rect.height == 1024)
+    // Shown, the mode is listed: the daemon, watched over two seconds, asks nothing again.
+    let changes = daemon.changingReconciles.count
+    #expect(changes >= 1, "\(daemon.log)")
+    _ = daemon.waitFor("a line never logged", timeout: 2)
+    #expect(daemon.changingReconciles.count == changes, "\(daemon.log)")
   }
 
   /// The X11 backend lists one mode per head and makes any size, but not at a given rate: a
