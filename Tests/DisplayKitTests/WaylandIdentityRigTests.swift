@@ -97,6 +97,19 @@ struct WaylandIdentityRigTests {
       r.out.contains(#"match: { output: "X11-1", manufacturer: "The X.Org Foundation", product_name: "11.0" }"#),
       "\(r.out)")
     #expect(try Self.matches(r.out, try Self.topology(sway)), "\(r.out)")
+    // Without a daemon, `profile list` matches the config's profiles against the same heads.
+    let home = try makeTempDirectory("displayd-home")
+    try FileManager.default.createDirectory(atPath: home + "/displayd", withIntermediateDirectories: true)
+    let config = "{ profiles: [{ name: 'dell', outputs: [{ match: { manufacturer: 'DEL' } }] }, \(r.out)] }"
+    try config.write(toFile: home + "/displayd/config.json5", atomically: true, encoding: .utf8)
+    let list = try runCommand(
+      [displaydPath, "profile", "list"],
+      environment: [
+        "XDG_RUNTIME_DIR": sway.runtime, "WAYLAND_DISPLAY": sway.waylandDisplay, "XDG_CONFIG_HOME": home,
+        "PATH": "/usr/bin:/bin",
+      ])
+    #expect(list.status == 0, "\(list.err)")
+    #expect(list.out.contains("no daemon runs: 'here' would be chosen"), "\(list.out)")
   }
 
   /// The daemon asks for a size the head does not list (1280x1024 on a 1920x1080 headless
