@@ -7,7 +7,8 @@ import Testing
 import XRig
 
 /// Identity and custom modes against the rig's real sway 1.10. Its headless heads report no
-/// make, model or serial (the empty case); on wlroots' X11 backend (sway's outputs are
+/// make, model or serial (the empty case; so do labwc's outputs nested in it, wlroots'
+/// Wayland backend); on wlroots' X11 backend (sway's outputs are
 /// windows of a private Xvnc) every head reports the X server's vendor as its make (`The
 /// X.Org Foundation`) and protocol version as its model (`11.0`), no serial: the one rig
 /// compositor whose heads say who they are (no rig compositor reports an EDID's make or a
@@ -49,6 +50,16 @@ struct WaylandIdentityRigTests {
     let head = try #require(try Self.heads(sway).heads.first)
     #expect(head.make.isEmpty && head.model.isEmpty && head.serial.isEmpty, "\(head)")
     #expect(try Self.topology(sway).outputs.first?.headIdentity == nil)
+  }
+
+  /// labwc nested in sway (wlroots' Wayland backend) says nothing about its outputs either.
+  @Test func nestedLabwcHeadsHaveNoMakeModelOrSerial() throws {
+    let labwc = try LabwcCompositor(outputs: 2)
+    let manager = try WaylandOutputManager(socket: labwc.host.runtime + "/" + labwc.waylandDisplay)
+    let heads = try manager.heads(probe: false).heads
+    #expect(heads.count == 2 && heads.allSatisfy { $0.make.isEmpty && $0.model.isEmpty && $0.serial.isEmpty })
+    #expect(
+      Topology(heads: try manager.heads(probe: false), vendors: .system).outputs.allSatisfy { $0.headIdentity == nil })
   }
 
   /// A profile whose entries name only the make and model matches the two X11 heads (told

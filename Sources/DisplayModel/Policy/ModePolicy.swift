@@ -57,6 +57,7 @@ public enum ModePolicy {
     return (chain, warning)
   }
 
+  /// Whether the request gives its own timings (they are kept even where any size is made).
   static func isModeline(_ custom: CustomModeRequest?) -> Bool {
     if case .modeline = custom { return true }
     return false
