@@ -149,6 +149,17 @@ import Testing
     #expect(assignment.outputs.compactMap { t.output($0)?.name } == ["X11-1", "DP-1"])
   }
 
+  /// A company with two ids in pnp.ids: either matches, and save writes the make itself.
+  @Test func aMakeWithSeveralIdsMatchesEachAndIsSavedAsWritten() throws {
+    let vendors = PNPVendors(pnpIDs: "AAA\tTwin Corp\nBBB\tTwin Corp\n")
+    #expect(vendors.ids(make: "Twin Corp") == ["AAA", "BBB"])
+    let identity = try #require(HeadIdentity(make: "Twin Corp", model: "M", serial: "", vendors: vendors))
+    #expect(identity.savedManufacturer == "Twin Corp")
+    var m = MonitorMatch()
+    m.manufacturer = "BBB"
+    #expect(identity.matches(m))
+  }
+
   /// Strings from the compositor are cut, so a glob never runs over a flood.
   @Test func anOverlongMakeIsCut() {
     let identity = HeadIdentity(
