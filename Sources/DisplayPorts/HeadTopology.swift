@@ -7,12 +7,15 @@ extension Topology {
   /// Modes have no timings on Wayland: a mode's dot clock is its pixel rate (width × height
   /// × refresh), so that its refresh reads back exactly; preferred modes come first (RandR's
   /// `npreferred`). The screen is the lit heads' bounding box (Wayland has no screen: the
-  /// limits are 0).
-  public init(heads snapshot: HeadSnapshot) {
+  /// limits are 0). A head's make, model and serial become the identity a profile matches
+  /// (`HeadIdentity`, with `vendors` for the PNP ids a make stands for). Beyond
+  /// `HeadSnapshot.maxHeads` heads and `maxModes` modes a head, the rest are left out
+  /// (`HeadSnapshot.bounded`).
+  public init(heads snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
     var outputs: [Output] = []
     var crtcs: [Crtc] = []
     var modes: [ModeID: Mode] = [:]
-    for head in snapshot.heads {
+    for head in snapshot.bounded().snapshot.heads {
       let id = Self.outputID(head.name)
       let order =
         head.modes.indices.filter { head.modes[$0].preferred } + head.modes.indices.filter { !head.modes[$0].preferred }
@@ -26,6 +29,8 @@ extension Topology {
         id: id, name: head.name, connection: head.connected ? .connected : .disconnected, mmWidth: head.mmWidth,
         mmHeight: head.mmHeight, modes: order.compactMap { ids[$0] },
         preferredCount: head.modes.filter(\.preferred).count, edid: head.edid, nonDesktop: head.nonDesktop)
+      output.headIdentity = HeadIdentity(make: head.make, model: head.model, serial: head.serial, vendors: vendors)
+      output.takesAnySize = head.capabilities.customModes
       // Every connected head has its own CRTC, an idle one while it is off, so that a plan
       // can light it again.
       let crtc = CrtcID(rawValue: id.rawValue)

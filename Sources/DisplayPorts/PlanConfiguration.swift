@@ -4,7 +4,8 @@ extension OutputConfiguration {
   /// The daemon's RandR-shaped plan, made from `topology` (the `Topology(heads:)` bridge), as
   /// one configuration of the heads it changes: a CRTC change names its head (the bridge's
   /// CRTC of a head carries the head's id), a mode nil turns it off, the rotation becomes a
-  /// transform and the CRTC's scale the config's scale. Heads the plan does not change stay as
+  /// transform and the CRTC's scale the config's scale; a mode the plan makes (not the
+  /// topology's: a size the head does not list, a modeline) is a custom mode. Heads the plan does not change stay as
   /// they are. Nil when a change names no head of `topology`. Pure.
   public init?(plan: Plan, in topology: Topology) {
     var heads: [HeadConfiguration] = []
@@ -20,7 +21,9 @@ extension OutputConfiguration {
         guard let mode = plan.mode(modeID, in: topology) else { return nil }
         heads.append(
           HeadConfiguration(
-            name: output.name, enabled: true, mode: Self.request(mode), x: change.x, y: change.y,
+            name: output.name, enabled: true,
+            mode: topology.modes[modeID] == nil ? .custom(ModeLine(mode)) : Self.request(mode), x: change.x,
+            y: change.y,
             transform: Self.transform(change.rotation), scale: Self.scale(change.transform),
             scaleFilter: change.transform.filter))
       }

@@ -15,15 +15,21 @@ public final class WaylandDisplayServer: DisplayServer {
   public let surfaces: WaylandSurfaces
   /// Where `primary` is reported as not applicable (once).
   let note: (String) -> Void
+  let warn: (String) -> Void
+  /// The PNP ids a head's make stands for (hwdata's `pnp.ids`, read at run time).
+  let vendors: PNPVendors
   private var changes = 0
   private var primaryNoted = false
+  private var lastWarnings: [String] = []
 
   /// The compositor at `socket` (default `$WAYLAND_DISPLAY`): its surfaces and its output
   /// manager on one connection.
-  public init(socket: String?, log: Logger) throws(DisplayError) {
+  public init(socket: String?, log: Logger, vendors: PNPVendors = .system) throws(DisplayError) {
     surfaces = try WaylandSurfaces(socket: socket)
     outputs = try WaylandOutputManager(sharing: surfaces)
     note = { log.info($0) }
+    warn = { log.warning($0) }
+    self.vendors = vendors
     outputs.changed = { [unowned self] in self.changes += 1 }
   }
 
@@ -64,9 +70,18 @@ public final class WaylandDisplayServer: DisplayServer {
   /// The heads through the bridge, with a screen as large as the protocol's positions can
   /// say: a compositor's layout has no maximum the planner must keep within.
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
-    var topology = Topology(heads: try outputs.heads(probe: options.probe))
+    let snapshot = try outputs.heads(probe: options.probe)
+    report(snapshot.bounded().warnings)
+    var topology = Topology(heads: snapshot, vendors: vendors)
     (topology.screen.maxWidth, topology.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
     return topology
+  }
+
+  /// What the bridge left out of a snapshot, logged when it changes (not at every snapshot).
+  private func report(_ warnings: [String]) {
+    guard warnings != lastWarnings else { return }
+    lastWarnings = warnings
+    for warning in warnings { warn("compositor: " + warning) }
   }
 
   /// The plan as one configuration: tested, then applied. A plan that changes no head (only

@@ -93,6 +93,18 @@ enum ConfigurationPlan {
     }
   }
 
+  /// What a refusal adds when the configuration asked for modes no head lists (the likely
+  /// cause: a backend that cannot make them, or not at that rate): ` (custom modes asked
+  /// for: DP-1 1280x1024@60.000 Hz)`; empty when it asked for none.
+  static func customNote(_ planned: [PlannedHead]) -> String {
+    let asked = planned.compactMap { p -> String? in
+      guard case .custom(let w, let h, let r) = p.mode else { return nil }
+      let rate = r == 0 ? "" : "@" + String(r / 1000) + "." + String(1000 + r % 1000).dropFirst() + " Hz"
+      return "\(p.name) \(w)x\(h)\(rate)"
+    }
+    return asked.isEmpty ? "" : " (custom modes asked for: " + asked.joined(separator: ", ") + ")"
+  }
+
   private static func custom(width: Int, height: Int, refresh: Int, _ head: Head) -> Result<
     PlannedHead.Mode?, ApplyRefusal
   > {

@@ -44,7 +44,8 @@ extension WaylandOutputManager {
     case .cancelled:
       return .stale
     case .failed:
-      return .refused(ApplyRefusal(reason: "the compositor \(test ? "would not accept" : "refused") the configuration"))
+      let reason = "the compositor \(test ? "would not accept" : "refused") the configuration"
+      return .refused(ApplyRefusal(reason: reason + ConfigurationPlan.customNote(planned)))
     }
   }
 

@@ -100,8 +100,18 @@ final class OutputHeads {
     zwlr_output_head_v1_destroy(head.proxy)
   }
 
+  /// Objects kept from a compositor that announces without end: each event looks its object
+  /// up, so a flood would cost its square. Past these the new proxy is destroyed at once (its
+  /// events are dropped) and the bridge's own bounds (`HeadSnapshot.bounded`) warn.
+  static let headLimit = HeadSnapshot.maxHeads * 4
+  static let modeLimit = HeadSnapshot.maxModes * 4
+
   fileprivate func added(_ proxy: OpaquePointer) {
     cw_proxy_adopted()
+    guard heads.count < Self.headLimit else {
+      zwlr_output_head_v1_destroy(proxy)
+      return
+    }
     heads.append(HeadState(proxy))
     zwlr_output_head_v1_add_listener(proxy, &headListener, Unmanaged.passUnretained(self).toOpaque())
   }
@@ -127,7 +137,7 @@ final class OutputHeads {
   fileprivate func modeAdded(_ head: OpaquePointer?, _ mode: OpaquePointer?) {
     guard let mode else { return }
     cw_proxy_adopted()
-    guard let owner = heads.first(where: { $0.proxy == head }) else {
+    guard let owner = heads.first(where: { $0.proxy == head }), owner.modes.count < Self.modeLimit else {
       zwlr_output_mode_v1_destroy(mode)
       return
     }

@@ -1,5 +1,6 @@
 import DisplayCLI
 import DisplayModel
+import DisplayPorts
 import DisplayService
 import DisplaySupport
 import DisplayX11
@@ -24,6 +25,12 @@ struct ProfileCommand: Subcommand {
     }
   }
 
+  /// The compositor's heads as the daemon sees them: through the bridge, with the make's
+  /// PNP ids from the system's `pnp.ids`.
+  private func waylandDesk(_ args: Arguments) throws -> Topology {
+    Topology(heads: try connectWayland(args).heads(probe: false), vendors: .system)
+  }
+
   /// From the daemon when one runs, else from the default config and a fresh snapshot.
   private func list(_ args: Arguments, json: Bool) throws -> ExitStatus {
     let answer: ProfileListAnswer
@@ -36,7 +43,8 @@ struct ProfileCommand: Subcommand {
       answer = decoded
     } else {
       let config = try ConfigSource(explicit: nil).load(log: nil)
-      let topology = try connect(args).readTopology(ReadOptions())
+      let topology =
+        try args.backend(spec) == .wayland ? try waylandDesk(args) : try connect(args).readTopology(ReadOptions())
       answer = .withoutDaemon(config: config, topology: topology, lid: config.lid(reading: currentLidState))
     }
     write(json ? JSON.record(answer).serialized() + "\n" : ProfileReport.listText(answer, fromDaemon: client != nil))
@@ -68,11 +76,17 @@ struct ProfileCommand: Subcommand {
 
   /// Prints the layout as one profile, or appends it to the config and has the daemon reload.
   private func save(_ name: String, toConfig: Bool, _ args: Arguments) throws -> ExitStatus {
-    let connection = try connect(args)
-    let topology = try connection.readTopology(ReadOptions())
-    var properties: [OutputID: [String: OutputProperty]] = [:]
-    for output in ProfileMatcher.desk(topology) { properties[output.id] = connection.outputProperties(output.id) }
-    let profile = ProfileSave.text(name: name, topology: topology, properties: properties)
+    let profile: String
+    if try args.backend(spec) == .wayland {
+      // No output properties on Wayland; heads are matched by make, model and serial.
+      profile = ProfileSave.text(name: name, topology: try waylandDesk(args))
+    } else {
+      let connection = try connect(args)
+      let topology = try connection.readTopology(ReadOptions())
+      var properties: [OutputID: [String: OutputProperty]] = [:]
+      for output in ProfileMatcher.desk(topology) { properties[output.id] = connection.outputProperties(output.id) }
+      profile = ProfileSave.text(name: name, topology: topology, properties: properties)
+    }
     guard toConfig else {
       write(profile + "\n")
       return .success

@@ -309,11 +309,12 @@ public struct Config: Hashable, Sendable {
 }
 
 extension MonitorMatch {
-  /// Whether the output (and its EDID) has every field given; string fields are globs.
+  /// Whether the output (and its EDID) has every field given; string fields are globs. Without
+  /// an EDID the identity keys match the head's make, model and serial (`HeadIdentity`).
   public func matches(_ output: Output, _ edid: EDID?) -> Bool {
     if let glob = self.output, !globMatch(glob, output.name) { return false }
     guard manufacturer != nil || productName != nil || productCode != nil || serial != nil else { return true }
-    guard let edid else { return false }
+    guard let edid else { return output.headIdentity?.matches(self) ?? false }
     if let m = manufacturer, !globMatch(m, edid.manufacturer) { return false }
     if let p = productName, !(edid.productName.map { globMatch(p, $0.text) } ?? false) { return false }
     if let c = productCode, c != edid.productCode { return false }

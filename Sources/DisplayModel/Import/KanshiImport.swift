@@ -141,13 +141,28 @@ struct KanshiReader {
     } else if let first = rest.first, first.count == 3, first.allSatisfy({ $0.isUppercase && $0.isASCII }) {
       m.manufacturer = first
       rest = rest.dropFirst()
+    } else if let first = rest.first, rest.count >= 3, rest.last == "Unknown" {
+      // Where the make ends is not known, and there is no serial to tell the monitor by: the
+      // make's first word and the model's last one.
+      m.manufacturer = ProfileSave.escaped(first) + "*"
+      let last = rest[rest.endIndex - 2]
+      if last.count == 6, last.hasPrefix("0x"), let code = Int(last.dropFirst(2), radix: 16) {
+        m.productCode = code
+      } else {
+        m.productName = "*" + ProfileSave.escaped(last)
+      }
+      notes.append(
+        ImportNote(
+          file, line,
+          "the make in \"\(criteria)\" is not a known company (hwdata's pnp.ids) and there is no serial: "
+            + "matched by the make's first word and the model's last"))
     } else {
       notes.append(
         ImportNote(
           file, line,
           "the make in \"\(criteria)\" is not a known company (hwdata's pnp.ids): matched by serial alone"))
     }
-    let known = m.manufacturer != nil
+    let known = m.manufacturer != nil && m.productName == nil && m.productCode == nil
     let serial = rest.count > 1 ? rest.popLast() : nil
     let model = rest.joined(separator: " ")
     if known, model.hasPrefix("0x"), let code = Int(model.dropFirst(2), radix: 16) {

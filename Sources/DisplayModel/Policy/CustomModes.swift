@@ -90,6 +90,41 @@ public enum CustomModes {
     return (virtual, nil)
   }
 
+  /// For a server that makes any size it is asked for (wlroots' `set_custom_mode`): a size
+  /// and rate the output does not list, as a mode to create under a virtual id, with the
+  /// timings the bridge gives a head's modes (totals of the size, so that the rate reads back
+  /// exactly; rate 0 when the request names none: the compositor picks). nil for requests
+  /// that name no size, and (with a warning) for a size beyond the server's maximum screen.
+  public static func asked(_ request: ModeRequest, for output: Output, in topology: Topology) -> (
+    mode: Mode?, warning: PlanWarning?
+  ) {
+    let (w, h, r): (Int, Int, Double)
+    switch request {
+    case .size(let width, let height): (w, h, r) = (width, height, 0)
+    case .sizeRate(let width, let height, let rate): (w, h, r) = (width, height, rate)
+    case .preferred, .highest, .keep: return (nil, nil)
+    }
+    let screen = topology.screen
+    let limit = (
+      screen.maxWidth > 0 ? screen.maxWidth : Int(Int16.max), screen.maxHeight > 0 ? screen.maxHeight : Int(Int16.max)
+    )
+    let name = "\(w)x\(h)"
+    guard w > 0, h > 0, w <= limit.0, h <= limit.1 else {
+      return (
+        nil,
+        .customTooLarge(output: output.name, mode: name, width: w, height: h, maxWidth: limit.0, maxHeight: limit.1)
+      )
+    }
+    let pixels = Double(w) * Double(h) * r
+    guard pixels.isFinite, pixels >= 0, pixels < Double(UInt32.max) * 16 else {
+      return (nil, .customTimingsUnfit(output: output.name, request: request))
+    }
+    let mode = Mode(
+      id: ModeID(rawValue: virtualBase + output.id.rawValue % virtualBase), name: name, width: w, height: h,
+      dotClock: UInt64(pixels.rounded()), hTotal: w, vTotal: h)
+    return (mode, nil)
+  }
+
   /// The modes displayd made that no CRTC shows, with the outputs listing them: to delete.
   public static func unused(in topology: Topology) -> [ModeRelease] {
     let shown = Set(topology.crtcs.compactMap(\.mode))

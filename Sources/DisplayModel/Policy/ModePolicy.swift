@@ -5,7 +5,9 @@ public enum ModePolicy {
   /// refuse it), and a warning when the request could not be met. With `custom`, a request
   /// the output lacks gets a mode displayd makes (`CustomModes`), possibly one still to be
   /// created under a virtual id. Modes displayd made are candidates only for such a request,
-  /// so one no longer asked for stops being shown and is released.
+  /// so one no longer asked for stops being shown and is released. On a server that makes any
+  /// size (`Output.takesAnySize`, wlroots) a size and rate it does not list is asked for as
+  /// it is (`CustomModes.asked`), as with `custom`.
   public static func candidates(
     _ request: ModeRequest, custom: CustomModeRequest? = nil, for output: Output, in topology: Topology
   ) -> (modes: [Mode], warning: PlanWarning?) {
@@ -21,11 +23,20 @@ public enum ModePolicy {
     case .size(let w, let h):
       requested = all.filter { $0.width == w && $0.height == h }.max { $0.refreshHz < $1.refreshHz }
     case .sizeRate(let w, let h, let r):
+      // A mode without a refresh (a headless compositor's) is that size at any rate.
+      let rated = { (m: Mode) in abs(m.refreshHz - r) <= 0.5 || (output.takesAnySize && m.refreshHz == 0) }
       requested =
-        all.filter { $0.width == w && $0.height == h && abs($0.refreshHz - r) <= 0.5 }
+        all.filter { $0.width == w && $0.height == h && rated($0) }
         .min { abs($0.refreshHz - r) < abs($1.refreshHz - r) }
     }
     var customWarning: PlanWarning?
+    var custom = custom
+    // A server that makes any size is asked for the size itself (a `custom: true` too); only
+    // a modeline keeps its own timings.
+    if requested == nil, output.takesAnySize, !isModeline(custom) {
+      (requested, customWarning) = CustomModes.asked(request, for: output, in: topology)
+      custom = nil
+    }
     if let custom {
       let (made, why) = madeMode(request, custom, output, topology, listed: all)
       if let made { requested = made }
@@ -46,6 +57,12 @@ public enum ModePolicy {
     return (chain, warning)
   }
 
+  /// Whether the request gives its own timings (they are kept even where any size is made).
+  static func isModeline(_ custom: CustomModeRequest?) -> Bool {
+    if case .modeline = custom { return true }
+    return false
+  }
+
   /// For a custom request: the listed mode with the modeline's timings, else nothing when a
   /// listed mode meets a CVT request, else the mode displayd makes.
   static func madeMode(
@@ -54,6 +71,13 @@ public enum ModePolicy {
     if case .modeline(let line) = custom {
       let wanted = line.mode(id: ModeID(rawValue: 0), name: "")
       if let own = listed.first(where: { $0.sameTimings(as: wanted) }) { return (own, nil) }
+      // A server that makes sizes lists what it made by size and rate alone (to the mHz).
+      let same = { (m: Mode) in m.width == wanted.width && m.height == wanted.height }
+      if output.takesAnySize,
+        let own = listed.first(where: { same($0) && abs($0.refreshHz - wanted.refreshHz) < 0.001 })
+      {
+        return (own, nil)
+      }
     } else if candidates(request, for: output, in: topology).warning == nil {
       return (nil, nil)
     }

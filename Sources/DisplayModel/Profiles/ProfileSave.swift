@@ -7,7 +7,8 @@
 /// are off after them as `enabled: false`. A monitor with an EDID is matched by
 /// manufacturer, product name and serial where the EDID has them (else product code); by
 /// connector too when another connected monitor would match the same; one without by
-/// connector. Outputs sharing a CRTC are saved as `same-as` the first of them. Applying the
+/// connector. A Wayland head (no EDID) by the make, model and serial it reports
+/// (`HeadIdentity`), written as the EDID keys they match. Outputs sharing a CRTC are saved as `same-as` the first of them. Applying the
 /// saved profile to the same monitors changes nothing.
 public enum ProfileSave {
   public static func text(
@@ -56,8 +57,14 @@ public enum ProfileSave {
       m.productName = edid.productName.map { escaped($0.text) }
       m.serial = edid.serial.map(escaped)
       if m.productName == nil && m.serial == nil { m.productCode = edid.productCode }
+    } else if let head = output.headIdentity {
+      m.manufacturer = head.savedManufacturer.map(escaped)
+      m.productName = head.productName.map(escaped)
+      m.productCode = head.productCode
+      m.serial = head.savedSerial.map(escaped)
     }
-    if output.identity == nil || desk.contains(where: { $0.id != output.id && m.matches($0, $0.identity) }) {
+    let identified = m.manufacturer != nil || m.productName != nil || m.productCode != nil || m.serial != nil
+    if !identified || desk.contains(where: { $0.id != output.id && m.matches($0, $0.identity) }) {
       m.output = escaped(output.name)
     }
     return text(m)

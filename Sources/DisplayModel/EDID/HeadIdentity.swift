@@ -1,0 +1,124 @@
+/// hwdata's `pnp.ids`: the three-letter PNP ids an EDID names its manufacturer by, and the
+/// company names a compositor shows instead (wlroots' `make` is the name of the EDID's id
+/// from this table, or the id itself where it has no name for it). Pure: the service reads
+/// the file.
+public struct PNPVendors: Hashable, Sendable {
+  /// Every id of each company name (a few companies have several).
+  public private(set) var idsByName: [String: [String]] = [:]
+  /// The company name of each id.
+  public private(set) var nameByID: [String: String] = [:]
+
+  /// No table: a make matches only as it is written, or as the id it is.
+  public static let none = PNPVendors()
+
+  public init() {}
+
+  /// `ID<tab>Company name` lines; others are skipped. At most `limit` lines are read.
+  public init(pnpIDs text: String, limit: Int = 100_000) {
+    for line in text.split(separator: "\n").prefix(max(0, limit)) {
+      let parts = line.split(separator: "\t", maxSplits: 1)
+      guard parts.count == 2, PNPVendors.isID(parts[0]) else { continue }
+      let id = String(parts[0])
+      let name = String(parts[1]).trimmingSpaces
+      guard !name.isEmpty else { continue }
+      idsByName[name, default: []].append(id)
+      if nameByID[id] == nil { nameByID[id] = name }
+    }
+  }
+
+  /// The ids a compositor's `make` stands for: the id itself (`DEL`, or libdisplay-info's
+  /// `PNP(DEL)`), else every id the table lists under that company name; none for a make
+  /// that is neither (`The X.Org Foundation`, a virtual output's).
+  public func ids(make: String) -> [String] {
+    let make = make.trimmingSpaces
+    if make.hasPrefix("PNP("), make.hasSuffix(")"), make.count == 8 {
+      let id = make.dropFirst(4).dropLast()
+      return PNPVendors.isID(id) ? [String(id)] : []
+    }
+    if PNPVendors.isID(Substring(make)) { return [make] }
+    return idsByName[make] ?? []
+  }
+
+  /// Three capital letters, as an EDID's manufacturer field holds them.
+  static func isID(_ text: Substring) -> Bool {
+    text.count == 3 && text.unicodeScalars.allSatisfy { $0.value >= 65 && $0.value <= 90 }
+  }
+}
+
+/// What a monitor without EDID bytes says about itself, as the profile matcher reads it:
+/// wlroots' `make`, `model` and `serial` (from the EDID the compositor read, through
+/// libdisplay-info). The mapping onto a profile's EDID keys:
+///
+/// - `manufacturer` matches the PNP id the make stands for (`DEL` for `Dell Inc.`, by
+///   `pnp.ids`), or the make as written;
+/// - `product_name` matches the model, unless the model is libdisplay-info's `0xHHHH` for a
+///   monitor without a name, which is its `product_code`;
+/// - `serial` matches the serial as written, and libdisplay-info's `0xHHHHHHHH` for a
+///   serial number also in decimal (as an EDID's serial number matches on X).
+public struct HeadIdentity: Hashable, Sendable {
+  public var make: String
+  public var model: String
+  public var serial: String
+  /// The PNP ids the make stands for (usually one, none for a make `pnp.ids` lacks).
+  public var vendorIDs: [String]
+
+  /// From a head's strings, each cut to `limit` characters; nil when the head says nothing
+  /// (a headless or nested compositor's outputs).
+  public init?(make: String, model: String, serial: String, vendors: PNPVendors, limit: Int = 256) {
+    let cut = { (s: String) in String(s.trimmingSpaces.prefix(max(0, limit))) }
+    (self.make, self.model, self.serial) = (cut(make), cut(model), cut(serial))
+    guard !self.make.isEmpty || !self.model.isEmpty || !self.serial.isEmpty else { return nil }
+    vendorIDs = vendors.ids(make: self.make)
+  }
+
+  /// What a `manufacturer` glob is tried against: the ids, then the make.
+  public var manufacturers: [String] { (vendorIDs + [make]).filter { !$0.isEmpty } }
+
+  /// The EDID product code, where the model is libdisplay-info's `0xHHHH` for it.
+  public var productCode: Int? {
+    guard model.count == 6, model.hasPrefix("0x") else { return nil }
+    return Int(model.dropFirst(2), radix: 16)
+  }
+
+  /// The monitor's name (the EDID's product name descriptor), nil when the model is a code.
+  public var productName: String? { model.isEmpty || productCode != nil ? nil : model }
+
+  /// What a `serial` glob is tried against: the serial, and a `0x` serial number in decimal.
+  public var serials: [String] {
+    guard !serial.isEmpty else { return [] }
+    return [serial] + (serialNumber.map { [String($0)] } ?? [])
+  }
+
+  /// libdisplay-info's `0xHHHHHHHH` for an EDID serial number (no serial string).
+  public var serialNumber: UInt32? {
+    guard serial.count == 10, serial.hasPrefix("0x") else { return nil }
+    return UInt32(serial.dropFirst(2), radix: 16)
+  }
+
+  /// What `profile save` writes, so that the profile matches here and, for a monitor
+  /// `pnp.ids` knows, on X: the PNP id when the make stands for one, else the make.
+  public var savedManufacturer: String? {
+    vendorIDs.count == 1 ? vendorIDs[0] : make.isEmpty ? nil : make
+  }
+
+  /// The serial as `profile save` writes it: a serial number in decimal, as X saves it.
+  public var savedSerial: String? { serialNumber.map { String($0) } ?? (serial.isEmpty ? nil : serial) }
+
+  /// Whether a match's identity keys (not `output`) all hold; true when it has none.
+  public func matches(_ m: MonitorMatch) -> Bool {
+    if let glob = m.manufacturer, !manufacturers.contains(where: { globMatch(glob, $0) }) { return false }
+    if let glob = m.productName, !(productName.map { globMatch(glob, $0) } ?? false) { return false }
+    if let code = m.productCode, code != productCode { return false }
+    if let glob = m.serial, !serials.contains(where: { globMatch(glob, $0) }) { return false }
+    return true
+  }
+}
+
+extension StringProtocol {
+  /// Without leading and trailing spaces and tabs.
+  var trimmingSpaces: String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
+    guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
+    return String(self[first...last])
+  }
+}

@@ -1,0 +1,169 @@
+import DisplayKit
+import DisplayModel
+import DisplayPorts
+import DisplayService
+import Foundation
+import Testing
+
+@testable import DisplayWayland
+
+/// A head's make, model and serial as the identity a profile's EDID keys match on Wayland
+/// (wlroots gives no EDID bytes), with values: the make's PNP id from hwdata's `pnp.ids` (the
+/// system's file, read at run time), libdisplay-info's `0x` forms for a product code and a
+/// serial number, `profile save` writing keys that match again, and an imported kanshi
+/// description matching the head it names.
+@Suite struct WaylandIdentityTests {
+  static let vendors = PNPVendors(pnpIDs: "DEL\tDell Inc.\nDLL\tDell Inc\nSAM\tSamsung Electric Company\nBOE\tBOE\n")
+
+  static func head(_ name: String, make: String, model: String, serial: String, x: Int = 0) -> Head {
+    Head(
+      name: name, make: make, model: model, serial: serial, enabled: true,
+      modes: [HeadMode(width: 1920, height: 1080, refreshMilliHz: 60000, preferred: true)], currentMode: 0, x: x,
+      capabilities: HeadCapabilities(customModes: true))
+  }
+
+  static let dell = head("DP-2", make: "Dell Inc.", model: "DELL U2720Q", serial: "ABC123")
+  /// What wlroots makes of a panel whose EDID has no name or serial string.
+  static let panel = head("eDP-1", make: "BOE", model: "0x095F", serial: "0x0001E240", x: 1920)
+  /// A headless or nested compositor's output: no make, model or serial.
+  static let headless = head("HEADLESS-1", make: "", model: "", serial: "")
+
+  /// As the daemon's Wayland server reads it: no screen maximum but the protocol's.
+  static func topology(_ heads: [Head], vendors: PNPVendors = vendors) -> Topology {
+    var t = Topology(heads: HeadSnapshot(heads: heads), vendors: vendors)
+    (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
+    return t
+  }
+
+  static func matches(_ match: String, _ head: Head) throws -> Bool {
+    let config = try Config.parse(
+      Array("{ profiles: [{ name: 'p', outputs: [{ match: \(match) }] }] }".utf8), file: "t")
+    let profile = try #require(config.profiles.first)
+    return (try? ProfileMatcher.match(profile, topology: topology([head]), lid: .open).get()) != nil
+  }
+
+  @Test func aMakeStandsForItsPNPIdOrIsOneAndAnUnknownMakeForNone() {
+    let v = Self.vendors
+    #expect(v.ids(make: "Dell Inc.") == ["DEL"])
+    #expect(v.ids(make: "  Dell Inc. ") == ["DEL"])
+    // wlroots writes the id where hwdata has no name; libdisplay-info writes PNP(ID).
+    #expect(v.ids(make: "XYZ") == ["XYZ"] && v.ids(make: "PNP(XYZ)") == ["XYZ"])
+    #expect(v.ids(make: "The X.Org Foundation").isEmpty && v.ids(make: "").isEmpty)
+    #expect(v.ids(make: "PNP(xyz)").isEmpty && v.ids(make: "Dell").isEmpty)
+  }
+
+  /// Debian 12's hwdata ships the table wlroots' names come from; the service reads it.
+  @Test func theSystemsPnpIdsNamesDellAsDEL() {
+    #expect(FileManager.default.fileExists(atPath: PNPVendors.systemPath))
+    #expect(PNPVendors.system.ids(make: "Dell Inc.") == ["DEL"])
+    #expect(PNPVendors.system.nameByID["SAM"] == "Samsung Electric Company")
+  }
+
+  /// A profile written on X (`manufacturer` is the EDID's three letters) matches the head.
+  @Test func anXProfilesEdidKeysMatchTheHeadsMakeModelAndSerial() throws {
+    #expect(try Self.matches("{ manufacturer: 'DEL', product_name: 'DELL U2720Q', serial: 'ABC123' }", Self.dell))
+    #expect(try Self.matches("{ manufacturer: 'Dell*', product_name: 'DELL U27*' }", Self.dell))
+    #expect(try Self.matches("{ output: 'DP-*', manufacturer: 'DEL' }", Self.dell))
+    #expect(!(try Self.matches("{ manufacturer: 'SAM' }", Self.dell)))
+    #expect(!(try Self.matches("{ manufacturer: 'DEL', serial: 'OTHER' }", Self.dell)))
+    #expect(!(try Self.matches("{ manufacturer: 'DEL', product_code: 1 }", Self.dell)))
+  }
+
+  /// libdisplay-info's `0xHHHH` model is the product code and `0xHHHHHHHH` serial the
+  /// serial number, which X matches in decimal.
+  @Test func hexModelAndSerialAreTheProductCodeAndTheSerialNumber() throws {
+    #expect(try Self.matches("{ manufacturer: 'BOE', product_code: 2399, serial: '123456' }", Self.panel))
+    #expect(try Self.matches("{ serial: '0x0001E240' }", Self.panel))
+    #expect(!(try Self.matches("{ product_name: '0x095F' }", Self.panel)))
+    let identity = try #require(Self.topology([Self.panel]).outputs.first?.headIdentity)
+    #expect(identity.productCode == 0x095F && identity.productName == nil && identity.serialNumber == 123_456)
+  }
+
+  /// Headless heads say nothing: identity keys match nothing, `output` globs still match.
+  @Test func aHeadWithoutMakeModelOrSerialMatchesOnlyByConnector() throws {
+    #expect(Self.topology([Self.headless]).outputs.first?.headIdentity == nil)
+    #expect(!(try Self.matches("{ manufacturer: '*' }", Self.headless)))
+    #expect(try Self.matches("{ output: 'HEADLESS-*' }", Self.headless))
+  }
+
+  /// `profile save` on Wayland writes the EDID keys the head's strings stand for (the PNP
+  /// id, the serial number in decimal), and that profile matches the same heads again.
+  @Test func aProfileSavedFromHeadsWritesKeysThatMatchThemAgain() throws {
+    let t = Self.topology([Self.dell, Self.panel])
+    let text = ProfileSave.text(name: "desk", topology: t)
+    #expect(
+      text.contains(#"{ match: { manufacturer: "DEL", product_name: "DELL U2720Q", serial: "ABC123" }"#), "\(text)")
+    #expect(text.contains(#"{ match: { manufacturer: "BOE", product_code: 2399, serial: "123456" }"#), "\(text)")
+    let plan = try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)
+    #expect(changesNothing(plan))
+  }
+
+  /// Two monitors alike: the connector tells them apart; a make pnp.ids lacks is saved as is.
+  @Test func identicalHeadsAreSavedWithTheirConnectorAndAnUnknownMakeAsWritten() throws {
+    let a = Self.head("X11-1", make: "The X.Org Foundation", model: "11.0", serial: "")
+    let b = Self.head("X11-2", make: "The X.Org Foundation", model: "11.0", serial: "", x: 1920)
+    let text = ProfileSave.text(name: "two", topology: Self.topology([a, b]))
+    #expect(
+      text.contains(#"{ match: { output: "X11-1", manufacturer: "The X.Org Foundation", product_name: "11.0" }"#),
+      "\(text)")
+    #expect(changesNothing(try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: Self.topology([a, b]))))
+  }
+
+  /// kanshi names an output `Make Model Serial`; the import splits it by pnp.ids' names, and
+  /// the profile it writes matches the head that description came from.
+  @Test func anImportedKanshiDescriptionMatchesTheHeadItNames() throws {
+    let kanshi = """
+      profile desk {
+        output "Dell Inc. DELL U2720Q ABC123" position 0,0
+        output "BOE 0x095F 0x0001E240" position 1920,0
+      }
+      """
+    let vendors = KanshiImport.vendors(pnpIDs: "DEL\tDell Inc.\nBOE\tBOE\n")
+    let imported = KanshiImport.read(kanshi, file: "kanshi", vendors: vendors)
+    #expect(imported.broken.isEmpty, "\(imported.broken)")
+    let profile = try #require(imported.profiles.first)
+    let config = try Config.parse(Array("{ profiles: [\(profile.text)] }".utf8), file: "imported")
+    let t = Self.topology([Self.dell, Self.panel])
+    let assignment = try ProfileMatcher.match(try #require(config.profiles.first), topology: t, lid: .open).get()
+    #expect(assignment.outputs.compactMap { t.output($0)?.name } == ["DP-2", "eDP-1"])
+  }
+
+  /// A make pnp.ids lacks and no serial: where the make ends is not known, so its first
+  /// word and the model's last one (or its product code) are matched.
+  @Test func anImportedDescriptionWithAnUnknownMakeAndNoSerialMatchesByItsFirstWordAndTheModel() throws {
+    let kanshi = """
+      profile x {
+        output "The X.Org Foundation 11.0 Unknown" position 0,0
+        output "Acme Display Co 0x1234 Unknown" position 1920,0
+      }
+      """
+    let imported = KanshiImport.read(kanshi, file: "kanshi", vendors: [:])
+    let profile = try #require(imported.profiles.first, "\(imported.broken)")
+    #expect(profile.text.contains(#"{ manufacturer: "The*", product_name: "*11.0" }"#), "\(profile.text)")
+    #expect(profile.text.contains(#"{ manufacturer: "Acme*", product_code: 4660 }"#), "\(profile.text)")
+    let config = try Config.parse(Array("{ profiles: [\(profile.text)] }".utf8), file: "imported")
+    let xorg = Self.head("X11-1", make: "The X.Org Foundation", model: "11.0", serial: "")
+    let acme = Self.head("DP-1", make: "Acme Display Co", model: "0x1234", serial: "", x: 1920)
+    let t = Self.topology([xorg, acme])
+    let assignment = try ProfileMatcher.match(try #require(config.profiles.first), topology: t, lid: .open).get()
+    #expect(assignment.outputs.compactMap { t.output($0)?.name } == ["X11-1", "DP-1"])
+  }
+
+  /// A company with two ids in pnp.ids: either matches, and save writes the make itself.
+  @Test func aMakeWithSeveralIdsMatchesEachAndIsSavedAsWritten() throws {
+    let vendors = PNPVendors(pnpIDs: "AAA\tTwin Corp\nBBB\tTwin Corp\n")
+    #expect(vendors.ids(make: "Twin Corp") == ["AAA", "BBB"])
+    let identity = try #require(HeadIdentity(make: "Twin Corp", model: "M", serial: "", vendors: vendors))
+    #expect(identity.savedManufacturer == "Twin Corp")
+    var m = MonitorMatch()
+    m.manufacturer = "BBB"
+    #expect(identity.matches(m))
+  }
+
+  /// Strings from the compositor are cut, so a glob never runs over a flood.
+  @Test func anOverlongMakeIsCut() {
+    let identity = HeadIdentity(
+      make: String(repeating: "a", count: 5000), model: "m", serial: "", vendors: .none)
+    #expect(identity?.make.count == 256)
+  }
+}
