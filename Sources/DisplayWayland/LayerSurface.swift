@@ -12,6 +12,10 @@ struct SurfaceGlobals {
   /// For mirrors; nil where the compositor lacks them.
   let subcompositor: OpaquePointer?
   let screencopy: OpaquePointer?
+  /// A screencopy manager of its own for each mirror: wlroots keeps the damage of copies
+  /// with damage per bound manager and output, so two mirrors of one output sharing a
+  /// manager would each see only the changes the other did not take first.
+  var bindScreencopy: () -> OpaquePointer? = { nil }
 }
 
 /// One `zwlr_layer_surface_v1` covering one output: anchored to its four edges, exclusive
