@@ -15,7 +15,7 @@ TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-v
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
   dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd xinput \
   xfce4-settings xfconf dbus-x11 mutter xwayland \
-  autorandr kanshi hwdata
+  autorandr kanshi hwdata wtype
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 
 .PHONY: glue glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
