@@ -20,8 +20,8 @@ struct SurfaceGlobals {
 
 /// One `zwlr_layer_surface_v1` covering one output: anchored to its four edges, exclusive
 /// zone -1 (over panels, moving nothing), no keyboard ever. Its buffer holds the picture at
-/// the output's pixels, or one pixel of the background until a picture comes; the viewport
-/// scales either to the logical size the compositor configured.
+/// the output's pixels, or one pixel of the background (the middle of three) until a picture
+/// comes; the viewport scales either to the logical size the compositor configured.
 final class LayerSurface {
   let id: SurfaceID
   let output: OutputState
@@ -129,11 +129,19 @@ final class LayerSurface {
         next = try ShmBuffer(shm: globals.shm, width: size.width, height: size.height)
         next.paint(picture)
       } else {
-        next = try ShmBuffer(shm: globals.shm, width: 1, height: 1)
+        next = try ShmBuffer(shm: globals.shm, width: 3, height: 3)
         next.fill(spec.background)
       }
     } catch {
       throw .compositor(display: spec.head, problem: "cannot make a surface buffer: \(error)")
+    }
+    if picture == nil {
+      // The middle pixel of three: a compositor that scales with a bilinear filter (labwc)
+      // samples the ring of the same colour at the edges, where one pixel alone would be
+      // blended with nothing and show at half strength (1.0 in wl_fixed is 256).
+      wp_viewport_set_source(viewport, 256, 256, 256, 256)
+    } else {
+      wp_viewport_set_source(viewport, -256, -256, -256, -256)
     }
     wp_viewport_set_destination(viewport, Int32(configured.width), Int32(configured.height))
     wl_surface_attach(surface, next.buffer, 0, 0)

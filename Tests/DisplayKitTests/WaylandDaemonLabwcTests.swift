@@ -1,8 +1,12 @@
 import DisplayModel
+import DisplayPorts
 import DisplayService
 import Foundation
 import Testing
 import XRig
+
+@testable import DisplayRender
+@testable import DisplayWayland
 
 /// `displayd run --backend wayland` on labwc 0.8.3 (nested in the rig's sway) through real
 /// hot-plugs: a nested output (a window of the outer sway) closed under its placeholder, and
@@ -123,5 +127,96 @@ struct WaylandDaemonLabwcTests {
         return Self.monitors(status).isEmpty && D.objects(status) == alone
       }, "alone \(alone), now \(String(describing: D.objects(status))) \(daemon.log.suffix(20))")
     #expect(daemon.isRunning && labwc.isRunning)
+  }
+
+  /// Quadrants of four colours over `width` x `height`: red, green, blue, yellow.
+  static func quadrants(_ width: Int, _ height: Int, _ colours: [UInt32]) -> PlaceholderPicture {
+    typealias Solid = WaylandSurfacesTests.SolidImage
+    let (w, h) = (width / 2, height / 2)
+    let rgb = { (c: UInt32) in RGBColor(red: UInt8(c >> 16 & 0xFF), green: UInt8(c >> 8 & 0xFF), blue: UInt8(c & 0xFF))
+    }
+    return PlaceholderPicture(
+      width: width, height: height, background: rgb(colours[0]),
+      patches: [
+        .init(x: w, y: 0, image: Solid(width: width - w, height: h, colour: colours[1])),
+        .init(x: 0, y: h, image: Solid(width: w, height: height - h, colour: colours[2])),
+        .init(x: w, y: h, image: Solid(width: width - w, height: height - h, colour: colours[3])),
+      ])
+  }
+
+  /// A headless output plugged into labwc mirrors main (a nested output showing quadrants
+  /// of the test's own layer surface), fitted; a change on main shows; while main is still
+  /// nothing is copied; the unplug gives every object back.
+  @Test func aHeadPluggedIntoLabwcMirrorsMainThroughTheDaemon() throws {
+    let labwc = try LabwcCompositor(outputs: 1)
+    let main = try #require(try Self.rects(labwc)["WL-1"])
+    let host = try WaylandSurfaces(socket: Self.socket(labwc))
+    let black = RGBColor(red: 0, green: 0, blue: 0)
+    let pattern = try host.open(
+      SurfaceSpec(
+        head: "WL-1", rect: Rect(x: 0, y: 0, width: main.width, height: main.height), level: .normal, background: black)
+    )
+    let colours: [UInt32] = [0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00]
+    try host.show(Self.quadrants(main.width, main.height, colours), on: pattern)
+    #expect(try WaylandSurfacesTests.waitFor(host) { host.isConfigured(pattern) })
+    let runtime = try runtimeDirectory()
+    let config = """
+      {
+        main: "WL-1",
+        placeholder: { background: "#12ab34", details: false, text: "" },
+        defaults: { content: "mirror", mirror: { source: "main", scale: "fit", cursor: false } },
+        monitors: [{ match: { output: "HEADLESS-*" }, position: "below main" }],
+      }
+      """
+    let daemon = try DaemonProcess(
+      display: Self.socket(labwc), config: config, extra: ["--backend", "wayland"],
+      environment: ["XDG_RUNTIME_DIR": runtime])
+    let objectsBefore = try #require(D.objects(try Self.status(labwc, runtime: runtime)))
+    let plugged = try labwc.plug()
+    var status: [String: Any] = [:]
+    #expect(
+      try eventually(within: 5) {
+        status = try Self.status(labwc, runtime: runtime)
+        return (status["monitors"] as? [[String: Any]])?.first?["content"] as? String == "mirror"
+      }, "\(status) \(daemon.log.suffix(20))")
+    let centres = [(480, 270), (1440, 270), (480, 810), (1440, 810)]
+    var shot = try labwc.screenshot(plugged)
+    #expect(
+      try eventually(within: 5) {
+        shot = try labwc.screenshot(plugged)
+        return centres.map { shot.pixel(x: $0.0, y: $0.1) } == colours
+      }, "\(centres.map { shot.pixel(x: $0.0, y: $0.1).map { String($0, radix: 16) } ?? "-" })")
+    // fit: main's aspect is wider than 16:9, so the bars are above and below, in the
+    // placeholder's background at full strength from edge to edge (labwc filters bilinearly).
+    for (x, y) in [(0, 0), (960, 1), (1919, 10), (5, 1079), (960, 1078)] {
+      #expect(shot.pixel(x: x, y: y) == D.placeholder, "bar at \(x), \(y) of \(main)")
+    }
+
+    var last = -1
+    #expect(
+      eventually(within: 3) {
+        let now = (try? Self.status(labwc, runtime: runtime)).flatMap(WaylandDaemonMirrorTests.composites) ?? -2
+        defer { last = now }
+        return now == last && now > 0
+      })
+    let still = try #require(WaylandDaemonMirrorTests.composites(try Self.status(labwc, runtime: runtime)))
+    _ = pollFDs([], timeoutMs: 1_000)  // the observation window: main is still
+    #expect(WaylandDaemonMirrorTests.composites(try Self.status(labwc, runtime: runtime)) == still)
+
+    try host.show(Self.quadrants(main.width, main.height, Array(repeating: 0xFFFFFF, count: 4)), on: pattern)
+    try host.roundtrip()
+    #expect(
+      try eventually(within: 5) {
+        shot = try labwc.screenshot(plugged)
+        return centres.allSatisfy { shot.pixel(x: $0.0, y: $0.1) == 0xFFFFFF }
+      }, "the change on main shows in the mirror")
+
+    try labwc.unplug(plugged)
+    #expect(
+      try eventually(within: 5) {
+        status = try Self.status(labwc, runtime: runtime)
+        return Self.monitors(status).isEmpty && D.objects(status) == objectsBefore
+      }, "before \(objectsBefore), now \(String(describing: D.objects(status))) \(daemon.log.suffix(20))")
+    host.close(pattern)
   }
 }
