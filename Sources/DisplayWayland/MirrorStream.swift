@@ -6,7 +6,8 @@ import DisplayPorts
 /// frames of the source taken with `copy_with_damage` (the compositor answers only once the
 /// source changed, so a still source costs nothing), into shm buffers shown as they come and
 /// scaled by the compositor through `wp_viewporter` to the geometry's content rectangle
-/// (the layer surface's background shows as the bars of `fit`).
+/// (the layer surface's background shows as the bars of `fit`). Each stream binds a
+/// screencopy manager of its own (see `SurfaceGlobals.bindScreencopy`).
 final class MirrorStream {
   let source: OutputState
   let request: MirrorRequest
