@@ -12,14 +12,18 @@ struct SurfaceGlobals {
   /// For mirrors; nil where the compositor lacks them.
   let subcompositor: OpaquePointer?
   let screencopy: OpaquePointer?
+  /// A screencopy manager of its own for each mirror: wlroots keeps the damage of copies
+  /// with damage per bound manager and output, so two mirrors of one output sharing a
+  /// manager would each see only the changes the other did not take first.
+  var bindScreencopy: () -> OpaquePointer? = { nil }
 }
 
 /// One `zwlr_layer_surface_v1` covering one output: anchored to its four edges, exclusive
 /// zone -1 (over panels, moving nothing), no keyboard ever (or, for a spec that does not
 /// cover its head, a card of the spec's size centred on the output, taking no input). Its
 /// buffer holds the picture at the output's pixels (a card's at the picture's own), or one
-/// pixel of the background until a picture comes; the viewport scales either to the
-/// logical size the compositor configured.
+/// pixel of the background (the middle of three) until a picture comes; the viewport scales
+/// either to the logical size the compositor configured.
 final class LayerSurface {
   let id: SurfaceID
   let output: OutputState
@@ -148,11 +152,19 @@ final class LayerSurface {
         next = try ShmBuffer(shm: globals.shm, width: size.width, height: size.height)
         next.paint(picture)
       } else {
-        next = try ShmBuffer(shm: globals.shm, width: 1, height: 1)
+        next = try ShmBuffer(shm: globals.shm, width: 3, height: 3)
         next.fill(spec.background)
       }
     } catch {
       throw .compositor(display: spec.head, problem: "cannot make a surface buffer: \(error)")
+    }
+    if picture == nil {
+      // The middle pixel of three: a compositor that scales with a bilinear filter (labwc)
+      // samples the ring of the same colour at the edges, where one pixel alone would be
+      // blended with nothing and show at half strength (1.0 in wl_fixed is 256).
+      wp_viewport_set_source(viewport, 256, 256, 256, 256)
+    } else {
+      wp_viewport_set_source(viewport, -256, -256, -256, -256)
     }
     wp_viewport_set_destination(viewport, Int32(configured.width), Int32(configured.height))
     wl_surface_attach(surface, next.buffer, 0, 0)

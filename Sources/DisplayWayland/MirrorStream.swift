@@ -6,7 +6,8 @@ import DisplayPorts
 /// frames of the source taken with `copy_with_damage` (the compositor answers only once the
 /// source changed, so a still source costs nothing), into shm buffers shown as they come and
 /// scaled by the compositor through `wp_viewporter` to the geometry's content rectangle
-/// (the layer surface's background shows as the bars of `fit`).
+/// (the layer surface's background shows as the bars of `fit`). Each stream binds a
+/// screencopy manager of its own (see `SurfaceGlobals.bindScreencopy`).
 final class MirrorStream {
   let source: OutputState
   let request: MirrorRequest
@@ -28,17 +29,22 @@ final class MirrorStream {
   var failed: (() -> Void)?
 
   init?(_ request: MirrorRequest, from source: OutputState, into parent: OpaquePointer, globals: SurfaceGlobals) {
-    guard let manager = globals.screencopy, let subcompositor = globals.subcompositor,
-      let surface = wl_compositor_create_surface(globals.compositor)
+    guard globals.screencopy != nil, let subcompositor = globals.subcompositor, let manager = globals.bindScreencopy()
     else { return nil }
+    guard let surface = wl_compositor_create_surface(globals.compositor) else {
+      Self.destroy(manager: manager)
+      return nil
+    }
     guard let subsurface = wl_subcompositor_get_subsurface(subcompositor, surface, parent) else {
       wl_surface_destroy(surface)
+      Self.destroy(manager: manager)
       return nil
     }
     guard let viewport = wp_viewporter_get_viewport(globals.viewporter, surface) else {
       // The subsurface goes before the surface it is the role of.
       wl_subsurface_destroy(subsurface)
       wl_surface_destroy(surface)
+      Self.destroy(manager: manager)
       return nil
     }
     self.request = request
@@ -66,8 +72,18 @@ final class MirrorStream {
     wp_viewport_destroy(viewport)
     wl_subsurface_destroy(subsurface)
     wl_surface_destroy(surface)
+    Self.destroy(manager: manager)
     buffers = []
     copying = nil
+  }
+
+  /// The stream's own manager (`destroy` is a request from version 2 on).
+  private static func destroy(manager: OpaquePointer) {
+    if cw_proxy_get_version(UnsafeMutableRawPointer(manager)) >= 2 {
+      zwlr_screencopy_manager_v1_destroy(manager)
+    } else {
+      cw_proxy_destroy_counted(manager)
+    }
   }
 
   private func capture() {

@@ -21,6 +21,7 @@ enum Rollback {
   {
     let before = try channel.current()
     let result = try channel.send(configuration, test: false)
+    if result == .applied { try KeptPlaces.restore(configuration, before: before, on: channel) }
     guard case .refused(var refusal) = result else { return result }
     let after = try channel.current()
     guard !differing(before, after).isEmpty else { return result }

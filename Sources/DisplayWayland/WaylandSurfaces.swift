@@ -62,9 +62,13 @@ public final class WaylandSurfaces: SurfaceHost {
     let subcompositor = try? bound("wl_subcompositor", cw_subcompositor_interface())
     let screencopy = try? bound("zwlr_screencopy_manager_v1", cw_screencopy_manager_interface())
     self.connection = connection
-    globals = SurfaceGlobals(
+    var globals = SurfaceGlobals(
       compositor: compositor, shm: shm, layerShell: layerShell, viewporter: viewporter, subcompositor: subcompositor,
       screencopy: screencopy)
+    if let global = connection.global("zwlr_screencopy_manager_v1") {
+      globals.bindScreencopy = { [unowned connection] in connection.bind(global, cw_screencopy_manager_interface()) }
+    }
+    self.globals = globals
     outputs = SurfaceOutputs(connection: connection, outputVersion: outputVersion)
     let outputs = outputs
     connection.globalAdded = { outputs.added($0) }

@@ -198,6 +198,43 @@ import Testing
     #expect(surfaces.framesAsked == 1 && daemon.frameTimerDescriptor == nil, "nothing waits: no frame, no timer")
   }
 
+  /// A capture the compositor refuses every time (a source powered off): one more try, then
+  /// the placeholder, and no loop of tries driven by the failures.
+  @Test func aMirrorWhoseCaptureAlwaysFailsIsTriedOnceMoreThenShowsThePlaceholder() throws {
+    let server = desk()
+    var config = immediate
+    config.defaults.content = .mirror
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    try daemon.start()
+    surfaces.mirrorsFail = true
+    plug(server, 1)
+    try daemon.handleServerEvents()
+    #expect(surfaces.mirrorsStarted == 1)
+    for _ in 0..<5 { try daemon.handleServerEvents() }
+    #expect(surfaces.mirrorsStarted == 2, "one retry, then none")
+    #expect(surfaces.showing == 1 && surfaces.held == 1 && surfaces.misuses == 0, "the placeholder shows")
+    #expect(surfaces.pending.isEmpty)
+  }
+
+  /// A mirror that stopped once (a failed capture between frames) is started again.
+  @Test func aMirrorThatStoppedOnceIsStartedAgain() throws {
+    let server = desk()
+    var config = immediate
+    config.defaults.content = .mirror
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    try daemon.start()
+    plug(server, 1)
+    try daemon.handleServerEvents()
+    let id = try #require(surfaces.surfaces.keys.first)
+    surfaces.pending.append(.mirrorSourceLost(id))
+    try daemon.handleServerEvents()
+    #expect(surfaces.mirrorsStarted == 2 && surfaces.mirroring == 1)
+    // Frames shown since: a later stop is tried again too.
+    surfaces.pending.append(.mirrorSourceLost(id))
+    try daemon.handleServerEvents()
+    #expect(surfaces.mirrorsStarted == 3 && surfaces.mirroring == 1)
+  }
+
   @Test func anExposedSurfaceGetsItsPictureAgain() throws {
     let server = desk()
     let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)

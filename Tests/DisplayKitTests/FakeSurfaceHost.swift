@@ -24,6 +24,10 @@ final class FakeSurfaceHost: SurfaceHost {
   private(set) var opens = 0
   var failingOpen: Int?
   var canMirror = true
+  /// Every mirror started fails at once, as a capture the compositor refuses: the host stops
+  /// it and says `mirrorSourceLost` (the failure comes as an event, after `mirror` said yes).
+  var mirrorsFail = false
+  private(set) var mirrorsStarted = 0
   /// Events waiting for the daemon's `takeEvents`.
   var pending: [SurfaceEvent] = []
   /// What `frameDelay` says; `frame()` clears it.
@@ -88,8 +92,13 @@ final class FakeSurfaceHost: SurfaceHost {
       if surfaces[id] == nil { misuses += 1 }
       return false
     }
-    surfaces[id]?.mirror = request
     surfaces[id]?.picture = nil
+    mirrorsStarted += 1
+    if mirrorsFail {
+      pending.append(.mirrorSourceLost(id))
+      return true
+    }
+    surfaces[id]?.mirror = request
     frames += 1
     return true
   }

@@ -48,3 +48,16 @@ extension SwayCompositor {
     return try RGBImage(ppm: Array(data))
   }
 }
+
+extension LabwcCompositor {
+  /// A screenshot of one of labwc's outputs through its screencopy (`grim -t ppm -o NAME`).
+  public func screenshot(_ output: String) throws -> RGBImage {
+    let file = host.outputDirectory + "/labwc-\(output).ppm"
+    let r = try client(["grim", "-t", "ppm", "-o", output, file])
+    guard r.status == 0, let data = FileManager.default.contents(atPath: file) else {
+      throw RigError("grim -o \(output) on labwc failed: \(r.err)")
+    }
+    try? FileManager.default.removeItem(atPath: file)
+    return try RGBImage(ppm: Array(data))
+  }
+}

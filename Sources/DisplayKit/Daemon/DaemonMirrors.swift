@@ -47,6 +47,27 @@ extension Daemon {
       source: source, geometry: geometry, filter: want.filter, cursor: want.cursor, refreshHz: want.refreshHz)
   }
 
+  /// A mirror stopped (its source went, or the capture failed): tried again at the next sync,
+  /// unless it stopped before with no frame shown since; then the monitor shows the
+  /// placeholder until what it mirrors changes, so that a capture the compositor always
+  /// refuses (an output powered off) does not loop. Returns whether the surfaces need a sync.
+  func mirrorStopped(_ id: OutputID) -> Bool {
+    guard var monitor = monitors[id] else { return false }
+    let frames = surfaces?.frames ?? 0
+    defer { monitors[id] = monitor }
+    if let stopped = monitor.mirrorStopped, stopped == frames, let request = monitor.mirror {
+      log.warning("the mirror of \(request.source) on \(monitor.name) stopped again: the placeholder until it changes")
+      if let want = windowConfig.wantedWindows(in: topology).first(where: { $0.output.id == id }) {
+        draw(&monitor, want.picture)
+      }
+      return false
+    }
+    monitor.mirrorStopped = frames
+    monitor.drawn = nil
+    monitor.mirror = nil
+    return true
+  }
+
   /// Asks the surface to mirror what `want` says (or to change how), and to paint it all.
   func updateMirror(_ monitor: inout ManagedMonitor, _ want: WindowWanted) {
     guard let surfaces, let request = mirrorRequest(want) else { return }

@@ -72,7 +72,7 @@ extension Daemon {
     }
   }
 
-  private func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
+  func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
     readPlaceholderImage()
     guard let surfaces, let image = painter?.picture(picture, image: placeholderImage) else {
       log.error("could not draw the placeholder for \(monitor.name) (\(picture.width)x\(picture.height))")
@@ -102,12 +102,15 @@ extension Daemon {
       log.warning("window \(surface) on \(monitor.name) was destroyed by someone else; making a new one")
       monitors[id] = nil
       return true
-    case .exposed(let surface), .mirrorSourceLost(let surface):
+    case .exposed(let surface):
       // The host asks for the picture (or a choice) again: the next sync makes it.
       guard let id = monitors.first(where: { $0.value.surface == surface })?.key else { return false }
       monitors[id]?.drawn = nil
       monitors[id]?.mirror = nil
       return true
+    case .mirrorSourceLost(let surface):
+      guard let id = monitors.first(where: { $0.value.surface == surface })?.key else { return false }
+      return mirrorStopped(id)
     case .headGone(let surface):
       // The host released it with its head; a head lit again gets a new one at the next sync.
       guard let (id, monitor) = monitors.first(where: { $0.value.surface == surface }) else { return false }

@@ -13,6 +13,9 @@ public struct ManagedMonitor: Sendable {
   public var drawn: PlaceholderContent?
   /// What it was asked to mirror; nil until then, and for a picture.
   public var mirror: MirrorRequest?
+  /// The host's frame count when its mirror last stopped with its source still listed (a
+  /// failed capture); a second stop with no frame shown since is not tried again.
+  public var mirrorStopped: Int?
   /// Wall-clock time the window was created.
   public var since: String
 }
