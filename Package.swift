@@ -55,8 +55,9 @@ let package = Package(
     // The placeholder's drawing: the only module that uses cairo and pango.
     .target(name: "DisplayRender", dependencies: ["DisplayModel", "DisplaySupport", "CRender"]),
     // The two ports every display server implements: an output manager (heads, configurations
-    // tested then applied) and a surface per monitor (a picture or a mirror). Protocols and
-    // values only: the backends below are peers behind them.
+    // tested then applied) and a surface per monitor (a picture or a mirror). Protocols, the
+    // surface's values and the bridges to today's Topology (the heads' values are the
+    // model's): the backends below are peers behind them.
     .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender"]),
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
     // surfaces and screencopy mirrors. The only module that speaks Wayland.

@@ -1,5 +1,3 @@
-import DisplayModel
-
 /// One of the eight ways a monitor shows its picture, as wlr-output-management and
 /// `wl_output.transform` name them: quarter turns counter-clockwise, then flipped about the
 /// vertical axis. `rotated90` is RandR's `left`, `rotated270` its `right`.
