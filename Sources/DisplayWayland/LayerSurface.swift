@@ -124,6 +124,7 @@ final class LayerSurface {
         let size = output.physicalSize ?? (picture.width, picture.height)
         next = try ShmBuffer(shm: globals.shm, width: size.width, height: size.height)
         next.paint(picture)
+        next.releaseResidentPages()
       } else {
         next = try ShmBuffer(shm: globals.shm, width: 1, height: 1)
         next.fill(spec.background)
