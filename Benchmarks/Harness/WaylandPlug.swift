@@ -133,7 +133,10 @@ private func displaydPlugs(_ rig: WaylandPlugRig, runs: Int) throws -> [PlugTime
     try timePlug(rig) { step in
       daemon.drain()
       let managed = managedMonitors(sway.socketPath, runtime)
-      return step == 1 ? managed == 1 : managed == 0
+      guard step == 1 ? managed == 1 : managed == 0 else { return false }
+      // Whatever the daemon still does for this plug or unplug ends before the next plug.
+      daemon.settle(quiet: 0.05)
+      return true
     }
   }
 }

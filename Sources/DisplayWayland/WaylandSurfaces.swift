@@ -127,7 +127,7 @@ public final class WaylandSurfaces: SurfaceHost {
   // SurfaceHost.
 
   public func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID {
-    guard let output = outputs.output(named: spec.head) else {
+    guard let output = try output(named: spec.head) else {
       throw .compositor(display: connection.socketName, problem: "no output \(spec.head) to put a surface on")
     }
     let id = SurfaceID(rawValue: nextID)
@@ -141,6 +141,13 @@ public final class WaylandSurfaces: SurfaceHost {
     return id
   }
 
+  /// The output of that name; a plugged one may not have told its name yet: one roundtrip.
+  private func output(named name: String) throws(DisplayError) -> OutputState? {
+    if let output = outputs.output(named: name) { return output }
+    try connection.roundtrip()
+    return outputs.output(named: name)
+  }
+
   public func show(_ picture: PlaceholderPicture, on surface: SurfaceID) throws(DisplayError) {
     guard let layer = surfaces[surface] else {
       throw .compositor(display: connection.socketName, problem: "no surface \(surface)")
@@ -150,7 +157,7 @@ public final class WaylandSurfaces: SurfaceHost {
   }
 
   public func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool {
-    guard let layer = surfaces[surface], let source = outputs.output(named: request.source),
+    guard let layer = surfaces[surface], let source = try? output(named: request.source),
       layer.startMirror(request, from: source), let stream = layer.mirror
     else { return false }
     stream.shown = { [unowned self] in self.frames += 1 }
@@ -172,7 +179,7 @@ public final class WaylandSurfaces: SurfaceHost {
     } else {
       layer.release()
       surfaces[surface] = nil
-      if let output = outputs.output(named: spec.head),
+      if let output = try? output(named: spec.head),
         let moved = LayerSurface(id: surface, spec: spec, output: output, globals: globals)
       {
         moved.onClosed = { [unowned self] in self.compositorClosed($0) }
