@@ -51,12 +51,12 @@ func waylandRSSBenchmark(monitors: Int, rounds: Int) throws {
       "Daemon RSS with \(monitors) heads of 1920x1080 (and a 1280x720 main one) plugged, \(rounds) starts each, medians:"
     )
     print("  machine: \(machineName())")
-    print("                                 VmRSS   (anon  + file  + shmem)   vs X11")
+    print(pad("", 43) + "VmRSS   (anon  + file  + shmem)   vs X11")
     for (i, config) in configs.enumerated() {
       let (a, b) = (Resident.median(x[i]), Resident.median(wayland[i]))
       for (name, r) in [("X11 (Xvnc), ", a), ("Wayland (sway 1.10.1), ", b)] {
         print(
-          pad("  " + name + config.0, 32)
+          pad("  " + name + config.0, 42)
             + String(
               format: "%6.1f MB (%5.1f + %5.1f + %5.1f)   %5.2fx", mb(r.rss), mb(r.anon), mb(r.file), mb(r.shmem),
               Double(r.rss) / Double(max(a.rss, 1))))
