@@ -62,6 +62,7 @@ func managedMonitors(_ display: String, _ runtime: String) -> Int {
 
 /// Stops a daemon and waits for it.
 func stop(_ daemon: DaemonProcess) {
+  guard daemon.child.exitStatus == nil else { return }
   daemon.child.signal(SIGTERM)
   if daemon.child.wait(timeout: 5) == nil {
     daemon.child.signal(SIGKILL)
@@ -109,7 +110,9 @@ final class Animator {
     b.at > a.at ? Double(b.frames - a.frames) / (b.at - a.at) : 0
   }
 
+  /// Stops it, once: a reaped pid may be another process's by a second call.
   func stop() {
+    guard child.exitStatus == nil else { return }
     child.signal(SIGKILL)
     child.wait()
   }
