@@ -69,7 +69,8 @@ soak: test-deps
 	$(SWIFT) build --build-tests
 	DISPLAYD_SOAK_CYCLES=$(SOAK_CYCLES) $(SWIFT) test --skip-build --filter 'soakOfPlugUnplugCycles|aStormOf200Layouts|customModesDoNotLeakOverPlugCycles'
 
-## bench: the figures the README quotes (medians over repeated runs).
+## bench: the figures the README quotes (medians over repeated runs); the Wayland ones on the
+## rig of scripts/wayland-rig (sway 1.10.1, kanshi 1.5.1, wl-mirror 0.17.0), skipped without.
 bench: release bench-deps
 	SWIFTC=$(SWIFT)c Benchmarks/cli-query.sh
 	Benchmarks/edid-decode.sh
@@ -77,6 +78,10 @@ bench: release bench-deps
 	.build/release/displayd-bench cpu 100
 	.build/release/displayd-bench rss 1000 4
 	.build/release/displayd-bench mirror 5
+	@scripts/wayland-rig >/dev/null || echo "make bench: no Wayland rig (see the line above): the Wayland figures will be skipped"
+	.build/release/displayd-bench wayland-plug 20
+	.build/release/displayd-bench wayland-mirror 4 3
+	.build/release/displayd-bench wayland-rss 4 3
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift

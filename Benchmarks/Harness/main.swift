@@ -4,7 +4,12 @@
 //   displayd-bench cpu [PLUGS]       daemon CPU per plug + unplug, placeholder and content none
 //   displayd-bench rss [PLUGS [N]]   daemon RSS over PLUGS plugs with N monitors; then with content none
 //   displayd-bench mirror [SECONDS]  mirror CPU and frames/s (auto, bilinear, box) against ffplay x11grab
+//   displayd-bench wayland-plug [RUNS]               on the rig's sway: plug -> hook against kanshi
+//   displayd-bench wayland-mirror [SECONDS [ROUNDS]] on sway: mirror CPU against wl-mirror
+//   displayd-bench wayland-rss [MONITORS [ROUNDS]]   RSS with MONITORS heads, sway against Xvnc
 //
+// The Wayland ones need the rig of scripts/wayland-rig (root); without it they say why and
+// are skipped.
 // Run through `make bench` (release builds of displayd and of this harness).
 import Foundation
 import XRig
@@ -38,10 +43,18 @@ do {
     try rssWithoutPictures(monitors: monitors)
   case "mirror":
     try mirrorBenchmark(seconds: args.count > 1 ? Double(args[1]) ?? 5 : 5)
+  case "wayland-plug": try waylandPlugBenchmark(runs: args.count > 1 ? Int(args[1]) ?? 20 : 20)
+  case "wayland-mirror":
+    try waylandMirrorBenchmark(
+      seconds: args.count > 1 ? Double(args[1]) ?? 4 : 4, rounds: args.count > 2 ? Int(args[2]) ?? 3 : 3)
+  case "wayland-rss":
+    try waylandRSSBenchmark(
+      monitors: args.count > 1 ? Int(args[1]) ?? 4 : 4, rounds: args.count > 2 ? Int(args[2]) ?? 3 : 3)
   case "animate" where args.count == 3: try animate(display: args[1], fps: Int(args[2]) ?? 60)
   default:
     print(
       "usage: displayd-bench plug [RUNS] | cpu [PLUGS] | rss [PLUGS [MONITORS]] | mirror [SECONDS [auto|bilinear|nearest]]"
+        + " | wayland-plug [RUNS] | wayland-mirror [SECONDS [ROUNDS]] | wayland-rss [MONITORS [ROUNDS]]"
     )
     exit(64)
   }

@@ -38,8 +38,9 @@ extension WaylandOutputManager {
     }
     switch outcome {
     case .succeeded:
-      // The new state and its `done` come before the roundtrip's answer.
-      if !test { try connection.roundtrip() }
+      // The new state and its `done` come before the roundtrip's answer; sway sends them
+      // before `succeeded`, and then nothing is left to wait for.
+      if !test, outputHeads.committed.generation == configuration.generation { try connection.roundtrip() }
       return .applied
     case .cancelled:
       return .stale

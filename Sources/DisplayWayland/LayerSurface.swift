@@ -33,7 +33,10 @@ final class LayerSurface {
   private let layer: OpaquePointer
   private let viewport: OpaquePointer
   private var buffer: ShmBuffer?
+  /// A picture not yet drawn (it waits for the first `configure`); dropped once drawn.
   private var picture: PlaceholderPicture?
+  /// Whether `buffer` holds a drawn picture, which a new logical size only rescales.
+  private var painted = false
   /// The mirror shown over the background, if any.
   private(set) var mirror: MirrorStream?
   /// The logical size of the last `configure`; nil before the first.
@@ -116,6 +119,7 @@ final class LayerSurface {
     guard let stream = MirrorStream(request, from: source, into: surface, globals: globals) else { return false }
     mirror = stream
     picture = nil
+    painted = false
     // The background under it, and the subsurface's place, with the parent's commit.
     if (try? redraw()) == nil || configured == nil { wl_surface_commit(surface) }
     return true
@@ -135,14 +139,20 @@ final class LayerSurface {
     if changedLayer, cw_proxy_get_version(UnsafeMutableRawPointer(layer)) >= 2 {
       zwlr_layer_surface_v1_set_layer(layer, Self.layer(for: new.level))
     }
-    if picture == nil { try? redraw() }
+    if picture == nil, !painted { try? redraw() }
     wl_surface_commit(surface)
   }
 
   /// Draws the content into a new buffer, attaches and commits it; the old buffer goes
-  /// (the compositor keeps what it needs of a committed shm buffer itself).
+  /// (the compositor keeps what it needs of a committed shm buffer itself). A drawn picture
+  /// is at the output's pixels whatever the logical size: a new size only moves the viewport.
   private func redraw() throws(DisplayError) {
     guard let configured else { return }
+    if picture == nil, painted, buffer != nil {
+      wp_viewport_set_destination(viewport, Int32(configured.width), Int32(configured.height))
+      wl_surface_commit(surface)
+      return
+    }
     let next: ShmBuffer
     do {
       if let picture {
@@ -151,9 +161,14 @@ final class LayerSurface {
         let size = spec.coversHead ? output.physicalSize ?? own : own
         next = try ShmBuffer(shm: globals.shm, width: size.width, height: size.height)
         next.paint(picture)
+        next.releaseResidentPages()
+        // The pixels are in the buffer: the picture (its text patches) need not stay here.
+        self.picture = nil
+        painted = true
       } else {
         next = try ShmBuffer(shm: globals.shm, width: 3, height: 3)
         next.fill(spec.background)
+        painted = false
       }
     } catch {
       throw .compositor(display: spec.head, problem: "cannot make a surface buffer: \(error)")

@@ -123,7 +123,7 @@ extension WaylandSurfaces {
     guard let manager = screencopyManager else {
       throw .compositor(display: connection.socketName, problem: "it has no zwlr_screencopy_manager_v1")
     }
-    guard let output = output(named: name) else { throw .unknownOutput(name: name, available: outputNames) }
+    guard let output = outputProxy(named: name) else { throw .unknownOutput(name: name, available: outputNames) }
     guard let shot = ScreencopyShot(manager: manager, shm: shm, output: output) else {
       throw .compositor(display: connection.socketName, problem: "cannot capture \(name)")
     }

@@ -6,8 +6,14 @@ import DisplayPorts
 protocol ConfigurationChannel: AnyObject {
   /// The state now, everything sent before answered.
   func current() throws(DisplayError) -> HeadSnapshot
+  /// The state as last heard, without asking: what a configuration just tested was made from.
+  func known() throws(DisplayError) -> HeadSnapshot
   /// One configuration, tested or applied, answered.
   func send(_ configuration: OutputConfiguration, test: Bool) throws(DisplayError) -> ApplyResult
+}
+
+extension ConfigurationChannel {
+  func known() throws(DisplayError) -> HeadSnapshot { try current() }
 }
 
 /// All or nothing over a protocol that does not promise it: wlroots before 0.17 (sway 1.9)
@@ -19,7 +25,9 @@ enum Rollback {
   static func apply(_ configuration: OutputConfiguration, on channel: ConfigurationChannel) throws(DisplayError)
     -> ApplyResult
   {
-    let before = try channel.current()
+    // No roundtrip for it: a configuration made from an older state than this one is
+    // cancelled (stale), never applied in part, so this is the state a failure departs from.
+    let before = try channel.known()
     let result = try channel.send(configuration, test: false)
     if result == .applied { try KeptPlaces.restore(configuration, before: before, on: channel) }
     guard case .refused(var refusal) = result else { return result }

@@ -67,6 +67,13 @@ final class ShmBuffer {
     file.close()
   }
 
+  /// Drops this process's hold on the pages once they are drawn: they stay in the shared
+  /// file, where the compositor reads them (and a later write here finds them as they were),
+  /// but no longer count in the daemon's resident memory as well as the compositor's.
+  func releaseResidentPages() {
+    _ = madvise(memory, byteCount, MADV_DONTNEED)
+  }
+
   /// Fills every pixel with `colour`.
   func fill(_ colour: RGBColor) {
     let pixel = 0xFF00_0000 | UInt32(colour.red) << 16 | UInt32(colour.green) << 8 | UInt32(colour.blue)

@@ -110,6 +110,11 @@ extension WaylandOutputManager: ConfigurationChannel {
     return outputHeads.committed
   }
 
+  func known() throws(DisplayError) -> HeadSnapshot {
+    try connection.dispatchReady()
+    return outputHeads.committed
+  }
+
   func send(_ configuration: OutputConfiguration, test: Bool) throws(DisplayError) -> ApplyResult {
     try run(configuration, test: test)
   }

@@ -128,7 +128,7 @@ public final class WaylandSurfaces: SurfaceHost {
   // What a capture (OutputCapture.swift) takes from here.
   var screencopyManager: OpaquePointer? { globals.screencopy }
   var shm: OpaquePointer { globals.shm }
-  func output(named name: String) -> OpaquePointer? { outputs.output(named: name)?.proxy }
+  func outputProxy(named name: String) -> OpaquePointer? { outputs.output(named: name)?.proxy }
 
   /// Whether `surface` has had its first `configure` (it shows its content).
   public func isConfigured(_ surface: SurfaceID) -> Bool { surfaces[surface]?.configured != nil }
@@ -136,7 +136,7 @@ public final class WaylandSurfaces: SurfaceHost {
   // SurfaceHost.
 
   public func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID {
-    guard let output = outputs.output(named: spec.head) else {
+    guard let output = try output(named: spec.head) else {
       throw .compositor(display: connection.socketName, problem: "no output \(spec.head) to put a surface on")
     }
     let id = SurfaceID(rawValue: nextID)
@@ -150,6 +150,13 @@ public final class WaylandSurfaces: SurfaceHost {
     return id
   }
 
+  /// The output of that name; a plugged one may not have told its name yet: one roundtrip.
+  private func output(named name: String) throws(DisplayError) -> OutputState? {
+    if let output = outputs.output(named: name) { return output }
+    try connection.roundtrip()
+    return outputs.output(named: name)
+  }
+
   public func show(_ picture: PlaceholderPicture, on surface: SurfaceID) throws(DisplayError) {
     guard let layer = surfaces[surface] else {
       throw .compositor(display: connection.socketName, problem: "no surface \(surface)")
@@ -159,7 +166,7 @@ public final class WaylandSurfaces: SurfaceHost {
   }
 
   public func mirror(_ request: MirrorRequest, on surface: SurfaceID) -> Bool {
-    guard let layer = surfaces[surface], let source = outputs.output(named: request.source),
+    guard let layer = surfaces[surface], let source = try? output(named: request.source),
       layer.startMirror(request, from: source), let stream = layer.mirror
     else { return false }
     stream.shown = { [unowned self] in self.frames += 1 }
@@ -181,7 +188,7 @@ public final class WaylandSurfaces: SurfaceHost {
     } else {
       layer.release()
       surfaces[surface] = nil
-      if let output = outputs.output(named: spec.head),
+      if let output = try? output(named: spec.head),
         let moved = LayerSurface(id: surface, spec: spec, output: output, globals: globals)
       {
         moved.onClosed = { [unowned self] in self.compositorClosed($0) }
