@@ -173,7 +173,7 @@ final class LayerSurface {
     } catch {
       throw .compositor(display: spec.head, problem: "cannot make a surface buffer: \(error)")
     }
-    if picture == nil {
+    if !painted {
       // The middle pixel of three: a compositor that scales with a bilinear filter (labwc)
       // samples the ring of the same colour at the edges, where one pixel alone would be
       // blended with nothing and show at half strength (1.0 in wl_fixed is 256).
