@@ -1,5 +1,5 @@
 // Beside the ports rather than in the model: it names an X window. The X backend reads it and
-// the daemon, which only names it in its log and status, is handed it through `DisplayServer`.
+// the daemon, which only names it in its log and status, is handed it through `DesktopResources`.
 
 /// The client that owns a screen's XSETTINGS selection (`_XSETTINGS_S0`: xfsettingsd,
 /// gsd-xsettings, xsettingsd), as far as X tells.

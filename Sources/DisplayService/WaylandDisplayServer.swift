@@ -7,9 +7,9 @@ import DisplayWayland
 /// The daemon's display server on a wlroots compositor: the output manager's heads through
 /// the `Topology(heads:)` bridge, plans applied as one configuration (tested, then applied),
 /// and one socket shared with the surfaces (`WaylandSurfaces`), so one poll and one dispatch
-/// serve both. Every output manager `done` counts as a topology change. What only X has
-/// (DPMS, resources, XSETTINGS, output properties, touch matrices, made modes) answers as a
-/// server without it.
+/// serve both. Every output manager `done` counts as a topology change. It has none of the
+/// X desk's facilities (DPMS, resources, XSETTINGS, output properties, touch matrices: its
+/// daemon gets an empty `DisplayFacilities`), and made modes answer as a server without them.
 public final class WaylandDisplayServer: DisplayServer {
   public let outputs: WaylandOutputManager
   public let surfaces: WaylandSurfaces
@@ -62,9 +62,6 @@ public final class WaylandDisplayServer: DisplayServer {
     defer { changes = 0 }
     return changes
   }
-
-  /// The compositor blanks outputs itself; displayd never sees it as DPMS.
-  public func screenBlanked() -> Bool { false }
 
   /// The heads through the bridge, with a screen as large as the protocol's positions can
   /// say: a compositor's layout has no maximum the planner must keep within.
@@ -120,7 +117,4 @@ public final class WaylandDisplayServer: DisplayServer {
 
   /// Wayland has no modes a client makes and must remove.
   public func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { [] }
-  /// No X resources on Wayland: nothing written.
-  public func editResources(_ edit: ([UInt8]) -> [UInt8]?) throws(DisplayError) -> Bool { false }
-  public func xsettingsOwner() -> XSettingsOwner? { nil }
 }

@@ -50,7 +50,8 @@ struct ApplyCommand: Subcommand {
   private func applyHere(_ config: Config, _ args: Arguments) throws -> ExitStatus {
     let connection = try connect(args)
     let log = Logger(level: .warning)
-    let daemon = try Daemon(connection: connection, surfaces: nil, config: config, log: log)
+    let daemon = try Daemon(
+      connection: connection, surfaces: nil, facilities: connection.facilities, config: config, log: log)
     try daemon.setLid(config.lid(reading: currentLidState), reconcile: false)
     try daemon.setDesktopSignals(currentDesktopSignals(), reconcile: false)
     if let why = daemon.desktop.layoutRefusal {

@@ -51,7 +51,8 @@ struct RunCommand: Subcommand {
       log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload); lock \(lock.path)")
     }
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
-    let daemon = try Daemon(connection: made.server, surfaces: made.surfaces, config: config, log: log)
+    let daemon = try Daemon(
+      connection: made.server, surfaces: made.surfaces, facilities: made.facilities, config: config, log: log)
     let service = try DaemonService(
       daemon: daemon, xConnection: made.x, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }
@@ -62,22 +63,24 @@ struct RunCommand: Subcommand {
     return .success
   }
 
-  /// What the daemon runs against: the server, its surfaces, the X connection (identify's
-  /// cards) and the compositor's name.
+  /// What the daemon runs against: the server, its surfaces and desk facilities, the X
+  /// connection (identify's cards) and the compositor's name.
   private typealias Made = (
-    server: any DisplayServer, surfaces: any SurfaceHost, x: XConnection?, compositor: String?
+    server: any DisplayServer, surfaces: any SurfaceHost, facilities: DisplayFacilities, x: XConnection?,
+    compositor: String?
   )
 
   private func xDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
     let connection = try connect(args)
-    return (connection, XSurfaces(connection, log: log), connection, nil)
+    return (connection, XSurfaces(connection, log: log), connection.facilities, connection, nil)
   }
 
   /// The compositor at `--display` (a socket name or path), else `$WAYLAND_DISPLAY`.
   private func waylandDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
     let server = try WaylandDisplayServer(socket: args.display, log: log)
     log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
-    return (server, server.surfaces, nil, server.compositor.isEmpty ? nil : server.compositor)
+    // A compositor has none of the X desk's facilities.
+    return (server, server.surfaces, DisplayFacilities(), nil, server.compositor.isEmpty ? nil : server.compositor)
   }
 
   private func makeLogger(_ args: Arguments) throws -> Logger {

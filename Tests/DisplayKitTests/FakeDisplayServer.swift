@@ -6,8 +6,9 @@ import DisplaySupport
 
 /// A display server with no I/O, in the spirit of wlroots' headless backend: a topology the
 /// test changes and faults on demand. Events are queued by the test and drained by the
-/// daemon. (The surfaces are `FakeSurfaceHost`'s.)
-final class FakeDisplayServer: DisplayServer {
+/// daemon. (The surfaces are `FakeSurfaceHost`'s.) It has the desk facilities an X server has
+/// but pointer devices (a server without XInput 2): DPMS, resources and output properties.
+final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, OutputPropertyStore {
   let name = ":fake"
   var topology: Topology
   /// RandR events waiting to be drained (each "may change the topology").
@@ -69,6 +70,9 @@ final class FakeDisplayServer: DisplayServer {
     pendingRandR += 1
   }
 
+  /// Its facilities, for the daemon.
+  var facilities: DisplayFacilities { DisplayFacilities(resources: self, properties: self, power: self) }
+
   // DisplayServer.
 
   let fileDescriptor = FileDescriptor(rawValue: -1)
@@ -83,8 +87,6 @@ final class FakeDisplayServer: DisplayServer {
     defer { (pendingRandR, pendingDevices) = (0, 0) }
     return pendingRandR
   }
-
-  func screenBlanked() -> Bool { blanked }
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     if lost { throw .connectionLost(display: name) }
@@ -147,6 +149,10 @@ final class FakeDisplayServer: DisplayServer {
     return outcome
   }
 
+  // The facilities.
+
+  func screenBlanked() -> Bool { blanked }
+
   /// The root window's RESOURCE_MANAGER ([]: unset), and the XSETTINGS selection's owner.
   var resources: [UInt8] = []
   private(set) var resourceWrites = 0
@@ -169,6 +175,18 @@ final class FakeDisplayServer: DisplayServer {
   func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError) {
     propertyWrites += 1
     properties[output]?[write.name]?.value = [write.value]
+  }
+}
+
+extension Daemon {
+  /// A daemon on the fake with the fake's facilities, as on an X server.
+  convenience init(
+    connection: FakeDisplayServer, surfaces: (any SurfaceHost)?, config: Config, log: Logger,
+    clock: any MonotonicClock = SystemClock()
+  ) throws(DisplayError) {
+    try self.init(
+      connection: connection, surfaces: surfaces, facilities: connection.facilities, config: config, log: log,
+      clock: clock)
   }
 }
 

@@ -19,6 +19,9 @@ public final class Daemon {
   public let connection: any DisplayServer
   /// The surfaces covering the monitors; nil for a daemon that only arranges the layout.
   public let surfaces: (any SurfaceHost)?
+  /// The server's desk facilities (resources, output properties, pointer devices, power):
+  /// a nil one is a feature the server has not, which the daemon then leaves out.
+  public let facilities: DisplayFacilities
   public private(set) var config: Config
   public let log: Logger
   /// The watch loop's steps: the events, the snapshots, and what changed between them.
@@ -77,18 +80,19 @@ public final class Daemon {
 
   /// Selects RandR events and reads the first snapshot, probing connectors once. Without
   /// `surfaces`, the daemon only arranges the layout (`applyOnce`): cairo and pango are
-  /// never loaded.
+  /// never loaded. Without `facilities`, the server has none.
   public init(
-    connection: any DisplayServer, surfaces: (any SurfaceHost)?, config: Config, log: Logger,
-    clock: any MonotonicClock = SystemClock()
+    connection: any DisplayServer, surfaces: (any SurfaceHost)?, facilities: DisplayFacilities = DisplayFacilities(),
+    config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
     self.connection = connection
     self.surfaces = surfaces
+    self.facilities = facilities
     self.clock = clock
     self.config = config
     self.log = log
     watcher = try TopologyWatcher(server: connection, probe: true)
-    desktopRuntime.signals.xwaylandExtension = connection.hasExtension("XWAYLAND")
+    desktopRuntime.signals.xwaylandExtension = facilities.xwayland
     guard surfaces != nil else { return }
     prepareDrawing()
   }

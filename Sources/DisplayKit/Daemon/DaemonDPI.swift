@@ -42,11 +42,14 @@ extension Daemon {
     let entry = ResourceDatabase.entry(name, value)
     var before: [UInt8]?
     do {
-      let readable = try connection.editResources { database in
+      let readable = try facilities.resources?.editResources { database in
         before = ResourceDatabase.entry(of: name, in: database)
         return ResourceDatabase.setting(name, to: entry, in: database)
       }
-      guard readable else { return log.warning("RESOURCE_MANAGER is not a string displayd can read: \(name) not set") }
+      // No resources (Wayland): as a property that is no string, nothing is written.
+      guard readable == true else {
+        return log.warning("RESOURCE_MANAGER is not a string displayd can read: \(name) not set")
+      }
     } catch {
       return log.warning("could not set \(name) in RESOURCE_MANAGER: \(error)")
     }
@@ -63,14 +66,14 @@ extension Daemon {
     let original = xft.original
     var theirs = false
     do {
-      let readable = try connection.editResources { database in
+      let readable = try facilities.resources?.editResources { database in
         guard ResourceDatabase.entry(of: name, in: database) == written else {
           theirs = true
           return nil
         }
         return ResourceDatabase.setting(name, to: original, in: database)
       }
-      guard readable else {
+      guard readable == true else {
         return log.warning("RESOURCE_MANAGER is not a string displayd can read: \(name) not restored")
       }
     } catch {
@@ -90,7 +93,7 @@ extension Daemon {
   /// Qt on some desktops) read first, and displayd never writes over another program's
   /// settings.
   private func noteXSettings() {
-    var owner = connection.xsettingsOwner()
+    var owner = facilities.resources?.xsettingsOwner()
     if let pid = owner?.pid, owner?.wmClass == nil { owner?.command = Self.processName(pid) }
     let name = owner.map { Self.shortLine($0.description) }
     if let name, name != xft.xsettings {

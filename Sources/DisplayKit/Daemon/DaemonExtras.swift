@@ -1,14 +1,5 @@
 import DisplayModel
-
-/// A display server's RandR output properties and XInput devices. The defaults are a server
-/// with neither (the tests' fake); the X connection has both.
-extension DisplayServer {
-  public func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty] { [:] }
-  public func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError) {}
-  public func selectInputHierarchy(_ on: Bool) -> Bool { false }
-  public func inputDevices() -> [InputDevice] { [] }
-  public func setTransformMatrix(device: Int, _ matrix: [Double]) throws(DisplayError) {}
-}
+import DisplayPorts
 
 /// What the daemon remembers of properties and touch devices between reconciles.
 struct ExtrasRuntime {
@@ -45,14 +36,15 @@ extension Daemon {
     if extras.warned.insert(message).inserted { log.warning(message) }
   }
 
+  /// A server without output properties has none to set: each wanted one is unsupported.
   private func applyProperties(_ wanted: [(output: Output, extras: OutputExtras)]) {
     for (output, want) in wanted where !want.properties.isEmpty {
-      let have = connection.outputProperties(output.id, names: Set(want.properties.keys))
+      let have = facilities.properties?.outputProperties(output.id, names: Set(want.properties.keys)) ?? [:]
       let (writes, warnings) = PropertyCheck.writes(output: output.name, wanted: want.properties, have: have)
       for warning in warnings { warnOnce("\(warning)") }
       for write in writes {
         do {
-          try connection.setOutputProperty(output.id, write)
+          try facilities.properties?.setOutputProperty(output.id, write)
           let later = write.pending ? " (it takes effect at the next mode set)" : ""
           log.info("\(output.name): property '\(write.name)' set to \(write.value)\(later)")
         } catch {
@@ -64,16 +56,17 @@ extension Daemon {
     }
   }
 
+  /// A server without pointer devices cannot select their events, and lists none.
   private func mapTouch(_ wanted: [(output: Output, extras: OutputExtras)]) {
     let uses = config.usesTouch
     if uses != extras.hierarchy {
       extras.hierarchy = uses
-      if !connection.selectInputHierarchy(uses) && uses {
+      if facilities.pointers?.selectInputHierarchy(uses) != true && uses {
         warnOnce("the X server has no XInput 2: touch devices are not mapped")
       }
     }
     guard uses else { return }
-    let devices = connection.inputDevices()
+    let devices = facilities.pointers?.inputDevices() ?? []
     let (mappings, unmatched) = OutputExtrasPlan.touch(wanted, devices: devices, topology: topology)
     for glob in unmatched {
       warnOnce("touch '\(glob)': no XInput pointer device with a Coordinate Transformation Matrix matches it (yet)")
@@ -81,7 +74,7 @@ extension Daemon {
     for m in mappings where extras.matrices[m.device.id] != m.matrix {
       let device = "'\(m.device.name)' (id \(m.device.id))"
       do {
-        try connection.setTransformMatrix(device: m.device.id, m.matrix)
+        try facilities.pointers?.setTransformMatrix(device: m.device.id, m.matrix)
         extras.matrices[m.device.id] = m.matrix
         log.info("touch: \(device) mapped to \(m.output) at \(m.rect)")
       } catch {

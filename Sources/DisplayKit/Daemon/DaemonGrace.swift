@@ -64,7 +64,7 @@ extension Daemon {
     let over = grace.pending.filter { now >= $0.value.deadline }.keys.sorted()
     guard !over.isEmpty else { return [] }
     let lit = topology.connectedOutputs.contains { grace.pending[$0.id] == nil && topology.geometry(of: $0) != nil }
-    if lit && connection.screenBlanked() {
+    if lit && facilities.power?.screenBlanked() == true {
       log.debug("the screen is blanked (DPMS): disconnects held until it is on again")
       for id in over { grace.pending[id]?.heldByBlank = true }
       return []

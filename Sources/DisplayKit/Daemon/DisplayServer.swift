@@ -4,15 +4,18 @@ import DisplayRender
 import DisplaySupport
 
 /// Everything the daemon asks of a display server but its surfaces (the `SurfaceHost` port
-/// has those), and nothing more: the X connection implements it (`XConnection`), and so does
-/// the tests' `FakeDisplayServer`, which has no I/O and lets the daemon's logic (settling,
-/// retries, resync, mirror source loss) be tested in milliseconds, beside the tests against
-/// real servers.
+/// has those) and its desk facilities (`DisplayFacilities`: resources, output properties,
+/// pointer devices, power, which a server may lack), and nothing more: the event loop and the
+/// topology. The X connection implements it (`XConnection`), so does the Wayland backend
+/// (`WaylandDisplayServer`), and so does the tests' `FakeDisplayServer`, which has no I/O and
+/// lets the daemon's logic (settling, retries, resync, mirror source loss) be tested in
+/// milliseconds, beside the tests against real servers.
 public protocol DisplayServer: AnyObject {
   /// The display's name, for logs and status.
   var name: String { get }
 
-  /// Whether the server has the extension `name` (`XWAYLAND` tells of a compositor).
+  /// Whether the server has the extension `name`. (The daemon asks `DisplayFacilities.xwayland`
+  /// whether it runs under Xwayland.)
   func hasExtension(_ name: String) -> Bool
 
   // The event loop.
@@ -33,10 +36,6 @@ public protocol DisplayServer: AnyObject {
   /// topology.
   func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int
 
-  /// Whether DPMS has blanked the screen (standby, suspend or off); false on a server
-  /// without the DPMS extension, or with DPMS disabled.
-  func screenBlanked() -> Bool
-
   // Topology.
   /// One consistent snapshot.
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology
@@ -45,25 +44,6 @@ public protocol DisplayServer: AnyObject {
   /// Removes modes displayd made from the outputs listing them and destroys them; what the
   /// server refused.
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
-
-  // Resources.
-  /// Edits the root window's `RESOURCE_MANAGER` atomically (the server grabbed): `edit` gets
-  /// the database (empty when unset) and returns the new one (empty: deleted), or nil to
-  /// leave it. False, and nothing written, when the property is not a readable string.
-  @discardableResult
-  func editResources(_ edit: ([UInt8]) -> [UInt8]?) throws(DisplayError) -> Bool
-  /// The client owning the screen's XSETTINGS selection, nil when none does.
-  func xsettingsOwner() -> XSettingsOwner?
-
-  // Output properties and touch devices (defaults in DaemonExtras.swift: a server without).
-  /// The output's properties named in `names` (nil: all), as the server describes them.
-  func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty]
-  func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError)
-  /// Asks for (or stops) XInput hierarchy events; false without XInput 2.
-  func selectInputHierarchy(_ on: Bool) -> Bool
-  /// Pointer devices that have a `Coordinate Transformation Matrix`.
-  func inputDevices() -> [InputDevice]
-  func setTransformMatrix(device: Int, _ matrix: [Double]) throws(DisplayError)
 }
 
 extension DisplayServer {

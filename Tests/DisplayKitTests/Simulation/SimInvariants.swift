@@ -158,8 +158,8 @@ extension SimRun {
     }
     do {
       let other = try Daemon(
-        connection: fresh, surfaces: fresh, config: SimScenario.configs[config], log: Logger(level: .error) { _ in },
-        clock: ManualClock())
+        connection: fresh, surfaces: fresh, facilities: fresh.facilities, config: SimScenario.configs[config],
+        log: Logger(level: .error) { _ in }, clock: ManualClock())
       try other.setLid(daemon.lid, reconcile: false)
       try other.start()
       if let choice = daemon.layoutChoice { _ = try other.switchTo(choice) }

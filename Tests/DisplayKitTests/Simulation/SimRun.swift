@@ -61,7 +61,8 @@ final class SimRun {
       let lid: LidState = random.chance(20) ? .closed : .open
       steps.append("start: config \(config) (\(SimScenario.configNames[config])), lid \(lid.rawValue)")
       daemon = try Daemon(
-        connection: world, surfaces: world, config: SimScenario.configs[config], log: logger, clock: clock)
+        connection: world, surfaces: world, facilities: world.facilities, config: SimScenario.configs[config],
+        log: logger, clock: clock)
       try daemon.setLid(lid, reconcile: false)
       try daemon.start()
       if let failure = check(afterStep: true) { return failure }

@@ -103,7 +103,6 @@ final class SimWorld: DisplayServer {
   func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
     try fake.drainEvents(onInputDevice)
   }
-  func screenBlanked() -> Bool { fake.screenBlanked() }
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try fake.snapshot(options) }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try fake.releaseModes(releases) }
 
@@ -142,16 +141,6 @@ final class SimWorld: DisplayServer {
     return (changes + screen + primary).joined(separator: ", ")
   }
 
-  func editResources(_ edit: ([UInt8]) -> [UInt8]?) throws(DisplayError) -> Bool { try fake.editResources(edit) }
-  func xsettingsOwner() -> XSettingsOwner? { fake.xsettingsOwner() }
-
-  func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty] {
-    fake.outputProperties(output, names: names)
-  }
-  func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError) {
-    try fake.setOutputProperty(output, write)
-  }
-  func selectInputHierarchy(_ on: Bool) -> Bool { false }
-  func inputDevices() -> [InputDevice] { [] }
-  func setTransformMatrix(device: Int, _ matrix: [Double]) throws(DisplayError) {}
+  /// The fake's facilities, for the daemon.
+  var facilities: DisplayFacilities { fake.facilities }
 }
