@@ -239,11 +239,12 @@ extension XServerTests {
 
     /// The X side of the detection asks the server itself: Xvnc has RANDR and no XWAYLAND
     /// (Xwayland 22.1 has none either; newer ones have it).
-    @Test func theServersExtensionsAreAskedThroughTheDisplayServer() throws {
+    @Test func theServersExtensionsAreAskedOfTheServerAndXwaylandReachesTheDaemonAsAFacility() throws {
       let server = try TestXServer.vnc()
-      let connection: any DisplayServer = try XConnection(name: server.display)
+      let connection = try XConnection(name: server.display)
       #expect(connection.hasExtension("RANDR"))
       #expect(!connection.hasExtension("XWAYLAND"))
+      #expect(!connection.facilities.xwayland)
     }
 
     /// KDE's kscreen is told by its bus name: a stand-in owns `org.kde.KScreen` (kded5 with

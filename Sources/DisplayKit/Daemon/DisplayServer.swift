@@ -14,10 +14,6 @@ public protocol DisplayServer: AnyObject {
   /// The display's name, for logs and status.
   var name: String { get }
 
-  /// Whether the server has the extension `name`. (The daemon asks `DisplayFacilities.xwayland`
-  /// whether it runs under Xwayland.)
-  func hasExtension(_ name: String) -> Bool
-
   // The event loop.
   /// A descriptor that becomes readable when events arrive, for `poll()`.
   var fileDescriptor: FileDescriptor { get }
@@ -47,9 +43,6 @@ public protocol DisplayServer: AnyObject {
 }
 
 extension DisplayServer {
-  /// A server without extensions, for stand-ins.
-  public func hasExtension(_ name: String) -> Bool { false }
-
   /// One consistent snapshot, without probing connectors.
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
 }
