@@ -1,9 +1,11 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplayService
+import DisplaySupport
 import DisplayWayland
+import DisplayX11
 
 #if canImport(Glibc)
   import Glibc
@@ -37,6 +39,13 @@ extension Arguments {
 /// The compositor's output manager: `--display` names its socket, else `$WAYLAND_DISPLAY`.
 func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
   try WaylandOutputManager(socket: args.display)
+}
+
+/// The server the layout commands (`apply`, `check-config`) read and arrange, as the daemon
+/// would: on Wayland the output manager (no surfaces drawn), else the X server.
+func connectServer(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> any DisplayServer {
+  if try args.backend(spec) == .wayland { return try WaylandDisplayServer(socket: args.display, log: log) }
+  return try connect(args)
 }
 
 /// The query commands' help line for `--backend`.
