@@ -25,8 +25,8 @@ _displayd() {
     run) COMPREPLY=($(compgen -W "--config --display --backend --log-level --help" -- "$cur")) ;;
     status) COMPREPLY=($(compgen -W "--json --display --help" -- "$cur")) ;;
     reload) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
-    apply) COMPREPLY=($(compgen -W "--profile --dry-run --config --display --help" -- "$cur")) ;;
-    check-config) COMPREPLY=($(compgen -W "--display --help" -- "$cur")) ;;
+    apply) COMPREPLY=($(compgen -W "--profile --dry-run --config --display --backend --help" -- "$cur")) ;;
+    check-config) COMPREPLY=($(compgen -W "--display --backend --help" -- "$cur")) ;;
     outputs) COMPREPLY=($(compgen -W "--json --probe --display --backend --help" -- "$cur")) ;;
     modes)
       COMPREPLY=($(compgen -W "--json --probe --display --backend --help $(displayd outputs 2>/dev/null | awk 'NR>1 {print $1}')" -- "$cur")) ;;

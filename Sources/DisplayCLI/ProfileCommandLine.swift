@@ -65,9 +65,9 @@ public enum ProfileCommandLine {
                      else ~/.config/kanshi/config)
           --write    (save, import) appends to the config file instead
         --json       (list) the answer as one JSON object
-        --display D  the X display (default: $DISPLAY); without it, where $WAYLAND_DISPLAY
-                     is a wlroots compositor, save and list read its heads (matched by
-                     make, model and serial)
+        --display D  the X display (default: $DISPLAY), or the Wayland socket of the daemon
+                     to ask; without it, where $WAYLAND_DISPLAY is a wlroots compositor,
+                     save and list read its heads (matched by make, model and serial)
 
       Exit status: 0 success, 1 a refused switch or cycle, a failed reload or a profile that
       cannot be imported (nothing written), 64 usage error, 69 no daemon (switch, cycle) or no

@@ -10,7 +10,8 @@ import DisplayX11
 #endif
 
 struct ApplyCommand: Subcommand {
-  static let usage = "usage: displayd apply [--profile NAME] [--dry-run] [--config FILE] [--display D]"
+  static let usage =
+    "usage: displayd apply [--profile NAME] [--dry-run] [--config FILE] [--display D] [--backend B]"
 
   let spec = CommandSpec(
     name: "apply", usage: usage,
@@ -19,19 +20,22 @@ struct ApplyCommand: Subcommand {
       choose, else the monitors rules) and exits: for a login screen's display setup script
       (LightDM's display-setup-script, SDDM's Xsetup) and for scripts. No window, no control
       socket, no lock left behind, no renderer loaded, no hooks run. When a daemon runs on
-      the display, the request goes through it (with the daemon's config and hooks).
+      the display (or the compositor), the request goes through it (with the daemon's config
+      and hooks). On Wayland the configuration is tested by the compositor, then applied.
 
         --profile NAME  this profile instead of the one the monitors choose; refused, with
                         the reason, when it does not match the monitors present
         --dry-run       print the plan (as check-config does) and change nothing
         --config FILE   default: $XDG_CONFIG_HOME/displayd/config.json5, else
                         ~/.config/displayd/config.json5; built-in defaults when absent
-        --display D     the X display (default: $DISPLAY)
+        --display D     the X display (default: $DISPLAY), or the Wayland socket
+        --backend B     x11 or wayland (default: Wayland when $WAYLAND_DISPLAY is a wlroots
+                        compositor, else X)
 
       Exit status: 0 applied or already in force, 1 refused (the reason on stderr),
-      64 usage error, 69 X server unavailable, 78 bad config.
+      64 usage error, 69 X server or compositor unavailable, 78 bad config.
       """,
-    flags: ["--dry-run"], options: ["--profile", "--config", displayOption])
+    flags: ["--dry-run"], options: ["--profile", "--config", displayOption, backendOption])
 
   /// The one entry point: every way of applying (here, through the daemon, dry) starts here,
   /// so a check that refuses `apply` goes at its top.
@@ -39,6 +43,9 @@ struct ApplyCommand: Subcommand {
     if let name = args["--profile"], name.isEmpty { throw UsageError("the profile NAME is empty", usage: spec.usage) }
     let source = ConfigSource(explicit: args["--config"])
     let config = try source.load(log: nil)
+    // A bad `--backend` is refused even where the daemon answers; the automatic choice is
+    // made only without one (it connects to the compositor).
+    if args[backendOption] != nil { _ = try args.backend(spec) }
     if args.has("--dry-run") { return try dryRun(config, args) }
     if let client = try DaemonClient.open(display: args.display) {
       return try throughDaemon(client, source, args)
@@ -48,10 +55,10 @@ struct ApplyCommand: Subcommand {
 
   /// The desk arranged by this process, with the daemon's planning and no windows.
   private func applyHere(_ config: Config, _ args: Arguments) throws -> ExitStatus {
-    let connection = try connect(args)
     let log = Logger(level: .warning)
+    let desk = try connectDesk(args, spec, log: log)
     let daemon = try Daemon(
-      connection: connection, surfaces: nil, facilities: connection.facilities, config: config, log: log)
+      connection: desk.server, surfaces: nil, facilities: desk.facilities, config: config, log: log)
     try daemon.setLid(config.lid(reading: currentLidState), reconcile: false)
     try daemon.setDesktopSignals(currentDesktopSignals(), reconcile: false)
     if let why = daemon.desktop.layoutRefusal {
@@ -102,7 +109,7 @@ struct ApplyCommand: Subcommand {
 
   /// What `apply` would do, as `check-config` prints it; nothing is changed.
   private func dryRun(_ config: Config, _ args: Arguments) throws -> ExitStatus {
-    let topology = try connect(args).readTopology(ReadOptions(probe: true))
+    let topology = try connectServer(args, spec, log: Logger(level: .error)).snapshot(ReadOptions(probe: true))
     let lid = config.lid(reading: currentLidState)
     var shown = config
     if let name = args["--profile"] {

@@ -1,9 +1,11 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplayService
+import DisplaySupport
 import DisplayWayland
+import DisplayX11
 
 #if canImport(Glibc)
   import Glibc
@@ -37,6 +39,24 @@ extension Arguments {
 /// The compositor's output manager: `--display` names its socket, else `$WAYLAND_DISPLAY`.
 func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
   try WaylandOutputManager(socket: args.display)
+}
+
+/// The server the layout commands (`apply`, `check-config`) read and arrange, as the daemon
+/// would: on Wayland the output manager (no surfaces drawn), else the X server.
+func connectServer(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> any DisplayServer {
+  try connectDesk(args, spec, log: log).server
+}
+
+/// The server and what else it offers the daemon (X's resources, properties, pointers and
+/// power; none on Wayland).
+func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> (
+  server: any DisplayServer, facilities: DisplayFacilities
+) {
+  if try args.backend(spec) == .wayland {
+    return (try WaylandDisplayServer(socket: args.display, log: log), DisplayFacilities())
+  }
+  let connection = try connect(args)
+  return (connection, connection.facilities)
 }
 
 /// The query commands' help line for `--backend`.

@@ -30,7 +30,8 @@ struct ReloadCommand: Subcommand {
       Asks the running daemon to read its config again. A bad config is reported here and in
       the daemon's log, and the daemon keeps the previous one.
 
-        --display D  the X display whose daemon to ask (default: $DISPLAY)
+        --display D  the X display or Wayland socket whose daemon to ask (default: $DISPLAY,
+                     else $WAYLAND_DISPLAY)
       """,
     options: [displayOption])
 
