@@ -107,9 +107,8 @@ public final class WaylandSurfaces: SurfaceHost {
 
   /// Handles what the socket holds now, without blocking (call when poll says readable).
   public func dispatch() throws(DisplayError) {
+    // What the events' handlers asked (an ack and its commit, a new output's bind) goes with it.
     try connection.dispatchReady()
-    // What the events' handlers asked (an ack and its commit, a new output's bind) goes now.
-    try connection.flush()
   }
 
   /// Sends what is queued and waits for the compositor's answer (tests, start-up).
