@@ -102,7 +102,7 @@ public final class DaemonService {
 
   private func descriptors() -> [(fd: FileDescriptor, events: Int16)] {
     var list: [(fd: FileDescriptor, events: Int16)] = [
-      (daemon.connection.fileDescriptor, pollIn), (signals.fileDescriptor, pollIn),
+      (daemon.connection.fileDescriptor, Self.serverEvents(daemon.connection)), (signals.fileDescriptor, pollIn),
     ]
     list += control?.descriptors ?? []
     list += hooks.descriptors.map { ($0, pollIn) }
@@ -113,6 +113,13 @@ public final class DaemonService {
     if let grace = daemon.graceTimerDescriptor { list.append((grace, pollIn)) }
     if let identify, identify.timer.isArmed { list.append((identify.timer.fileDescriptor, pollIn)) }
     return list
+  }
+
+  /// What to poll the display server's socket for: POLLOUT too only while requests wait for
+  /// room (writable wakes an idle loop at once); a writable socket is then flushed at the
+  /// server's dispatch and at the loop's top.
+  static func serverEvents(_ server: DisplayServer) -> Int16 {
+    server.hasUnsent ? pollIn | pollOut : pollIn
   }
 
   private func dispatch(_ fd: FileDescriptor, _ events: Int16) throws {

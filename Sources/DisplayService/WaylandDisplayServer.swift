@@ -49,6 +49,7 @@ public final class WaylandDisplayServer: DisplayServer {
 
   // A lost connection shows at the next dispatch, which throws and reaches the daemon.
   public func flush() { try? outputs.flush() }
+  public var hasUnsent: Bool { outputs.hasUnsent }
   public func sync() throws(DisplayError) { try outputs.roundtrip() }
   /// The output manager sends its events unasked.
   public func selectRandREvents() throws(DisplayError) {}

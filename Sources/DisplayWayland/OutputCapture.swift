@@ -127,11 +127,8 @@ extension WaylandSurfaces {
     guard let shot = ScreencopyShot(manager: manager, shm: shm, output: output) else {
       throw .compositor(display: connection.socketName, problem: "cannot capture \(name)")
     }
-    // Twice: the offer's answer (`copy`, asked in a handler) goes out with the second wait's flush.
-    let started = monotonicNanoseconds()
-    let offered = try connection.wait(seconds: seconds, until: { shot.state != .waiting })
-    let left = seconds - Double(monotonicNanoseconds() - started) / 1e9
-    guard offered, try connection.wait(seconds: left, until: { shot.state != .copying }) else {
+    // The offer's answer (`copy`, asked in a handler) is sent by the wait's flush after dispatch.
+    guard try connection.wait(seconds: seconds, until: { shot.state != .waiting && shot.state != .copying }) else {
       throw .compositor(display: connection.socketName, problem: "no picture of \(name) within \(seconds) s")
     }
     guard let pixels = shot.pixels() else {

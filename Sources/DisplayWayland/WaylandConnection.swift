@@ -92,17 +92,31 @@ final class WaylandConnection {
     }
   }
 
+  /// Whether the last flush found the socket full (EAGAIN) and left requests in libwayland's
+  /// buffer: poll for POLLOUT and flush again.
+  private(set) var hasUnsent = false
+
+  /// What to poll the socket for: POLLOUT too only while requests wait for room (an idle
+  /// connection must not wake on a writable socket).
+  var pollEvents: Int16 { hasUnsent ? Int16(POLLIN | POLLOUT) : Int16(POLLIN) }
+
   /// Sends what is queued; a full socket (EAGAIN) is sent later, by the next flush.
   func flush() throws(DisplayError) {
-    guard cw_display_flush(display) >= 0 || errno == EAGAIN else { throw lost() }
+    let sent = cw_display_flush(display) >= 0
+    guard sent || errno == EAGAIN else { throw lost() }
+    hasUnsent = !sent
   }
 
-  /// Dispatches whatever the socket holds now, without blocking.
+  /// Dispatches whatever the socket holds now, without blocking, then sends what the
+  /// handlers asked (an ack and its commit, a screencopy `copy`, a new output's bind): no
+  /// event may come until it is sent. Call it too when poll says writable.
   func dispatchReady() throws(DisplayError) {
     guard cw_display_dispatch_ready(display) >= 0 else { throw lost() }
+    try flush()
   }
 
-  /// Waits for events until `done()` holds or `seconds` pass; false on timeout.
+  /// Waits for events until `done()` holds or `seconds` pass; false on timeout. Every
+  /// dispatch is followed by a flush, and a full socket is polled for room.
   func wait(seconds: Double, until done: () -> Bool) throws(DisplayError) -> Bool {
     // Clamped in Double: a huge or infinite wait becomes a day, not a trap converting to Int.
     let limit = seconds.isNaN ? 0 : min(max(seconds, 0), 86_400)
@@ -112,7 +126,7 @@ final class WaylandConnection {
       let now = monotonicNanoseconds()
       guard now < deadline else { return false }
       let milliseconds = (deadline - now + 999_999) / 1_000_000
-      var p = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+      var p = pollfd(fd: fileDescriptor, events: pollEvents, revents: 0)
       let n = poll(&p, 1, Int32(clamping: milliseconds))
       if n < 0 && errno != EINTR { throw lost() }
       try dispatchReady()

@@ -80,6 +80,10 @@ public final class WaylandOutputManager: OutputManager {
   /// Sends what is queued, without waiting; a lost connection is an error.
   public func flush() throws(DisplayError) { try connection.flush() }
 
+  /// Whether the last flush found the socket full (EAGAIN): poll `fileDescriptor` for
+  /// POLLOUT, then `dispatch()` or `flush()` again.
+  public var hasUnsent: Bool { connection.hasUnsent }
+
   /// Sends what is queued and waits until the compositor has handled it.
   public func roundtrip() throws(DisplayError) { try connection.roundtrip() }
 

@@ -105,11 +105,14 @@ public final class WaylandSurfaces: SurfaceHost {
   /// The socket to poll for input.
   public var fileDescriptor: Int32 { connection.fileDescriptor }
 
+  /// Whether the last flush found the socket full (EAGAIN): poll `fileDescriptor` for
+  /// POLLOUT too, then `dispatch()` again.
+  public var hasUnsent: Bool { connection.hasUnsent }
+
   /// Handles what the socket holds now, without blocking (call when poll says readable).
   public func dispatch() throws(DisplayError) {
+    // What the events' handlers asked (an ack and its commit, a new output's bind) goes with it.
     try connection.dispatchReady()
-    // What the events' handlers asked (an ack and its commit, a new output's bind) goes now.
-    try connection.flush()
   }
 
   /// Sends what is queued and waits for the compositor's answer (tests, start-up).

@@ -75,7 +75,8 @@ struct IdentifyCommand: Subcommand {
     write(printableLines(done.map(\.summary)))
     let wayland = FileDescriptor(rawValue: surfaces.fileDescriptor)
     while overlays.timer.isArmed {
-      for (fd, _) in try pollDescriptors([(overlays.timer.fileDescriptor, pollIn), (wayland, pollIn)]) {
+      let socket = surfaces.hasUnsent ? pollIn | pollOut : pollIn
+      for (fd, _) in try pollDescriptors([(overlays.timer.fileDescriptor, pollIn), (wayland, socket)]) {
         if fd == wayland { try surfaces.dispatch() } else { overlays.timer.acknowledge() }
       }
     }

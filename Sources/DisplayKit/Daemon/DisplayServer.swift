@@ -23,6 +23,9 @@ public protocol DisplayServer: AnyObject {
   func readAvailable() throws(DisplayError) -> Int
   /// Sends what is buffered.
   func flush()
+  /// Whether the last flush found the socket full and left requests unsent: the loop then
+  /// polls `fileDescriptor` for POLLOUT too, and flushes again when it is writable.
+  var hasUnsent: Bool { get }
   /// Waits until the server has handled everything sent.
   func sync() throws(DisplayError)
   /// Asks for the topology's change events.
@@ -43,6 +46,9 @@ public protocol DisplayServer: AnyObject {
 }
 
 extension DisplayServer {
+  /// A server whose `flush` sends everything or blocks (Xlib's `XFlush` waits for room).
+  public var hasUnsent: Bool { false }
+
   /// One consistent snapshot, without probing connectors.
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
 }
