@@ -133,4 +133,45 @@ struct WaylandMirrorCursorTests {
     #expect(shown > 0, "cursor true: the pointer")
     #expect(Self.marks(with.shot, with.content.x + 10, with.content.y + 10, side: 300, flat: desk) == 0)
   }
+
+  /// Through the daemon: `cursor: true` in the config puts labwc's pointer, over main's bare
+  /// desktop, into the mirror on a plugged head.
+  @Test func theDaemonsMirrorWithTheCursorKeyShowsThePointer() throws {
+    let labwc = try LabwcCompositor(outputs: 1)
+    let runtime = try runtimeDirectory()
+    let config = """
+      {
+        main: "WL-1",
+        defaults: { content: "mirror", mirror: { source: "main", scale: "fit", cursor: true } },
+        monitors: [{ match: { output: "HEADLESS-*" }, position: "below main" }],
+      }
+      """
+    let daemon = try DaemonProcess(
+      display: L.socket(labwc), config: config, extra: ["--backend", "wayland"],
+      environment: ["XDG_RUNTIME_DIR": runtime])
+    let plugged = try labwc.plug()
+    var rects: [String: XInspector.Rect] = [:]
+    #expect(
+      try eventually(within: 5) {
+        rects = try L.rects(labwc)
+        return rects[plugged]?.y == rects["WL-1"]?.height
+      }, "\(rects)")
+    let m = try #require(rects["WL-1"])
+    let t = try #require(rects[plugged])
+    let pointer = try VirtualPointer(socket: L.socket(labwc))
+    let centre = (x: m.x + m.width / 2, y: m.y + m.height / 2)
+    try pointer.move(
+      x: centre.x, y: centre.y, width: max(m.x + m.width, t.x + t.width), height: max(m.y + m.height, t.y + t.height))
+    let g = MirrorGeometry(
+      source: Rect(x: m.x, y: m.y, width: m.width, height: m.height), width: 1920, height: 1080, scale: .fit)
+    let (x, y) = (Int(g.originX + Double(m.width / 2) * g.scaleX), Int(g.originY + Double(m.height / 2) * g.scaleY))
+    var shot = try labwc.screenshot(plugged)
+    #expect(
+      try eventually(within: 5) {
+        shot = try labwc.screenshot(plugged)
+        return Self.marks(shot, x - 20, y - 20, side: 100, flat: 0) > 0
+      }, "no pointer in the mirror: \(daemon.log.suffix(20))")
+    #expect(shot.pixel(x: g.content.x + 5, y: g.content.y + 5) == 0, "main's desktop, mirrored")
+    #expect(Self.marks(shot, g.content.x + 10, g.content.y + 10, side: 300, flat: 0) == 0, "away from it, the desktop")
+  }
 }
