@@ -14,21 +14,23 @@ import XRig
 struct WaylandMirrorTests {
   typealias T = WaylandSurfacesTests
 
-  /// Grey blocks of 40 pixels, each its own level, over the whole of a 1280x720 head.
+  /// Grey blocks of 40 pixels, each its own level, over the whole of a head (1280x720 unless told).
   final class BlocksImage: PixelImage {
-    let width = 1280
-    let height = 720
+    let width: Int
+    let height: Int
     private var pixels: [UInt32]
-    init() {
-      var p = [UInt32](repeating: 0, count: 1280 * 720)
-      for y in 0..<720 {
-        for x in 0..<1280 {
-          let level = UInt32((x / 40 * 37 + y / 40 * 91) % 256)
-          p[y * 1280 + x] = level * 0x010101
+    init(width: Int = 1280, height: Int = 720) {
+      (self.width, self.height) = (width, height)
+      var p = [UInt32](repeating: 0, count: width * height)
+      for y in 0..<height {
+        for x in 0..<width {
+          p[y * width + x] = Self.level(x: x, y: y) * 0x010101
         }
       }
       pixels = p
     }
+    /// The grey level of the block holding (x, y).
+    static func level(x: Int, y: Int) -> UInt32 { UInt32((x / 40 * 37 + y / 40 * 91) % 256) }
     func withPixels<R>(_ body: (UnsafeRawPointer, Int) -> R) -> R {
       pixels.withUnsafeBytes { body($0.baseAddress!, width * 4) }
     }
@@ -161,6 +163,66 @@ struct WaylandMirrorTests {
       }
     }
     #expect(differing == 0, "the content at scale 1 is the source's pixels")
+    host.close(mirror)
+    host.close(source)
+  }
+
+  /// A 4:3 source (1600x1200) filled into a 16:9 head: scaled 1.2x to cover the width, the
+  /// middle 900 rows (from row 150) fill all 1080 rows, the top and bottom blocks cropped
+  /// away by the viewport, no bars anywhere.
+  @Test func fillShowsTheMiddleRowsOfTheSourceCroppedWithoutBars() throws {
+    let sway = try SwayCompositor(background: "#203040")
+    let r = try sway.client(["wlr-randr", "--output", "HEADLESS-1", "--custom-mode", "1600x1200"])
+    try #require(r.status == 0, "wlr-randr failed: \(r.err)")
+    #expect(try eventually(within: 5) { try sway.outputs().first { $0.name == "HEADLESS-1" }?.rect.height == 1200 })
+    let name = try sway.plug()
+    let host = try T.host(sway)
+    let source = try host.open(Self.spec("HEADLESS-1", Rect(x: 0, y: 0, width: 1600, height: 1200)))
+    let blocks = BlocksImage(width: 1600, height: 1200)
+    try host.show(PlaceholderPicture(image: blocks, background: RGBColor(red: 0, green: 0, blue: 0)), on: source)
+    #expect(try T.waitFor(host) { host.isConfigured(source) })
+    let original = try T.screenshot(sway, "HEADLESS-1") {
+      $0.width == 1600 && $0.pixel(x: 40, y: 1199) == BlocksImage.level(x: 40, y: 1199) * 0x010101
+    }
+    try #require(original.width == 1600 && original.height == 1200)
+    var spec = Self.spec(name, Rect(x: 1600, y: 0, width: 1920, height: 1080))
+    spec.background = RGBColor(red: 0x80, green: 0, blue: 0x80)
+    let mirror = try host.open(spec)
+    let wanted = Self.request("HEADLESS-1", from: Rect(x: 0, y: 0, width: 1600, height: 1200), to: 1920, 1080, .fill)
+    #expect(wanted.geometry.content == Rect(x: 0, y: 0, width: 1920, height: 1080))
+    #expect(host.mirror(wanted, on: mirror))
+    #expect(try T.waitFor(host) { host.isConfigured(mirror) && host.frames >= 1 })
+    // Where fill puts the source's row 150, column 0: the mirror's top-left corner.
+    let top = original.pixel(x: 0, y: 150)
+    let shot = try T.screenshot(sway, name) { $0.pixel(x: 0, y: 0) == top }
+    #expect(shot.width == 1920 && shot.height == 1080)
+    // The corners show the source's rows 150 and 1049 (block rows 3 and 26), not its own
+    // corners (rows 0 and 1199) nor the bars' purple.
+    for (x, y, sx, sy) in [(0, 0, 0, 150), (1919, 0, 1599, 150), (0, 1079, 0, 1049), (1919, 1079, 1599, 1049)] {
+      // The outermost pixel: sway's pixman renderer blends the edge of a scaled buffer
+      // with transparency (here a tenth darker), so grey and near the level, never a bar.
+      let got = shot.pixel(x: x, y: y) ?? 0
+      let want = Int(original.pixel(x: sx, y: sy) ?? 0) & 0xFF
+      #expect(got & 0xFF == got >> 8 & 0xFF && got & 0xFF == got >> 16, "corner \(x), \(y) is grey, not the bar")
+      #expect(abs(Int(got & 0xFF) - want) <= want / 8 + 2, "corner \(x), \(y): \(got) for \(want)")
+      // Two pixels in, exactly the level.
+      let (ix, iy) = (x == 0 ? 2 : x - 2, y == 0 ? 2 : y - 2)
+      #expect(shot.pixel(x: ix, y: iy) == original.pixel(x: sx, y: sy), "near corner \(x), \(y)")
+    }
+    #expect(shot.pixel(x: 0, y: 0) != original.pixel(x: 0, y: 0), "the top block row is cropped away")
+    #expect(shot.pixel(x: 0, y: 1079) != original.pixel(x: 0, y: 1199), "the bottom block row is cropped away")
+    var (differing, compared) = (0, 0)
+    for y in stride(from: 0, to: 1080, by: 3) {
+      for x in stride(from: 0, to: 1920, by: 3) {
+        let (sx, sy) = (Int(Double(x) / 1.2), 150 + Int(Double(y) / 1.2))
+        // Off the blocks' edges, where a smoothing scaler blends two levels.
+        guard (2...37).contains(sx % 40), (2...37).contains(sy % 40) else { continue }
+        compared += 1
+        if shot.pixel(x: x, y: y) != original.pixel(x: sx, y: sy) { differing += 1 }
+      }
+    }
+    #expect(compared > 100_000)
+    #expect(differing == 0, "every block where fill puts it: \(differing) of \(compared) differ")
     host.close(mirror)
     host.close(source)
   }

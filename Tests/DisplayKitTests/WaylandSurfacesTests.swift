@@ -68,10 +68,12 @@ struct WaylandSurfacesTests {
   }
 
   /// Screenshots `output` until `check` holds for it (the compositor draws at its next frame).
-  static func screenshot(_ sway: SwayCompositor, _ output: String, until check: (RGBImage) -> Bool) throws -> RGBImage {
-    var last = try sway.screenshot(output)
+  static func screenshot(
+    _ sway: SwayCompositor, _ output: String, cursor: Bool = false, until check: (RGBImage) -> Bool
+  ) throws -> RGBImage {
+    var last = try sway.screenshot(output, cursor: cursor)
     _ = try eventually(within: 5) {
-      last = try sway.screenshot(output)
+      last = try sway.screenshot(output, cursor: cursor)
       return check(last)
     }
     return last

@@ -37,10 +37,11 @@ public struct RGBImage {
 }
 
 extension SwayCompositor {
-  /// A screenshot of one output through screencopy (`grim -t ppm -o NAME`).
-  public func screenshot(_ output: String) throws -> RGBImage {
+  /// A screenshot of one output through screencopy (`grim -t ppm -o NAME`), with the
+  /// pointer drawn in when `cursor` (`grim -c`: screencopy's `overlay_cursor`).
+  public func screenshot(_ output: String, cursor: Bool = false) throws -> RGBImage {
     let file = outputDirectory + "/\(output).ppm"
-    let r = try client(["grim", "-t", "ppm", "-o", output, file])
+    let r = try client(["grim", "-t", "ppm"] + (cursor ? ["-c"] : []) + ["-o", output, file])
     guard r.status == 0, let data = FileManager.default.contents(atPath: file) else {
       throw RigError("grim -o \(output) failed: \(r.err)")
     }
@@ -50,10 +51,11 @@ extension SwayCompositor {
 }
 
 extension LabwcCompositor {
-  /// A screenshot of one of labwc's outputs through its screencopy (`grim -t ppm -o NAME`).
-  public func screenshot(_ output: String) throws -> RGBImage {
+  /// A screenshot of one of labwc's outputs through its screencopy (`grim -t ppm -o NAME`),
+  /// with the pointer drawn in when `cursor` (`grim -c`).
+  public func screenshot(_ output: String, cursor: Bool = false) throws -> RGBImage {
     let file = host.outputDirectory + "/labwc-\(output).ppm"
-    let r = try client(["grim", "-t", "ppm", "-o", output, file])
+    let r = try client(["grim", "-t", "ppm"] + (cursor ? ["-c"] : []) + ["-o", output, file])
     guard r.status == 0, let data = FileManager.default.contents(atPath: file) else {
       throw RigError("grim -o \(output) on labwc failed: \(r.err)")
     }
