@@ -79,7 +79,7 @@ bench: release bench-deps
 	.build/release/displayd-bench rss 1000 4
 	.build/release/displayd-bench mirror 5
 	@scripts/wayland-rig >/dev/null || echo "make bench: no Wayland rig (see the line above): the Wayland figures will be skipped"
-	.build/release/displayd-bench wayland-plug 20
+	.build/release/displayd-bench wayland-plug 32
 	.build/release/displayd-bench wayland-mirror 4 3
 	.build/release/displayd-bench wayland-rss 4 3
 

@@ -13,6 +13,9 @@ import XRig
 private struct PlugTimes {
   var announced: Double
   var hooked: Double
+  /// The subject's first plug since it started (its code and caches still cold).
+  var first = false
+  var fromAnnouncement: Double { hooked - announced }
 }
 
 /// The plug benchmark's references and FIFOs.
@@ -25,9 +28,14 @@ private struct WaylandPlugRig {
   let announces: StampFIFO
 }
 
-/// `swaymsg create_output` -> hook started, `runs` plugs for each subject in turn (kanshi,
-/// displayd, then both again), with a bare client stamping the head's announcement on every
-/// plug; medians and the ratio.
+/// Plugs in a block of one subject: blocks this short, in the order kanshi, displayd,
+/// displayd, kanshi, ... , put both subjects' plugs in every stretch of the run, so a drift in
+/// sway's own time to make and announce the head hits both alike.
+private let blockPlugs = 4
+
+/// `swaymsg create_output` -> hook started, `runs` plugs for each subject in short
+/// interleaved blocks (each subject started anew for its block), with a bare client stamping
+/// the head's announcement on every plug; medians and the ratio.
 func waylandPlugBenchmark(runs: Int) throws {
   try onTheRig("wayland-plug") {
     let tools = try Tools()
@@ -48,31 +56,44 @@ func waylandPlugBenchmark(runs: Int) throws {
     }
     guard listener.readLine(timeout: 5) == "ready" else { throw RigError("wl-heads did not start") }
     let rig = WaylandPlugRig(sway: sway, tools: tools, hooks: hooks, announces: announces)
-    let half = max(1, runs / 2)
+    let runs = max(1, runs)
     var kanshi: [PlugTimes] = []
     var displayd: [PlugTimes] = []
-    for _ in 0..<2 {
-      kanshi += try kanshiPlugs(rig, runs: half)
-      displayd += try displaydPlugs(rig, runs: half)
+    var block = 0
+    while kanshi.count < runs {
+      let n = min(blockPlugs, runs - kanshi.count)
+      let kanshiFirst = block % 2 == 0
+      if kanshiFirst { kanshi += try kanshiPlugs(rig, runs: n) }
+      displayd += try displaydPlugs(rig, runs: n)
+      if !kanshiFirst { kanshi += try kanshiPlugs(rig, runs: n) }
+      block += 1
     }
-    printPlugs(kanshi: kanshi, displayd: displayd)
+    printPlugs(kanshi: kanshi, displayd: displayd, blocks: block)
   }
 }
 
-private func printPlugs(kanshi: [PlugTimes], displayd: [PlugTimes]) {
+private func printPlugs(kanshi: [PlugTimes], displayd: [PlugTimes], blocks: Int) {
   print("Plug a head on sway 1.10.1 (headless, pixman; swaymsg create_output), \(kanshi.count) plugs each,")
+  print("in \(blocks) blocks of each subject, interleaved (kanshi, displayd, displayd, kanshi, ...),")
+  print("each subject started anew for its block;")
   print("ms from create_output sent; both place the new head below the main one before the hook:")
   print(pad("", 52) + "median      p90   vs kanshi")
   let reference = median(kanshi.map(\.hooked))
-  func row(_ name: String, _ ms: [Double], ratio: Bool = true) {
+  func row(_ name: String, _ ms: [Double], ratio: Bool = false) {
+    guard !ms.isEmpty else { return }
     let r = ratio ? String(format: "   %6.2fx", median(ms) / reference) : ""
     print(pad(name, 48) + String(format: "%8.1f %8.1f", median(ms), percentile(ms, 0.9)) + r)
   }
-  row("head announced to a bare client (all plugs)", (kanshi + displayd).map(\.announced), ratio: false)
-  row("kanshi 1.5.1: profile exec started", kanshi.map(\.hooked))
-  row("displayd: connected hook started", displayd.map(\.hooked))
-  row("  kanshi, from the announcement", kanshi.map { $0.hooked - $0.announced }, ratio: false)
-  row("  displayd, from the announcement", displayd.map { $0.hooked - $0.announced }, ratio: false)
+  row("head announced to a bare client, kanshi's plugs", kanshi.map(\.announced))
+  row("head announced to a bare client, displayd's", displayd.map(\.announced))
+  row("kanshi 1.5.1: profile exec started", kanshi.map(\.hooked), ratio: true)
+  row("displayd: connected hook started", displayd.map(\.hooked), ratio: true)
+  row("  kanshi, from the announcement", kanshi.map(\.fromAnnouncement))
+  row("  displayd, from the announcement", displayd.map(\.fromAnnouncement))
+  row("    kanshi, first plug after its start", kanshi.filter(\.first).map(\.fromAnnouncement))
+  row("    displayd, first plug after its start", displayd.filter(\.first).map(\.fromAnnouncement))
+  row("    kanshi, later plugs", kanshi.filter { !$0.first }.map(\.fromAnnouncement))
+  row("    displayd, later plugs", displayd.filter { !$0.first }.map(\.fromAnnouncement))
   let ratio = median(displayd.map(\.hooked)) / reference
   print(String(format: "  goal: displayd <= 1.0x kanshi: %@ (%.2fx)", ratio <= 1 ? "met" : "NOT met", ratio))
 }
@@ -114,9 +135,11 @@ private func kanshiPlugs(_ rig: WaylandPlugRig, runs: Int) throws -> [PlugTimes]
     throw RigError("kanshi did not start: \(kanshi.log())")
   }
   // kanshi applies a profile on every change of the heads: the plug's, then the unplug's.
-  return try (0..<runs).map { _ in
+  return try (0..<runs).map { i in
     let before = applied()
-    return try timePlug(rig) { applied() >= before + $0 }
+    var times = try timePlug(rig) { applied() >= before + $0 }
+    times.first = i == 0
+    return times
   }
 }
 
@@ -129,8 +152,8 @@ private func displaydPlugs(_ rig: WaylandPlugRig, runs: Int) throws -> [PlugTime
         hooks: { connected: [["\(tools.hookStamp)", "\(fifo.path)"]] } }
       """, runtime: runtime)
   defer { stop(daemon) }
-  return try (0..<runs).map { _ in
-    try timePlug(rig) { step in
+  return try (0..<runs).map { i in
+    var times = try timePlug(rig) { step in
       daemon.drain()
       let managed = managedMonitors(sway.socketPath, runtime)
       guard step == 1 ? managed == 1 : managed == 0 else { return false }
@@ -138,5 +161,7 @@ private func displaydPlugs(_ rig: WaylandPlugRig, runs: Int) throws -> [PlugTime
       daemon.settle(quiet: 0.05)
       return true
     }
+    times.first = i == 0
+    return times
   }
 }

@@ -43,7 +43,7 @@ do {
     try rssWithoutPictures(monitors: monitors)
   case "mirror":
     try mirrorBenchmark(seconds: args.count > 1 ? Double(args[1]) ?? 5 : 5)
-  case "wayland-plug": try waylandPlugBenchmark(runs: args.count > 1 ? Int(args[1]) ?? 20 : 20)
+  case "wayland-plug": try waylandPlugBenchmark(runs: args.count > 1 ? Int(args[1]) ?? 32 : 32)
   case "wayland-mirror":
     try waylandMirrorBenchmark(
       seconds: args.count > 1 ? Double(args[1]) ?? 4 : 4, rounds: args.count > 2 ? Int(args[2]) ?? 3 : 3)

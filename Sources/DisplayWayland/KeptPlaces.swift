@@ -13,7 +13,7 @@ enum KeptPlaces {
   static func restore(
     _ configuration: OutputConfiguration, before: HeadSnapshot, on channel: ConfigurationChannel
   ) throws(DisplayError) {
-    let after = try channel.current()
+    let after = try stateAfter(configuration, on: channel)
     let moved = self.moved(configuration, before: before, after: after)
     guard !moved.isEmpty else { return }
     var heads = configuration.heads
@@ -22,6 +22,17 @@ enum KeptPlaces {
     }
     _ = try channel.send(
       OutputConfiguration(generation: after.generation, heads: heads, primary: configuration.primary), test: false)
+  }
+
+  /// The state after an applied `configuration`: the one last heard when it is newer than the
+  /// configuration's (sway sends it before `succeeded`, and the apply waited for it otherwise),
+  /// else read anew. No roundtrip for the first: on the plug path, with the compositor busy
+  /// drawing the new head, one costs as much as the apply.
+  static func stateAfter(_ configuration: OutputConfiguration, on channel: ConfigurationChannel) throws(DisplayError)
+    -> HeadSnapshot
+  {
+    let known = try channel.known()
+    return known.generation != configuration.generation ? known : try channel.current()
   }
 
   /// The lit heads of `after` not where `configuration` (or `before`, for the heads it did not

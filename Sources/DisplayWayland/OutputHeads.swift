@@ -162,13 +162,21 @@ final class OutputHeads {
 
 /// Names in connector order (`DP-2` before `DP-10`): wlroots announces its newest head first.
 func naturalOrder(_ a: String, _ b: String) -> Bool {
-  func split(_ s: String) -> (String, Int) {
-    let digits = s.reversed().prefix { $0.isASCII && $0.isNumber }
-    let number = Int(String(digits.reversed()).prefix(9)) ?? -1
-    return (String(s.dropLast(digits.count)), number)
+  let (x, y) = (connectorParts(a), connectorParts(b))
+  return x.stem != y.stem ? x.stem < y.stem : x.number != y.number ? x.number < y.number : a < b
+}
+
+/// A name's stem and its trailing ASCII number (its first 9 digits; -1 without one). Read as
+/// UTF-8 bytes, not Characters: every snapshot sorts by it, on the plug path.
+private func connectorParts(_ name: String) -> (stem: Substring, number: Int) {
+  let bytes = name.utf8
+  var start = bytes.endIndex
+  while start > bytes.startIndex, (48...57).contains(bytes[bytes.index(before: start)]) {
+    start = bytes.index(before: start)
   }
-  let (x, y) = (split(a), split(b))
-  return x.0 != y.0 ? x.0 < y.0 : x.1 != y.1 ? x.1 < y.1 : a < b
+  guard start != bytes.endIndex else { return (name[...], -1) }
+  let number = bytes[start...].prefix(9).reduce(0) { $0 * 10 + Int($1 - 48) }
+  return (name[..<start], number)
 }
 
 private func heads(_ data: UnsafeMutableRawPointer?) -> OutputHeads? {

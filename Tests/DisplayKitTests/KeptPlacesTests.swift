@@ -42,6 +42,25 @@ import Testing
     #expect(fake.heads.map { [$0.x, $0.y] } == [[0, 0], [0, 720]])
   }
 
+  // On a plug the compositor is busy drawing the new head: a roundtrip then costs as much as
+  // the apply, and the hook waits for it.
+  @Test func theStateHeardBeforeSucceededIsCheckedWithoutAnotherRoundtrip() throws {
+    for placesEveryHead in [true, false] {
+      let fake = HeardCompositor(
+        AutomaticLayoutCompositor(
+          heads: [Self.head("WL-1", x: 0), Self.head("HEADLESS-2", x: 1280, width: 1920, height: 1080)],
+          placesEveryHead: placesEveryHead))
+      let before = try fake.inner.current()
+      let below = Self.head("HEADLESS-2", x: 0, y: 720, width: 1920, height: 1080)
+      let result = try Rollback.apply(
+        OutputConfiguration(generation: before.generation, heads: [HeadConfiguration(current: below)]), on: fake)
+      #expect(result == .applied)
+      #expect(fake.roundtrips == 0)
+      #expect(fake.inner.applies == (placesEveryHead ? 1 : 2))
+      #expect(fake.inner.heads.map { [$0.x, $0.y] } == [[0, 0], [0, 720]])
+    }
+  }
+
   @Test func headsTurnedOffOrPluggedMeanwhileAreNotMoved() {
     let before = HeadSnapshot(heads: [Self.head("A", x: 0), Self.head("B", x: 1280)], generation: 1)
     var off = Self.head("B", x: 0)
@@ -51,6 +70,26 @@ import Testing
     #expect(KeptPlaces.moved(configuration, before: before, after: after).isEmpty)
     let shifted = HeadSnapshot(heads: [Self.head("A", x: 1920), off], generation: 3)
     #expect(KeptPlaces.moved(configuration, before: before, after: shifted) == ["A"])
+  }
+}
+
+/// A compositor whose new state comes before its `succeeded` (as sway sends it), so the state
+/// last heard is the one after an apply; counts the reads that ask it anew (roundtrips).
+final class HeardCompositor: ConfigurationChannel {
+  let inner: AutomaticLayoutCompositor
+  var roundtrips = 0
+
+  init(_ inner: AutomaticLayoutCompositor) { self.inner = inner }
+
+  func current() throws(DisplayError) -> HeadSnapshot {
+    roundtrips += 1
+    return try inner.current()
+  }
+
+  func known() throws(DisplayError) -> HeadSnapshot { try inner.current() }
+
+  func send(_ configuration: OutputConfiguration, test: Bool) throws(DisplayError) -> ApplyResult {
+    try inner.send(configuration, test: test)
   }
 }
 

@@ -152,6 +152,11 @@ import Testing
       ["DP-10", "HEADLESS-2", "DP-2", "HEADLESS-1", "eDP-1"].sorted(by: naturalOrder) == [
         "DP-2", "DP-10", "HEADLESS-1", "HEADLESS-2", "eDP-1",
       ])
+    // Ten digits and more compare by their first nine, then as written; no number sorts first.
+    #expect(
+      ["X-12345678901", "X-12345678900", "X-", "X-9", "é-1", "e-2"].sorted(by: naturalOrder) == [
+        "X-", "X-9", "X-12345678900", "X-12345678901", "e-2", "é-1",
+      ])
   }
 }
 
