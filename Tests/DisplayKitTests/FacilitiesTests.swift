@@ -22,30 +22,34 @@ import Testing
     return daemon
   }
 
-  @Test func aDPIProfileWritesNoResourcesAndSaysTheyAreNotReadable() throws {
+  @Test func aDPIProfileWritesNoResourcesAndSaysOnceThatTheServerHasNone() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     server.resources = Array("Xft.dpi:\t96\n".utf8)
     let lines = Lines()
     let daemon = try daemon(server, dpiProfiles.replacingOccurrences(of: "OUTPUT", with: "eDP-1"), lines)
-    #expect(lines.all.contains { $0.contains("RESOURCE_MANAGER is not a string displayd can read: Xft.dpi not set") })
+    // The profile comes into force again at a resync: still said once.
+    try daemon.resync(reason: "test")
+    let said = lines.all.filter { $0.contains("dpi: this display server has no X resources") }
+    #expect(said.count == 1, "\(lines.all)")
+    #expect(!lines.all.contains { $0.contains("RESOURCE_MANAGER is not a string") })
     #expect(server.resourceWrites == 0 && daemon.xftDPI == nil)
     #expect(!lines.all.contains { $0.contains("XSETTINGS") })
   }
 
-  @Test func aWantedPropertyIsOneTheOutputHasNotAndTouchIsNotMapped() throws {
+  @Test func aWantedPropertyAndTouchAreSaidOnceNotToApplyOnAServerWithoutThem() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     server.properties[server.topology.outputs[0].id] = ["Broadcast RGB": OutputExtrasTests.rgb]
     let lines = Lines()
     let config =
       "{ monitors: [ { match: { output: 'eDP-1' }, properties: { 'Broadcast RGB': 'Full' }, touch: ['ELAN*'] } ] }"
-    _ = try daemon(server, config, lines)
+    let daemon = try daemon(server, config, lines)
+    _ = try daemon.reconcile(reason: "test")
     #expect(server.propertyWrites == 0)
-    #expect(
-      lines.all.contains {
-        $0.contains("eDP-1: property 'Broadcast RGB'") && $0.contains("the output has no such property")
-      },
-      "\(lines.all)")
-    #expect(lines.all.contains { $0.contains("the X server has no XInput 2: touch devices are not mapped") })
+    let properties = lines.all.filter { $0.contains("eDP-1: this display server has no output properties") }
+    #expect(properties.count == 1, "\(lines.all)")
+    let touch = lines.all.filter { $0.contains("touch: this display server has no X input devices") }
+    #expect(touch.count == 1, "\(lines.all)")
+    #expect(!lines.all.contains { $0.contains("XInput 2") || $0.contains("no such property") })
   }
 
   @Test func aDisconnectIsNotHeldForABlankedScreenTheDaemonCannotSee() throws {

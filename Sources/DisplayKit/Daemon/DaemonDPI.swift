@@ -38,6 +38,10 @@ extension Daemon {
 
   private func setXftDPI(_ dpi: Double) {
     let name = ResourceDatabase.xftDPI
+    guard facilities.resources != nil else {
+      // A compositor: toolkits take their scale from it, not from X resources.
+      return warnOnce("dpi: this display server has no X resources: \(name) not set")
+    }
     let value = ResourceDatabase.value(dpi: dpi)
     let entry = ResourceDatabase.entry(name, value)
     var before: [UInt8]?
@@ -46,7 +50,6 @@ extension Daemon {
         before = ResourceDatabase.entry(of: name, in: database)
         return ResourceDatabase.setting(name, to: entry, in: database)
       }
-      // No resources (Wayland): as a property that is no string, nothing is written.
       guard readable == true else {
         return log.warning("RESOURCE_MANAGER is not a string displayd can read: \(name) not set")
       }

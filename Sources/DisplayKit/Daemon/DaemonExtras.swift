@@ -32,13 +32,18 @@ extension Daemon {
     mapTouch(OutputExtrasPlan.wanted(topology, config: config, profile: profileRuntime.chosen))
   }
 
-  private func warnOnce(_ message: String) {
+  /// Logs `message` once for the config in force.
+  func warnOnce(_ message: String) {
     if extras.warned.insert(message).inserted { log.warning(message) }
   }
 
   /// A server without output properties has none to set: each wanted one is unsupported.
   private func applyProperties(_ wanted: [(output: Output, extras: OutputExtras)]) {
     for (output, want) in wanted where !want.properties.isEmpty {
+      guard facilities.properties != nil else {
+        warnOnce("\(output.name): this display server has no output properties (they are RandR's): not set")
+        continue
+      }
       let have = facilities.properties?.outputProperties(output.id, names: Set(want.properties.keys)) ?? [:]
       let (writes, warnings) = PropertyCheck.writes(output: output.name, wanted: want.properties, have: have)
       for warning in warnings { warnOnce("\(warning)") }
@@ -59,6 +64,9 @@ extension Daemon {
   /// A server without pointer devices cannot select their events, and lists none.
   private func mapTouch(_ wanted: [(output: Output, extras: OutputExtras)]) {
     let uses = config.usesTouch
+    if uses, facilities.pointers == nil {
+      return warnOnce("touch: this display server has no X input devices (the compositor maps input): not mapped")
+    }
     if uses != extras.hierarchy {
       extras.hierarchy = uses
       if facilities.pointers?.selectInputHierarchy(uses) != true && uses {
