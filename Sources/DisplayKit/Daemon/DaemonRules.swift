@@ -2,15 +2,17 @@ import DisplayModel
 
 extension Daemon {
   /// The per-monitor rules for the outputs not settled (nor failed too often, nor waiting for
-  /// the grace). Outputs whose configuration failed are counted, and the rest planned again
-  /// without them.
+  /// the grace, nor the panel the lid policy keeps off). Outputs whose configuration failed
+  /// are counted, and the rest planned again without them.
   func arrangeRules(_ n: Int, _ reason: String, _ events: inout [TopologyEvent]) throws(DisplayError) {
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
+    // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
+    // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
     let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
     _ = try applyLoop(n, reason, words, &events) { noRotation in
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
       Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
-        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys))
+        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel))
     } judge: { step in
       let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
       switch step {

@@ -99,4 +99,40 @@ import Testing
     try daemon.reconcile(reason: "a look again")
     #expect(server.applies == applies && server.topology.crtcs == before, "nothing moved")
   }
+
+  /// The lid closed, the panel off (`lid_closed: disable`), HDMI-1 lit and main.
+  func closedLid() throws -> (FakeDisplayServer, Daemon, Config) {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var config = Config()
+    config.lidClosed = .disable
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(server.topology.crtcs[0].mode == nil && server.topology.crtcs[1].mode != nil, "the panel off")
+    return (server, daemon, config)
+  }
+
+  /// Seeds 1700000106, 1700000249, 1700000293: with the lid closed the rules planned the dark
+  /// panel like any monitor not settled (after a reload, or a profile left): lit, then turned
+  /// off again by the lid policy in the same reconcile. When lighting it failed, the next
+  /// look retried it, and with the lid policy done on that desk the panel stayed lit.
+  @Test func aReloadWithTheLidClosedLeavesThePanelDark() throws {
+    let (server, daemon, config) = try closedLid()
+    let applies = server.applies
+    try daemon.reload(config)
+    #expect(server.applies == applies, "nothing to change: the panel stays off, HDMI-1 where it is")
+    #expect(server.topology.crtcs[0].mode == nil)
+  }
+
+  @Test func aPanelThatFailedToLightWithTheLidClosedIsNotLitByTheNextLook() throws {
+    let (server, daemon, config) = try closedLid()
+    server.failRequest(1)
+    try daemon.reload(config)
+    try daemon.reconcile(reason: "a look again")
+    #expect(server.topology.crtcs[0].mode == nil, "the lid is closed: the panel stays off")
+    #expect(server.topology.crtcs[1].x == 0, "HDMI-1 stays where it is")
+  }
 }
