@@ -6,13 +6,16 @@ extension Daemon {
   /// are counted, and the rest planned again without them.
   func arrangeRules(_ n: Int, _ reason: String, _ events: inout [TopologyEvent]) throws(DisplayError) {
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
-    // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
-    // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
     let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
     _ = try applyLoop(n, reason, words, &events) { noRotation in
+      settleMain()
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
-      Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
-        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel))
+      // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
+      // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
+      return Planner(
+        topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation
+      )
+      .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel))
     } judge: { step in
       let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
       switch step {
@@ -36,6 +39,16 @@ extension Daemon {
       excluded.formUnion(failed)
       return false
     }
+  }
+
+  /// Main, lit, is settled where it is: the rules never move it, and when another output
+  /// becomes main (one lit after it, the primary lit again) it is not placed afresh by the
+  /// next look as a monitor never configured.
+  private func settleMain() {
+    guard let main = config.mainOutput(in: topology), settled[main.id] == nil, grace.pending[main.id] == nil,
+      topology.geometry(of: main) != nil
+    else { return }
+    settle(main.id)
   }
 
   /// One more failure in a row for each output's monitor (the first for a new monitor).

@@ -135,4 +135,43 @@ import Testing
     #expect(server.topology.crtcs[0].mode == nil, "the lid is closed: the panel stays off")
     #expect(server.topology.crtcs[1].x == 0, "HDMI-1 stays where it is")
   }
+
+  /// Seed 1700002850: with the panel off, main is the first output lit; HDMI-1 lit (after a
+  /// failed try) took that place, so DP-1 (another monitor), main until then and never planned, was placed
+  /// afresh by the next look: moved, on a desk that had not changed.
+  @Test func aMonitorThatStopsBeingMainStaysWhereItIs() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var config = Config()
+    config.lidClosed = .disable
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[2].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    let dp = server.topology.crtcs.first { $0.outputs == [server.topology.outputs[2].id] }
+    #expect(server.topology.crtcs[0].mode == nil && dp?.x == 0, "the panel off, DP-1 main at 0,0")
+    // Another monitor on DP-1: main, so never planned (nor settled, as the lid policy's was).
+    server.change { $0.outputs[2].edid = SimScenario.monitors[1] }
+    try daemon.handleServerEvents()
+    server.failRequest(1)
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.reconcile(reason: "a look again: HDMI-1 tried again")
+    #expect(server.topology.output(named: "HDMI-1").flatMap { server.topology.geometry(of: $0) } != nil)
+    let (applies, crtcs) = (server.applies, server.topology.crtcs)
+    try daemon.reconcile(reason: "a second look")
+    #expect(server.applies == applies && server.topology.crtcs == crtcs, "DP-1 not moved")
+  }
+
+  /// Seed 1700001664: a panel lit by the rules (after a failed try) is the RandR primary, so
+  /// main again; HDMI-1, main while the panel was off, was placed below it by the next look.
+  @Test func aPanelLitAgainAsMainLeavesTheFormerMainWhereItIs() throws {
+    let (server, daemon, _) = try closedLid()
+    try daemon.reload(Config())
+    #expect(server.topology.crtcs[0].mode != nil, "no lid policy: the rules light the panel")
+    let (applies, crtcs) = (server.applies, server.topology.crtcs)
+    try daemon.reconcile(reason: "a look again")
+    #expect(server.applies == applies && server.topology.crtcs == crtcs, "HDMI-1 not moved")
+  }
 }
