@@ -174,4 +174,18 @@ import Testing
     try daemon.reconcile(reason: "a look again")
     #expect(server.applies == applies && server.topology.crtcs == crtcs, "HDMI-1 not moved")
   }
+
+  /// Seeds 1700001632, 1592590547: the panel off (a profile's, the lid's), the last monitor
+  /// unplugged; main is then the dark panel (no output lit), and main was never planned: the
+  /// rules turned the gone monitor's CRTC off and lit nothing.
+  @Test func theRulesLightADarkMainWhenNothingElseIsLit() throws {
+    var t = TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["HDMI-1": TopologyBuilder.m1080])
+    t.outputs[0].connection = .connected
+    t.outputs[1].connection = .disconnected
+    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    let panel = plan.changes.first { $0.outputs == [t.outputs[0].id] }
+    #expect(panel?.mode == TopologyBuilder.m1080.id && panel?.x == 0 && panel?.y == 0, "the panel lit at 0,0")
+    #expect(plan.changes.contains { $0.crtc == t.crtcs[1].id && $0.mode == nil }, "the gone monitor's CRTC off")
+    #expect(plan.configures.contains(t.outputs[0].id))
+  }
 }
