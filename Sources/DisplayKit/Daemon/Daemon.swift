@@ -221,7 +221,7 @@ public final class Daemon {
 
   /// Forgets settled and failed outputs whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
-  private func forgetGoneMonitors() {
+  func forgetGoneMonitors() {
     let present = { (id: OutputID, key: MonitorKey) in
       self.grace.pending[id] != nil || self.topology.output(id).map { $0.isConnected && MonitorKey($0) == key } ?? false
     }

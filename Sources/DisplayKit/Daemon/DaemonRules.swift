@@ -8,6 +8,9 @@ extension Daemon {
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
     _ = try applyLoop(n, reason, words, &events) { noRotation in
+      // A round after a stale snapshot sees the new one: a monitor swapped meanwhile on a
+      // settled output is a new monitor.
+      forgetGoneMonitors()
       settleMain()
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
       // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
