@@ -117,11 +117,12 @@ public struct Planner {
   }
 
   /// The connected outputs to plan for, with their settings: not main (but a dark main,
-  /// first), not settled, not non-desktop, not ignored.
+  /// first, settled or not: never a dark desk), not settled, not non-desktop, not ignored.
   func pending(_ settled: Set<OutputID>, main: Output?) -> [(output: Output, settings: MonitorSettings)] {
     let darkMain = main.map { topology.geometry(of: $0) == nil } ?? false
     let outputs = topology.connectedOutputs.compactMap { output -> (output: Output, settings: MonitorSettings)? in
-      guard output.id != main?.id || darkMain, !settled.contains(output.id), !output.nonDesktop,
+      let isMain = output.id == main?.id
+      guard !isMain || darkMain, isMain || !settled.contains(output.id), !output.nonDesktop,
         let settings = config.settings(for: output)
       else { return nil }
       return (output, settings)

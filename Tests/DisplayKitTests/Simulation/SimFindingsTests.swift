@@ -187,5 +187,31 @@ import Testing
     #expect(panel?.mode == TopologyBuilder.m1080.id && panel?.x == 0 && panel?.y == 0, "the panel lit at 0,0")
     #expect(plan.changes.contains { $0.crtc == t.crtcs[1].id && $0.mode == nil }, "the gone monitor's CRTC off")
     #expect(plan.configures.contains(t.outputs[0].id))
+    // Seed 1592590996: settled when the lid policy turned it off, and that policy then done
+    // with the desk (the lid opened, its apply refused): a dark main is lit all the same.
+    let settled = Planner(topology: t, config: Config()).plan(settled: [t.outputs[0].id])
+    #expect(settled.changes.contains { $0.outputs == [t.outputs[0].id] && $0.mode == TopologyBuilder.m1080.id })
+  }
+
+  /// Seed 1592590971 (and 1592590349, 1592590406, 1592590497): the last monitor unplugged
+  /// with the lid closed, the panel off, and the apply lighting the panel refused: rolled
+  /// back, a dark desk, and the lid policy done with that desk. Whichever request fails, the
+  /// panel is lit in the end.
+  @Test(arguments: 1...4)
+  func aDarkDeskIsTriedAgainAfterARefusedApply(failing n: Int) throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var config = Config()
+    (config.disconnectGrace, config.lidClosed) = (0, .disable)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(server.topology.crtcs[0].mode == nil, "the panel off")
+    server.failRequest(n)
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleServerEvents()
+    #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id, "the panel lit: never a dark desk")
   }
 }
