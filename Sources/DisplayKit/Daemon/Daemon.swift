@@ -175,7 +175,14 @@ public final class Daemon {
   /// went stale, or that the server refused in part, is rolled back by `apply` and made again
   /// without the outputs that failed: a few rounds at most, never a half-applied layout.
   func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
-    let events = try arrangeOnce(reason: reason)
+    var events: [TopologyEvent] = []
+    for _ in 0..<Self.maxRounds {
+      let monitors = desk.monitors
+      events += try arrangeOnce(reason: reason)
+      // A snapshot read on the way (a plan gone stale) showed other monitors: the steps
+      // before it (the rules before the lid policy) planned without them.
+      guard desk.monitors != monitors else { break }
+    }
     return events + (try releaseUnusedModes())
   }
 

@@ -214,4 +214,22 @@ import Testing
     try daemon.handleServerEvents()
     #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id, "the panel lit: never a dark desk")
   }
+
+  /// Seeds 4200001072, 4200001673: a monitor plugged while its event was still queued, then
+  /// the lid closed: the rules saw nothing to do, the lid policy's apply was answered stale
+  /// and made again on the new snapshot, and the new monitor stayed dark until the next event.
+  @Test func aMonitorSeenWhenTheLidPolicysPlanWentStaleIsLitInTheSameReconcile() throws {
+    let world = SimWorld(connectors: SimScenario.connectors)
+    var config = Config()
+    (config.disconnectGrace, config.lidClosed) = (0, .disable)
+    let daemon = try Daemon(connection: world, surfaces: world, config: config, log: quiet, clock: ManualClock())
+    try daemon.start()
+    world.plug(1, edid: SimScenario.monitors[0])
+    try daemon.handleServerEvents()
+    world.plug(2, edid: SimScenario.monitors[1])
+    try daemon.setLid(.closed)
+    let t = world.topology
+    #expect(t.geometry(of: t.outputs[0]) == nil, "the panel off")
+    #expect(t.geometry(of: t.outputs[2]) != nil, "DP-1 lit, seen in the snapshot the stale answer brought")
+  }
 }
