@@ -177,11 +177,11 @@ public final class Daemon {
   func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
     var events: [TopologyEvent] = []
     for _ in 0..<Self.maxRounds {
-      let monitors = desk.monitors
+      let (monitors, main) = (desk.monitors, mainOutput?.id)
       events += try arrangeOnce(reason: reason)
-      // A snapshot read on the way (a plan gone stale) showed other monitors: the steps
-      // before it (the rules before the lid policy) planned without them.
-      guard desk.monitors != monitors else { break }
+      // A snapshot read on the way (a plan gone stale) showed other monitors, or main moved
+      // (the lid policy lit the panel): the steps before (the rules) planned without that.
+      guard desk.monitors != monitors || mainOutput?.id != main else { break }
     }
     return events + (try releaseUnusedModes())
   }

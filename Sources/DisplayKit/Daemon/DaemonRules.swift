@@ -44,13 +44,16 @@ extension Daemon {
     }
   }
 
-  /// Main, lit, is settled where it is: the rules never move it, and when another output
-  /// becomes main (one lit after it, the primary lit again) it is not placed afresh by the
-  /// next look as a monitor never configured.
+  /// Main, lit in the mode its rule asks, is settled where it is: the rules never move it,
+  /// and when another output becomes main (one lit after it, the primary lit again) it is
+  /// not placed afresh by the next look as a monitor never configured. In another mode it
+  /// is left to be planned once it is no longer main (in the same reconcile: `arrange`).
   private func settleMain() {
     guard let main = config.mainOutput(in: topology), settled[main.id] == nil, grace.pending[main.id] == nil,
-      topology.geometry(of: main) != nil
+      let crtc = topology.activeCrtc(of: main), let settings = config.settings(for: main)
     else { return }
+    let wanted = ModePolicy.candidates(settings.mode, custom: settings.custom, for: main, in: topology).modes.first
+    guard wanted == nil || wanted?.id == crtc.mode else { return }
     settle(main.id)
   }
 

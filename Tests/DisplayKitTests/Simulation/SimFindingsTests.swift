@@ -232,4 +232,32 @@ import Testing
     #expect(t.geometry(of: t.outputs[0]) == nil, "the panel off")
     #expect(t.geometry(of: t.outputs[2]) != nil, "DP-1 lit, seen in the snapshot the stale answer brought")
   }
+
+  /// Seed 1592591785: another monitor on HDMI-1 while it was main (the panel off, lid
+  /// closed), in another mode than its rule's; main is never planned, so when the lid opened
+  /// and the panel was main again it kept that mode, where a fresh daemon gives the rule's.
+  @Test func aFormerMainGetsItsRulesModeOnceThePanelIsMainAgain() throws {
+    let text =
+      "{ disconnect_grace: 0, defaults: { lid_closed: 'disable' }, monitors: [ { match: { output: 'HDMI-1' }, mode: '1280x1024' } ] }"
+    let config = try Config.parse(Array(text.utf8), file: "test.json5")
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1024.id, "HDMI-1 in its rule's mode, main")
+    server.change {
+      $0.outputs[1].edid = SimScenario.monitors[2]
+      ($0.crtcs[1].mode, $0.crtcs[1].width, $0.crtcs[1].height) = (TopologyBuilder.m1080.id, 1920, 1080)
+    }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.open)
+    #expect(server.topology.crtcs[0].mode != nil, "the panel lit again")
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1024.id, "HDMI-1 in its rule's mode")
+    let applies = server.applies
+    try daemon.reconcile(reason: "a look again")
+    #expect(server.applies == applies)
+  }
 }
