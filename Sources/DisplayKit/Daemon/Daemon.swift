@@ -188,7 +188,14 @@ public final class Daemon {
   /// went stale, or that the server refused in part, is rolled back by `apply` and made again
   /// without the outputs that failed: a few rounds at most, never a half-applied layout.
   func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
-    let events = try arrangeOnce(reason: reason)
+    var events: [TopologyEvent] = []
+    for _ in 0..<Self.maxRounds {
+      let (monitors, main) = (desk.monitors, mainOutput?.id)
+      events += try arrangeOnce(reason: reason)
+      // A snapshot read on the way (a plan gone stale) showed other monitors, or main moved
+      // (the lid policy lit the panel): the steps before (the rules) planned without that.
+      guard desk.monitors != monitors || mainOutput?.id != main else { break }
+    }
     return events + (try releaseUnusedModes())
   }
 
@@ -234,7 +241,7 @@ public final class Daemon {
 
   /// Forgets settled and failed outputs whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
-  private func forgetGoneMonitors() {
+  func forgetGoneMonitors() {
     let present = { (id: OutputID, key: MonitorKey) in
       self.grace.pending[id] != nil || self.topology.output(id).map { $0.isConnected && MonitorKey($0) == key } ?? false
     }

@@ -168,7 +168,8 @@ extension Daemon {
         }
       }
       if errors.isEmpty { log.info("reconcile \(n) (\(reason)): restored " + describe(outcome)) }
-      return true
+      // Refused and rolled back to a dark desk: tried again.
+      return errors.isEmpty || !deskIsDark
     }
     return events
   }

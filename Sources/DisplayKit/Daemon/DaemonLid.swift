@@ -9,6 +9,7 @@ extension Daemon {
     guard config.lidClosed == .disable, now != profileRuntime.lidDesk,
       lid == .closed || profileRuntime.lidDesk?.lid == .closed
     else { return [] }
+    let lastDesk = profileRuntime.lidDesk
     profileRuntime.lidDesk = now
     var events: [TopologyEvent] = []
     var (before, panelName, panelID): (Rect?, String?, OutputID?) = (nil, nil, nil)
@@ -21,8 +22,11 @@ extension Daemon {
       guard case .applied(let plan, let outcome, let errors) = step else { return true }
       guard errors.isEmpty else {
         for problem in errors { log.error("lid \(lid.rawValue): \(problem)") }
-        return true
+        // Not done with this desk: tried again at its next change (at once when dark).
+        profileRuntime.lidDesk = lastDesk
+        return !deskIsDark
       }
+      profileRuntime.lidDesk = now
       if lid == .closed, let before { profileRuntime.panelRect = before }
       for id in plan.configures { settle(id) }
       counters.reconcilesChanged += 1

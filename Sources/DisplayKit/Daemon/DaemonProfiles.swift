@@ -136,6 +136,8 @@ extension Daemon {
         result?.applied = true
       case .applied(let plan, let outcome, let errors):
         result?.applied = report(outcome, errors, plan, name, n, reason)
+        // Refused and rolled back to a dark desk: tried again.
+        if result?.applied == false && deskIsDark { return false }
       }
       return true
     }

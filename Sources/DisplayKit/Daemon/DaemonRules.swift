@@ -2,15 +2,23 @@ import DisplayModel
 
 extension Daemon {
   /// The per-monitor rules for the outputs not settled (nor failed too often, nor waiting for
-  /// the grace). Outputs whose configuration failed are counted, and the rest planned again
-  /// without them.
+  /// the grace, nor the panel the lid policy keeps off). Outputs whose configuration failed
+  /// are counted, and the rest planned again without them.
   func arrangeRules(_ n: Int, _ reason: String, _ events: inout [TopologyEvent]) throws(DisplayError) {
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
     _ = try applyLoop(n, reason, words, &events) { noRotation in
+      // A round after a stale snapshot sees the new one: a monitor swapped meanwhile on a
+      // settled output is a new monitor.
+      forgetGoneMonitors()
+      settleMain()
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
-      Planner(topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
-        .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys))
+      // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
+      // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
+      return Planner(
+        topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation
+      )
+      .plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel))
     } judge: { step in
       let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
       switch step {
@@ -34,6 +42,19 @@ extension Daemon {
       excluded.formUnion(failed)
       return false
     }
+  }
+
+  /// Main, lit in the mode its rule asks, is settled where it is: the rules never move it,
+  /// and when another output becomes main (one lit after it, the primary lit again) it is
+  /// not placed afresh by the next look as a monitor never configured. In another mode it
+  /// is left to be planned once it is no longer main (in the same reconcile: `arrange`).
+  private func settleMain() {
+    guard let main = config.mainOutput(in: topology), settled[main.id] == nil, grace.pending[main.id] == nil,
+      let crtc = topology.activeCrtc(of: main), let settings = config.settings(for: main)
+    else { return }
+    let wanted = ModePolicy.candidates(settings.mode, custom: settings.custom, for: main, in: topology).modes.first
+    guard wanted == nil || wanted?.id == crtc.mode else { return }
+    settle(main.id)
   }
 
   /// One more failure in a row for each output's monitor (the first for a new monitor).

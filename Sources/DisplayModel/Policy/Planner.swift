@@ -116,15 +116,18 @@ public struct Planner {
     return kept
   }
 
-  /// The connected outputs to plan for, with their settings: not main, not settled, not
-  /// non-desktop, not ignored.
+  /// The connected outputs to plan for, with their settings: not main (but a dark main,
+  /// first, settled or not: never a dark desk), not settled, not non-desktop, not ignored.
   func pending(_ settled: Set<OutputID>, main: Output?) -> [(output: Output, settings: MonitorSettings)] {
-    topology.connectedOutputs.compactMap { output in
-      guard output.id != main?.id, !settled.contains(output.id), !output.nonDesktop,
+    let darkMain = main.map { topology.geometry(of: $0) == nil } ?? false
+    let outputs = topology.connectedOutputs.compactMap { output -> (output: Output, settings: MonitorSettings)? in
+      let isMain = output.id == main?.id
+      guard !isMain || darkMain, isMain || !settled.contains(output.id), !output.nonDesktop,
         let settings = config.settings(for: output)
       else { return nil }
       return (output, settings)
     }
+    return outputs.filter { $0.output.id == main?.id } + outputs.filter { $0.output.id != main?.id }
   }
 
   func arrange(settled: Set<OutputID>) -> Plan {
@@ -138,7 +141,9 @@ public struct Planner {
     var targets: [OutputID: Target] = [:]
     var crtcs = CrtcAllocator(topology)
     for (output, settings) in pending {
-      guard settings.enabled else {
+      // Main is dark only when no connected output is lit: it is lit, whatever the rule says
+      // (never a dark desk).
+      guard settings.enabled || output.id == main?.id else {
         plan.configures.insert(output.id)
         continue
       }
@@ -148,7 +153,7 @@ public struct Planner {
       plan.configures.insert(output.id)
     }
     normalize(&rects)
-    let disabled = Set(pending.filter { !$0.settings.enabled }.map(\.output.id))
+    let disabled = Set(pending.filter { !$0.settings.enabled && $0.output.id != main?.id }.map(\.output.id))
     plan.changes = turningOff(disabled, in: changes(rects: rects, targets: targets)) + releases()
     plan.customModes = CustomModes.collect(targets.values.map(\.modes))
     plan.screen = screenSize(rects: rects, changed: !plan.changes.isEmpty, warnings: &plan.warnings)

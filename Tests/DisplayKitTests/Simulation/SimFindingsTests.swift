@@ -99,4 +99,165 @@ import Testing
     try daemon.reconcile(reason: "a look again")
     #expect(server.applies == applies && server.topology.crtcs == before, "nothing moved")
   }
+
+  /// The lid closed, the panel off (`lid_closed: disable`), HDMI-1 lit and main.
+  func closedLid() throws -> (FakeDisplayServer, Daemon, Config) {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var config = Config()
+    config.lidClosed = .disable
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(server.topology.crtcs[0].mode == nil && server.topology.crtcs[1].mode != nil, "the panel off")
+    return (server, daemon, config)
+  }
+
+  /// Seeds 1700000106, 1700000249, 1700000293: with the lid closed the rules planned the dark
+  /// panel like any monitor not settled (after a reload, or a profile left): lit, then turned
+  /// off again by the lid policy in the same reconcile. When lighting it failed, the next
+  /// look retried it, and with the lid policy done on that desk the panel stayed lit.
+  @Test func aReloadWithTheLidClosedLeavesThePanelDark() throws {
+    let (server, daemon, config) = try closedLid()
+    let applies = server.applies
+    try daemon.reload(config)
+    #expect(server.applies == applies, "nothing to change: the panel stays off, HDMI-1 where it is")
+    #expect(server.topology.crtcs[0].mode == nil)
+  }
+
+  @Test func aPanelThatFailedToLightWithTheLidClosedIsNotLitByTheNextLook() throws {
+    let (server, daemon, config) = try closedLid()
+    server.failRequest(1)
+    try daemon.reload(config)
+    try daemon.reconcile(reason: "a look again")
+    #expect(server.topology.crtcs[0].mode == nil, "the lid is closed: the panel stays off")
+    #expect(server.topology.crtcs[1].x == 0, "HDMI-1 stays where it is")
+  }
+
+  /// Seed 1700002850: with the panel off, main is the first output lit; HDMI-1 lit (after a
+  /// failed try) took that place, so DP-1 (another monitor), main until then and never planned, was placed
+  /// afresh by the next look: moved, on a desk that had not changed.
+  @Test func aMonitorThatStopsBeingMainStaysWhereItIs() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var config = Config()
+    config.lidClosed = .disable
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[2].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    let dp = server.topology.crtcs.first { $0.outputs == [server.topology.outputs[2].id] }
+    #expect(server.topology.crtcs[0].mode == nil && dp?.x == 0, "the panel off, DP-1 main at 0,0")
+    // Another monitor on DP-1: main, so never planned (nor settled, as the lid policy's was).
+    server.change { $0.outputs[2].edid = SimScenario.monitors[1] }
+    try daemon.handleServerEvents()
+    server.failRequest(1)
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.reconcile(reason: "a look again: HDMI-1 tried again")
+    #expect(server.topology.output(named: "HDMI-1").flatMap { server.topology.geometry(of: $0) } != nil)
+    let (applies, crtcs) = (server.applies, server.topology.crtcs)
+    try daemon.reconcile(reason: "a second look")
+    #expect(server.applies == applies && server.topology.crtcs == crtcs, "DP-1 not moved")
+  }
+
+  /// Seed 1700001664: a panel lit by the rules (after a failed try) is the RandR primary, so
+  /// main again; HDMI-1, main while the panel was off, was placed below it by the next look.
+  @Test func aPanelLitAgainAsMainLeavesTheFormerMainWhereItIs() throws {
+    let (server, daemon, _) = try closedLid()
+    try daemon.reload(Config())
+    #expect(server.topology.crtcs[0].mode != nil, "no lid policy: the rules light the panel")
+    let (applies, crtcs) = (server.applies, server.topology.crtcs)
+    try daemon.reconcile(reason: "a look again")
+    #expect(server.applies == applies && server.topology.crtcs == crtcs, "HDMI-1 not moved")
+  }
+
+  /// Seeds 1700001632, 1592590547: the panel off (a profile's, the lid's), the last monitor
+  /// unplugged; main is then the dark panel (no output lit), and main was never planned: the
+  /// rules turned the gone monitor's CRTC off and lit nothing.
+  @Test func theRulesLightADarkMainWhenNothingElseIsLit() throws {
+    var t = TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["HDMI-1": TopologyBuilder.m1080])
+    t.outputs[0].connection = .connected
+    t.outputs[1].connection = .disconnected
+    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    let panel = plan.changes.first { $0.outputs == [t.outputs[0].id] }
+    #expect(panel?.mode == TopologyBuilder.m1080.id && panel?.x == 0 && panel?.y == 0, "the panel lit at 0,0")
+    #expect(plan.changes.contains { $0.crtc == t.crtcs[1].id && $0.mode == nil }, "the gone monitor's CRTC off")
+    #expect(plan.configures.contains(t.outputs[0].id))
+    // Seed 1592590996: settled when the lid policy turned it off, and that policy then done
+    // with the desk (the lid opened, its apply refused): a dark main is lit all the same.
+    let settled = Planner(topology: t, config: Config()).plan(settled: [t.outputs[0].id])
+    #expect(settled.changes.contains { $0.outputs == [t.outputs[0].id] && $0.mode == TopologyBuilder.m1080.id })
+  }
+
+  /// Seed 1592590971 (and 1592590349, 1592590406, 1592590497): the last monitor unplugged
+  /// with the lid closed, the panel off, and the apply lighting the panel refused: rolled
+  /// back, a dark desk, and the lid policy done with that desk. Whichever request fails, the
+  /// panel is lit in the end.
+  @Test(arguments: 1...4)
+  func aDarkDeskIsTriedAgainAfterARefusedApply(failing n: Int) throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var config = Config()
+    (config.disconnectGrace, config.lidClosed) = (0, .disable)
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(server.topology.crtcs[0].mode == nil, "the panel off")
+    server.failRequest(n)
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleServerEvents()
+    #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id, "the panel lit: never a dark desk")
+  }
+
+  /// Seeds 4200001072, 4200001673: a monitor plugged while its event was still queued, then
+  /// the lid closed: the rules saw nothing to do, the lid policy's apply was answered stale
+  /// and made again on the new snapshot, and the new monitor stayed dark until the next event.
+  @Test func aMonitorSeenWhenTheLidPolicysPlanWentStaleIsLitInTheSameReconcile() throws {
+    let world = SimWorld(connectors: SimScenario.connectors)
+    var config = Config()
+    (config.disconnectGrace, config.lidClosed) = (0, .disable)
+    let daemon = try Daemon(connection: world, surfaces: world, config: config, log: quiet, clock: ManualClock())
+    try daemon.start()
+    world.plug(1, edid: SimScenario.monitors[0])
+    try daemon.handleServerEvents()
+    world.plug(2, edid: SimScenario.monitors[1])
+    try daemon.setLid(.closed)
+    let t = world.topology
+    #expect(t.geometry(of: t.outputs[0]) == nil, "the panel off")
+    #expect(t.geometry(of: t.outputs[2]) != nil, "DP-1 lit, seen in the snapshot the stale answer brought")
+  }
+
+  /// Seed 1592591785: another monitor on HDMI-1 while it was main (the panel off, lid
+  /// closed), in another mode than its rule's; main is never planned, so when the lid opened
+  /// and the panel was main again it kept that mode, where a fresh daemon gives the rule's.
+  @Test func aFormerMainGetsItsRulesModeOnceThePanelIsMainAgain() throws {
+    let text =
+      "{ disconnect_grace: 0, defaults: { lid_closed: 'disable' }, monitors: [ { match: { output: 'HDMI-1' }, mode: '1280x1024' } ] }"
+    let config = try Config.parse(Array(text.utf8), file: "test.json5")
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    try daemon.start()
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1024.id, "HDMI-1 in its rule's mode, main")
+    server.change {
+      $0.outputs[1].edid = SimScenario.monitors[2]
+      ($0.crtcs[1].mode, $0.crtcs[1].width, $0.crtcs[1].height) = (TopologyBuilder.m1080.id, 1920, 1080)
+    }
+    try daemon.handleServerEvents()
+    try daemon.setLid(.open)
+    #expect(server.topology.crtcs[0].mode != nil, "the panel lit again")
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1024.id, "HDMI-1 in its rule's mode")
+    let applies = server.applies
+    try daemon.reconcile(reason: "a look again")
+    #expect(server.applies == applies)
+  }
 }

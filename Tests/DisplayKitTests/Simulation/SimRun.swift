@@ -44,11 +44,18 @@ final class SimRun {
   /// Step kinds left out (`SimRandom.kinds`).
   let without: Set<String>
 
-  init(seed: UInt64, without: Set<String> = []) {
+  /// `keepingLog`: the daemon's lines are kept for the failure's report (a replay shows
+  /// them); else only errors are formatted, which the daemon counts (a sixth of the cost of
+  /// a life went to lines nobody read). The daemon does the same whatever its log level.
+  init(seed: UInt64, without: Set<String> = [], keepingLog: Bool = false) {
     self.seed = seed
     self.without = without
     random = SimRandom(seed: seed)
     config = random.below(SimScenario.configs.count)
+    guard keepingLog else {
+      logger = Logger(level: .error) { _ in }
+      return
+    }
     logger = Logger(level: .debug) { [unowned self] line in
       log.append(line.hasSuffix("\n") ? String(line.dropLast()) : line)
       if log.count > 400 { log.removeFirst(log.count - 200) }

@@ -52,8 +52,15 @@ final class SimWorld: DisplayServer {
 
   func output(_ connector: Int) -> Output { fake.topology.outputs[connector] }
 
+  /// Plugs and unplugs since the start, and as of the daemon's last snapshot: the server's
+  /// config timestamp, which a plug or unplug moves on X (and the generation on wlroots), so
+  /// that an apply planned before it is answered stale and sends nothing.
+  private var generation = 0
+  private var generationRead = 0
+
   /// A monitor plugged into (or swapped on) a connector; one RandR event.
   func plug(_ connector: Int, edid: [UInt8]?) {
+    generation += 1
     fake.change {
       $0.outputs[connector].connection = .connected
       $0.outputs[connector].edid = edid
@@ -62,6 +69,7 @@ final class SimWorld: DisplayServer {
 
   /// The monitor goes: as on real hardware, its CRTC stays set until a client turns it off.
   func unplug(_ connector: Int) {
+    generation += 1
     fake.change {
       $0.outputs[connector].connection = .disconnected
       $0.outputs[connector].edid = nil
@@ -103,10 +111,18 @@ final class SimWorld: DisplayServer {
   func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
     try fake.drainEvents(onInputDevice)
   }
-  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try fake.snapshot(options) }
+  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
+    generationRead = generation
+    return try fake.snapshot(options)
+  }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try fake.releaseModes(releases) }
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
+    guard generationRead == generation else {
+      var stale = ApplyOutcome()
+      stale.stale = true
+      return stale
+    }
     applies += 1
     if Self.changesNothing(plan, fake.topology) { redundantApplies.append(Self.describe(plan)) }
     if Self.strikes(&applyFault) { fake.failRequest(1) }
