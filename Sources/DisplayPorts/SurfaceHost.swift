@@ -104,6 +104,9 @@ public protocol SurfaceHost: AnyObject {
   /// Frames drawn into mirrors so far (paced composites, and one whenever a mirror is set
   /// up), for `status`.
   var frames: Int { get }
+  /// Frames shown in that surface's mirrors so far (0 for a surface unknown): whether one
+  /// mirror shows anything cannot be read from `frames` while another one animates.
+  func frames(on surface: SurfaceID) -> Int
 }
 
 extension SurfaceHost {

@@ -27,6 +27,8 @@ public final class WaylandSurfaces: SurfaceHost {
   public var mirrorMissing: String { "the compositor offers no zwlr_screencopy_manager_v1 or wl_subcompositor" }
   /// Frames shown in mirrors so far (each one a source change: a still source sends none).
   public private(set) var frames = 0
+  /// The same, per surface; a surface's count goes with it.
+  private var surfaceFrames: [SurfaceID: Int] = [:]
 
   /// Connects to `socket` (default `$WAYLAND_DISPLAY`) and binds the compositor, shm, layer
   /// shell, viewporter and every output; throws naming what the compositor lacks.
@@ -172,7 +174,10 @@ public final class WaylandSurfaces: SurfaceHost {
     guard let layer = surfaces[surface], let source = try? output(named: request.source),
       layer.startMirror(request, from: source), let stream = layer.mirror
     else { return false }
-    stream.shown = { [unowned self] in self.frames += 1 }
+    stream.shown = { [unowned self] in
+      self.frames += 1
+      if self.surfaces[surface] != nil { self.surfaceFrames[surface, default: 0] += 1 }
+    }
     stream.failed = { [unowned self] in
       // Once per mirror: the output's removal, which often follows, finds it stopped.
       self.surfaces[surface]?.stopMirror()
@@ -205,6 +210,7 @@ public final class WaylandSurfaces: SurfaceHost {
 
   public func close(_ surface: SurfaceID) {
     guard let layer = surfaces.removeValue(forKey: surface) else { return }
+    surfaceFrames[surface] = nil
     layer.release()
     try? connection.flush()
   }
@@ -220,6 +226,8 @@ public final class WaylandSurfaces: SurfaceHost {
     return pending
   }
 
+  public func frames(on surface: SurfaceID) -> Int { surfaceFrames[surface] ?? 0 }
+
   /// No frames wait: nothing is paced without a mirror.
   public var frameDelay: UInt64? { nil }
   public func frame() {}
@@ -227,6 +235,7 @@ public final class WaylandSurfaces: SurfaceHost {
   private func compositorClosed(_ surface: LayerSurface) {
     guard surfaces[surface.id] === surface else { return }
     surfaces[surface.id] = nil
+    surfaceFrames[surface.id] = nil
     closedByCompositor.append((surface.id, surface.output.global))
   }
 
@@ -240,6 +249,7 @@ public final class WaylandSurfaces: SurfaceHost {
     for (id, surface) in surfaces where surface.output.global == global {
       surface.release()
       surfaces[id] = nil
+      surfaceFrames[id] = nil
       pending.append(.headGone(id))
     }
   }

@@ -35,7 +35,7 @@ extension XSurfaces {
     }
     s.mirror = request
     connection.clearWindow(s.window)
-    compositeAll(s)
+    compositeAll(&s)
     if let old = s.cursorPicture { connection.freeCursorPicture(old) }
     (s.cursorPicture, s.cursorRect) = (nil, nil)
     surfaces[id] = s
@@ -65,10 +65,11 @@ extension XSurfaces {
     s.shown = nil
   }
 
-  func compositeAll(_ s: XSurface) {
+  func compositeAll(_ s: inout XSurface) {
     guard let pictures = s.pictures, let geometry = s.mirror?.geometry else { return }
     connection.composite(pictures, [geometry.content])
     frames += 1
+    s.frames += 1
     pacer.lastFrame = now()
   }
 
@@ -95,6 +96,8 @@ extension XSurfaces {
   func updateInterval() {
     pacer.interval = FramePacer.interval(refreshHz: surfaces.values.compactMap { $0.mirror?.refreshHz })
   }
+
+  public func frames(on surface: SurfaceID) -> Int { surfaces[surface]?.frames ?? 0 }
 
   public var frameDelay: UInt64? {
     guard let due = pacer.due else { return nil }
@@ -139,6 +142,7 @@ extension XSurfaces {
       // Many small rectangles cost more in requests than one bounding box in pixels.
       if areas.count > 16 { areas = [Self.bounds(areas)] }
       connection.composite(pictures, areas)
+      surfaces[id]?.frames += 1
       drew = true
       if let c = s.cursorRect, areas.contains(where: { $0.intersects(c) }) { coveredCursor.insert(id) }
     }

@@ -22,6 +22,8 @@ struct XSurface {
   /// The pointer drawn into the mirror: its picture and where it was drawn.
   var cursorPicture: CursorPicture?
   var cursorRect: Rect?
+  /// Frames composited into it, for `frames(on:)`.
+  var frames = 0
 }
 
 /// How loud a line of the surface host is.

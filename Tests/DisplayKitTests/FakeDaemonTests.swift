@@ -216,6 +216,31 @@ import Testing
     #expect(surfaces.pending.isEmpty)
   }
 
+  /// Two mirrors, one whose capture always fails and one animating: the other's frames do not
+  /// count as frames of the failing one, so it too is tried once more, then shows the
+  /// placeholder, while the other keeps mirroring.
+  @Test func aMirrorThatAlwaysFailsBesideAnAnimatingOneStillStopsTrying() throws {
+    let server = desk()
+    var config = immediate
+    config.defaults.content = .mirror
+    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    try daemon.start()
+    surfaces.mirrorsFailOn = ["DP-1"]
+    plug(server, 1)
+    plug(server, 2)
+    try daemon.handleServerEvents()
+    let failing = try #require(surfaces.surface(on: "DP-1"))
+    let animating = try #require(surfaces.surface(on: "HDMI-1"))
+    for _ in 0..<5 {
+      surfaces.showFrame(on: animating)
+      try daemon.handleServerEvents()
+    }
+    #expect(surfaces.mirrorStarts[failing] == 2, "one retry, then none")
+    #expect(surfaces.surfaces[failing]?.picture != nil, "the placeholder shows")
+    #expect(surfaces.mirrorStarts[animating] == 1 && surfaces.surfaces[animating]?.mirror != nil, "still mirroring")
+    #expect(surfaces.misuses == 0 && surfaces.pending.isEmpty)
+  }
+
   /// A mirror that stopped once (a failed capture between frames) is started again.
   @Test func aMirrorThatStoppedOnceIsStartedAgain() throws {
     let server = desk()

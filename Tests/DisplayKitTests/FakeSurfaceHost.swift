@@ -27,13 +27,19 @@ final class FakeSurfaceHost: SurfaceHost {
   /// Every mirror started fails at once, as a capture the compositor refuses: the host stops
   /// it and says `mirrorSourceLost` (the failure comes as an event, after `mirror` said yes).
   var mirrorsFail = false
+  /// The same for the mirrors on these heads only.
+  var mirrorsFailOn: Set<String> = []
   private(set) var mirrorsStarted = 0
+  /// Mirrors started, per surface.
+  private(set) var mirrorStarts: [SurfaceID: Int] = [:]
   /// Events waiting for the daemon's `takeEvents`.
   var pending: [SurfaceEvent] = []
   /// What `frameDelay` says; `frame()` clears it.
   var waitingFrame: UInt64?
   private(set) var framesAsked = 0
   var frames = 0
+  /// Frames per surface, for `frames(on:)`.
+  private(set) var surfaceFrames: [SurfaceID: Int] = [:]
   private var nextID: UInt = 0x40_0000
 
   // The test's side.
@@ -48,6 +54,16 @@ final class FakeSurfaceHost: SurfaceHost {
   }
 
   func expose(_ id: SurfaceID) { pending.append(.exposed(id)) }
+
+  /// The mirror on that surface shows a frame (its source changed).
+  func showFrame(on id: SurfaceID) {
+    guard surfaces[id]?.mirror != nil else { return }
+    frames += 1
+    surfaceFrames[id, default: 0] += 1
+  }
+
+  /// The surface on that head.
+  func surface(on head: String) -> SurfaceID? { surfaces.first { $0.value.spec.head == head }?.key }
 
   /// The surface's head went away under it (a compositor withdraws the output, as sway does
   /// for an output turned off): the host released it and says so.
@@ -94,12 +110,14 @@ final class FakeSurfaceHost: SurfaceHost {
     }
     surfaces[id]?.picture = nil
     mirrorsStarted += 1
-    if mirrorsFail {
+    mirrorStarts[id, default: 0] += 1
+    if mirrorsFail || mirrorsFailOn.contains(surfaces[id]?.spec.head ?? "") {
       pending.append(.mirrorSourceLost(id))
       return true
     }
     surfaces[id]?.mirror = request
     frames += 1
+    surfaceFrames[id, default: 0] += 1
     return true
   }
 
@@ -128,7 +146,12 @@ final class FakeSurfaceHost: SurfaceHost {
 
   func frame() {
     framesAsked += 1
-    if waitingFrame != nil { frames += 1 }
+    if waitingFrame != nil {
+      frames += 1
+      for (id, s) in surfaces where s.mirror != nil { surfaceFrames[id, default: 0] += 1 }
+    }
     waitingFrame = nil
   }
+
+  func frames(on id: SurfaceID) -> Int { surfaceFrames[id] ?? 0 }
 }

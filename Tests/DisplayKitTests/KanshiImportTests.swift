@@ -113,6 +113,29 @@ import XRig
     #expect(result.notes.contains { $0.line == 4 && $0.message.contains("\"Some Company ASDF 4242\"") })
   }
 
+  /// A model or serial is a code only as `0x` and exactly its hex digits (4, 8): a sign
+  /// would give a negative `product_code` the config refuses, more digits one beyond 0xFFFF.
+  @Test func onlyExactlyTheHexDigitsAreAProductCodeOrSerialNumber() throws {
+    let text = """
+      profile {
+        output "GSM 0x-0FF 0x-0004D2E" position 0,0
+        output "GSM 0x15B08 0x0004D2E1" position 1920,0
+        output "Some Company 0x-0FF Unknown" position 3840,0
+        output "Some Company 0x+5B0 Unknown" position 5760,0
+        output "GSM 0x5B08 0x0004D2E1" position 7680,0
+      }
+      """
+    let result = KanshiImport.read(text, file: "k", vendors: Self.vendors)
+    #expect(
+      result.profiles.first?.outputs.map(\.match) == [
+        #"{ manufacturer: "GSM", product_name: "0x-0FF", serial: "0x-0004D2E" }"#,
+        #"{ manufacturer: "GSM", product_name: "0x15B08", serial: "316129" }"#,
+        #"{ manufacturer: "Some*", product_name: "*0x-0FF" }"#,
+        #"{ manufacturer: "Some*", product_name: "*0x+5B0" }"#,
+        #"{ manufacturer: "GSM", product_code: 23304, serial: "316129" }"#,
+      ])
+  }
+
   /// Newer kanshi's syntax (kanshi 1.3.1 refuses it): top-level outputs with an alias and
   /// output blocks in braces, as defaults the profiles' outputs take.
   @Test func topLevelOutputsAndBlocksGiveDefaults() {

@@ -198,7 +198,7 @@ struct WaylandIdentityRigTests {
     } else {
       // Logged before the daemon says it is ready, so in the log its start waited for.
       let refusal = "the compositor refused the configuration: the compositor would not accept the configuration"
-      daemon.settle()
+      daemon.drain()
       #expect(
         daemon.log.contains { $0.contains(refusal + " (custom modes asked for: X11-2 800x600@60.000 Hz)") },
         "\(daemon.log)")

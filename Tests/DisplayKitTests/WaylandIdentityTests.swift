@@ -79,6 +79,29 @@ import Testing
     #expect(identity.productCode == 0x095F && identity.productName == nil && identity.serialNumber == 123_456)
   }
 
+  /// Only `0x` and exactly the digits (4 for a code, 8 for a serial number) are a number:
+  /// a sign (`0x-0FF` is -255 to `Int(_:radix:)`) would make a product code the config
+  /// refuses; such a model is a product name, such a serial a string.
+  @Test(arguments: [
+    ("0x095F", 0x095F), ("0x-0FF", nil), ("0x+0FF", nil), ("0x 0FF", nil), ("0x95F", nil), ("0x0095F", nil),
+    ("0X095F", nil), ("0x09g5", nil),
+  ])
+  func aModelIsAProductCodeOnlyWithExactlyFourHexDigits(_ model: String, _ code: Int?) throws {
+    let identity = try #require(HeadIdentity(make: "BOE", model: model, serial: "", vendors: Self.vendors))
+    #expect(identity.productCode == code)
+    #expect(identity.productName == (code == nil ? model : nil))
+  }
+
+  @Test(arguments: [
+    ("0x0001E240", UInt32(123_456)), ("0xFFFFFFFF", UInt32.max), ("0x-001E240", nil), ("0x+001E240", nil),
+    ("0x1E240", nil), ("0x00001E240", nil),
+  ])
+  func aSerialIsASerialNumberOnlyWithExactlyEightHexDigits(_ serial: String, _ number: UInt32?) throws {
+    let identity = try #require(HeadIdentity(make: "BOE", model: "M", serial: serial, vendors: Self.vendors))
+    #expect(identity.serialNumber == number)
+    #expect(identity.savedSerial == number.map { String($0) } ?? serial)
+  }
+
   /// Headless heads say nothing: identity keys match nothing, `output` globs still match.
   @Test func aHeadWithoutMakeModelOrSerialMatchesOnlyByConnector() throws {
     #expect(Self.topology([Self.headless]).outputs.first?.headIdentity == nil)

@@ -81,7 +81,7 @@ import Testing
 
   // MARK: bounds
 
-  @Test func moreThan4095ModesNoLongerShareIdsAndTheCurrentModeIsKept() throws {
+  @Test func headsWithMoreThan4095ModesKeepDistinctIdsAndTheirCurrentMode() throws {
     var head = Self.headless
     head.modes = (0..<5000).map { HeadMode(width: 640 + $0, height: 480, refreshMilliHz: 60000) }
     head.currentMode = 4999

@@ -53,7 +53,7 @@ extension Daemon {
   /// refuses (an output powered off) does not loop. Returns whether the surfaces need a sync.
   func mirrorStopped(_ id: OutputID) -> Bool {
     guard var monitor = monitors[id] else { return false }
-    let frames = surfaces?.frames ?? 0
+    let frames = surfaces?.frames(on: monitor.surface) ?? 0
     defer { monitors[id] = monitor }
     if let stopped = monitor.mirrorStopped, stopped == frames, let request = monitor.mirror {
       log.warning("the mirror of \(request.source) on \(monitor.name) stopped again: the placeholder until it changes")

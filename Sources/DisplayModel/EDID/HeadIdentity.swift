@@ -75,10 +75,7 @@ public struct HeadIdentity: Hashable, Sendable {
   public var manufacturers: [String] { (vendorIDs + [make]).filter { !$0.isEmpty } }
 
   /// The EDID product code, where the model is libdisplay-info's `0xHHHH` for it.
-  public var productCode: Int? {
-    guard model.count == 6, model.hasPrefix("0x") else { return nil }
-    return Int(model.dropFirst(2), radix: 16)
-  }
+  public var productCode: Int? { Self.hexNumber(model, digits: 4).map(Int.init) }
 
   /// The monitor's name (the EDID's product name descriptor), nil when the model is a code.
   public var productName: String? { model.isEmpty || productCode != nil ? nil : model }
@@ -90,9 +87,30 @@ public struct HeadIdentity: Hashable, Sendable {
   }
 
   /// libdisplay-info's `0xHHHHHHHH` for an EDID serial number (no serial string).
-  public var serialNumber: UInt32? {
-    guard serial.count == 10, serial.hasPrefix("0x") else { return nil }
-    return UInt32(serial.dropFirst(2), radix: 16)
+  public var serialNumber: UInt32? { Self.hexNumber(serial, digits: 8) }
+
+  /// The number `text` writes as `0x` and exactly `digits` (at most 8) hex digits, as
+  /// libdisplay-info writes a code; nil for anything else. `Int(_:radix:)` alone takes a
+  /// sign (`0x-0FF`), which would make a product code no config accepts.
+  static func hexNumber<S: StringProtocol>(_ text: S, digits: Int) -> UInt32? {
+    let bytes = Array(text.utf8)
+    guard digits <= 8, bytes.count == digits + 2, bytes[0] == UInt8(ascii: "0"), bytes[1] == UInt8(ascii: "x")
+    else { return nil }
+    var value: UInt32 = 0
+    for byte in bytes.dropFirst(2) {
+      guard let digit = hexDigit(byte) else { return nil }
+      value = value << 4 | digit
+    }
+    return value
+  }
+
+  private static func hexDigit(_ byte: UInt8) -> UInt32? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+    default: nil
+    }
   }
 
   /// What `profile save` writes, so that the profile matches here and, for a monitor

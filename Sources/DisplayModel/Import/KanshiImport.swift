@@ -146,8 +146,8 @@ struct KanshiReader {
       // make's first word and the model's last one.
       m.manufacturer = ProfileSave.escaped(first) + "*"
       let last = rest[rest.endIndex - 2]
-      if last.count == 6, last.hasPrefix("0x"), let code = Int(last.dropFirst(2), radix: 16) {
-        m.productCode = code
+      if let code = HeadIdentity.hexNumber(last, digits: 4) {
+        m.productCode = Int(code)
       } else {
         m.productName = "*" + ProfileSave.escaped(last)
       }
@@ -165,13 +165,13 @@ struct KanshiReader {
     let known = m.manufacturer != nil && m.productName == nil && m.productCode == nil
     let serial = rest.count > 1 ? rest.popLast() : nil
     let model = rest.joined(separator: " ")
-    if known, model.hasPrefix("0x"), let code = Int(model.dropFirst(2), radix: 16) {
-      m.productCode = code
+    if known, let code = HeadIdentity.hexNumber(model, digits: 4) {
+      m.productCode = Int(code)
     } else if known, !model.isEmpty {
       m.productName = ProfileSave.escaped(model)
     }
     if let serial, serial != "Unknown" {
-      let text = serial.hasPrefix("0x") ? Int(serial.dropFirst(2), radix: 16).map(String.init) ?? serial : serial
+      let text = HeadIdentity.hexNumber(serial, digits: 8).map { String($0) } ?? serial
       m.serial = ProfileSave.escaped(text)
     }
     guard m.productName != nil || m.productCode != nil || m.serial != nil else {

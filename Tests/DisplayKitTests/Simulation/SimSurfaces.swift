@@ -76,4 +76,5 @@ extension SimWorld: SurfaceHost {
   var frameDelay: UInt64? { host.frameDelay }
   func frame() { host.frame() }
   var frames: Int { host.frames }
+  func frames(on surface: SurfaceID) -> Int { host.frames(on: surface) }
 }
