@@ -81,6 +81,10 @@ public protocol SurfaceHost: AnyObject {
   var canMirror: Bool { get }
   /// What the server lacks when `canMirror` is false, for the log.
   var mirrorMissing: String { get }
+  /// Whether a monitor's picture is to be drawn at its head's pixels (`PlaceholderContent`'s
+  /// `density`; a wlroots head's logical size is its pixels over its scale), not at `rect`'s
+  /// size (an X window is screen pixels, whatever a CRTC transform does to them).
+  var picturesAtHeadPixels: Bool { get }
   func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID
   func show(_ picture: PlaceholderPicture, on surface: SurfaceID) throws(DisplayError)
   /// Mirrors until `show`, another `mirror` or `close`; false when it cannot (the surface
@@ -111,4 +115,5 @@ public protocol SurfaceHost: AnyObject {
 
 extension SurfaceHost {
   public var mirrorMissing: String { "the display server cannot mirror" }
+  public var picturesAtHeadPixels: Bool { false }
 }

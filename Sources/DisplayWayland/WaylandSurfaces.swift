@@ -140,6 +140,10 @@ public final class WaylandSurfaces: SurfaceHost {
 
   // SurfaceHost.
 
+  /// A monitor's buffer is at its output's pixels, which the viewport shows over the
+  /// logical size: a picture drawn at the logical size would fill 1/scale of it.
+  public var picturesAtHeadPixels: Bool { true }
+
   public func open(_ spec: SurfaceSpec) throws(DisplayError) -> SurfaceID {
     guard let output = try output(named: spec.head) else {
       throw .compositor(display: connection.socketName, problem: "no output \(spec.head) to put a surface on")

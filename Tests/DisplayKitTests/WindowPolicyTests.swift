@@ -29,6 +29,21 @@ import Testing
     #expect(wanted.allSatisfy { $0.content == .placeholder && $0.refusal == nil })
   }
 
+  /// A head whose area is half its mode (a Wayland head at scale 2) has two pixels per unit:
+  /// its picture is drawn at 1280x1024 for a 640x512 area; an unscaled one at its own size.
+  @Test func thePictureCarriesTheHeadsPixelsPerUnitOfItsArea() throws {
+    var topology = row
+    let i = try #require(topology.crtcs.firstIndex { $0.x == 1920 })
+    topology.crtcs[i].width = 640
+    topology.crtcs[i].height = 512
+    let wanted = Config().wantedWindows(in: topology)
+    let hdmi = try #require(wanted.first { $0.output.name == "HDMI-1" })
+    #expect(hdmi.picture.density == 2)
+    #expect(hdmi.picture.atDensity.width == 1280 && hdmi.picture.atDensity.height == 1024)
+    let dp = try #require(wanted.first { $0.output.name == "DP-1" })
+    #expect(dp.picture.density == 1 && dp.picture.atDensity == dp.picture)
+  }
+
   @Test func aMirrorOfMainMirrors() {
     var config = Config()
     config.monitors = [mirror("HDMI-1", of: "main")]

@@ -74,7 +74,10 @@ extension Daemon {
 
   func draw(_ monitor: inout ManagedMonitor, _ picture: PlaceholderContent) {
     readPlaceholderImage()
-    guard let surfaces, let image = painter?.picture(picture, image: placeholderImage) else {
+    // The picture's lines are sized from its height: drawn at the head's pixels, they keep
+    // their share of a scaled head.
+    let drawn = surfaces?.picturesAtHeadPixels == true ? picture.atDensity : picture
+    guard let surfaces, let image = painter?.picture(drawn, image: placeholderImage) else {
       log.error("could not draw the placeholder for \(monitor.name) (\(picture.width)x\(picture.height))")
       return
     }
