@@ -33,10 +33,7 @@ public struct IdentifyCard: Equatable, Sendable {
       let monitor = edid?.productName?.text ?? edid.map { "\($0.manufacturer) monitor" }
       var card = IdentifyCard(
         output: output.name, monitor: monitor, mode: mode.label, area: area, rect: cardRect(in: area))
-      if let crtc = topology.activeCrtc(of: output) {
-        let across = Double(crtc.rotation.turned(mode.width, mode.height).width) / Double(max(1, area.width))
-        card.density = across.isFinite ? min(max(across, 0.25), 4) : 1
-      }
+      card.density = PlaceholderContent.density(of: output, in: topology)
       return card
     }.sorted { ($0.area.x, $0.area.y, $0.output) < ($1.area.x, $1.area.y, $1.output) }
   }

@@ -109,7 +109,7 @@ struct ApplyCommand: Subcommand {
 
   /// What `apply` would do, as `check-config` prints it; nothing is changed.
   private func dryRun(_ config: Config, _ args: Arguments) throws -> ExitStatus {
-    let topology = try connectServer(args, spec, log: Logger(level: .error)).snapshot(ReadOptions(probe: true))
+    let topology = try connectDesk(args, spec, log: Logger(level: .error)).server.snapshot(ReadOptions(probe: true))
     let lid = config.lid(reading: currentLidState)
     var shown = config
     if let name = args["--profile"] {

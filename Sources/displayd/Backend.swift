@@ -42,13 +42,8 @@ func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
 }
 
 /// The server the layout commands (`apply`, `check-config`) read and arrange, as the daemon
-/// would: on Wayland the output manager (no surfaces drawn), else the X server.
-func connectServer(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> any DisplayServer {
-  try connectDesk(args, spec, log: log).server
-}
-
-/// The server and what else it offers the daemon (X's resources, properties, pointers and
-/// power; none on Wayland).
+/// would: on Wayland the output manager (no surfaces drawn), else the X server; with what
+/// else it offers the daemon (X's resources, properties, pointers and power; none on Wayland).
 func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> (
   server: any DisplayServer, facilities: DisplayFacilities
 ) {
