@@ -86,9 +86,5 @@ extension Topology {
 
   /// wl_output's counter-clockwise quarter turns are RandR's (`rotated90` is `left`); a flip
   /// is about the vertical axis, RandR's X reflection.
-  static func rotation(_ transform: HeadTransform) -> Rotation {
-    let turns: [Rotation] = [.normal, .left, .inverted, .right]
-    let turn = turns[transform.rawValue % 4]
-    return transform.isFlipped ? [turn, .reflectX] : turn
-  }
+  static func rotation(_ transform: HeadTransform) -> Rotation { Rotation(transform, .turned) }
 }

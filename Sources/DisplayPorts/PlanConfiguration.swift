@@ -40,18 +40,8 @@ extension OutputConfiguration {
     return .listed(width: mode.width, height: mode.height, refreshMilliHz: refresh)
   }
 
-  /// RandR's rotation as wl_output's transform: quarter turns counter-clockwise, a flip about
-  /// the vertical axis (`reflectX`); a `reflectY` is a half turn and a flip.
-  static func transform(_ rotation: Rotation) -> HeadTransform {
-    var turns = 0
-    if rotation.contains(.left) { turns = 1 }
-    if rotation.contains(.inverted) { turns = 2 }
-    if rotation.contains(.right) { turns = 3 }
-    let reflectY = rotation.contains(.reflectY)
-    if reflectY { turns = (turns + 2) % 4 }
-    let flipped = rotation.contains(.reflectX) != reflectY
-    return HeadTransform(rawValue: turns + (flipped ? 4 : 0)) ?? .normal
-  }
+  /// RandR's rotation as wl_output's transform (`Rotation.transform`).
+  static func transform(_ rotation: Rotation) -> HeadTransform { rotation.transform }
 
   /// The config's scale from a CRTC transform (a scaling matrix: its diagonal); 1 for none
   /// or anything that is not a positive, finite scale.

@@ -17,22 +17,13 @@ public enum RandRHeadValues {
   }
 
   /// The head transform a CRTC's rotation and reflection bits make.
-  public static func transform(_ rotation: Rotation) -> HeadTransform {
-    var turns = quarterTurns(rotation)
-    let (rx, ry) = (rotation.contains(.reflectX), rotation.contains(.reflectY))
-    if ry { turns += 2 }
-    let flipped = rx != ry
-    return HeadTransform(rawValue: turns % 4 + (flipped ? 4 : 0)) ?? .normal
-  }
+  public static func transform(_ rotation: Rotation) -> HeadTransform { rotation.transform }
 
   /// RandR's two spellings of a head transform, the plainer first: the rotation (with
   /// `reflect x` when flipped), then the half turn more with both reflections (with `reflect
   /// y` alone when flipped), for CRTCs that reflect but do not turn.
   public static func rotations(_ transform: HeadTransform) -> [Rotation] {
-    let turns = transform.rawValue % 4
-    let halfMore = rotationBit((turns + 2) % 4)
-    guard transform.isFlipped else { return [rotationBit(turns), halfMore.union([.reflectX, .reflectY])] }
-    return [rotationBit(turns).union(.reflectX), halfMore.union(.reflectY)]
+    TransformSpelling.allCases.map { Rotation(transform, $0) }
   }
 
   /// The RandR rotation for a head transform on a CRTC that can do `allowed`: the first
@@ -75,15 +66,4 @@ public enum RandRHeadValues {
   }
 
   private static func distance(_ a: Int, _ b: Int) -> Int { a > b ? a - b : b - a }
-
-  private static func quarterTurns(_ rotation: Rotation) -> Int {
-    if rotation.contains(.left) { return 1 }
-    if rotation.contains(.inverted) { return 2 }
-    if rotation.contains(.right) { return 3 }
-    return 0
-  }
-
-  private static func rotationBit(_ turns: Int) -> Rotation {
-    [Rotation.normal, .left, .inverted, .right][turns]
-  }
 }

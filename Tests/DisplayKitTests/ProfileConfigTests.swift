@@ -41,7 +41,8 @@ import Testing
     #expect(desk.outputs[1].mode == .sizeRate(width: 3840, height: 2160, refresh: 60) && desk.outputs[1].primary)
     let third = desk.outputs[2]
     #expect(third.position == .at(.relative(.rightOf, target: "big")))
-    #expect(third.rotation == [.left, .reflectX] && third.scale == 2 && third.scaleFilter == .nearest)
+    #expect(third.transform == .flipped90 && third.transformSpelling == .turned)
+    #expect(third.scale == 2 && third.scaleFilter == .nearest)
     #expect(third.content == ContentKind.none, "a profile entry gets no window unless it asks")
     #expect(third.level == .above && desk.outputs[1].level == nil)
     #expect(config.profiles[1].outputs[0].position == .sameAs("main") && config.profiles[1].dpi == .auto)
@@ -51,7 +52,8 @@ import Testing
   @Test func aProfileEntryLeavesOutKeysToTheirDefaults() throws {
     let entry = try #require(try parse("{profiles: [{name: 'p', outputs: [{match: {}}]}]}").profiles.first?.outputs[0])
     #expect(entry.enabled == nil && entry.mode == .preferred && entry.position == nil)
-    #expect(entry.rotation == .normal && entry.scale == 1 && entry.scaleFilter == .bilinear && !entry.primary)
+    #expect(entry.transform == .normal && entry.transformSpelling == .turned)
+    #expect(entry.scale == 1 && entry.scaleFilter == .bilinear && !entry.primary)
     #expect(try parse("{}").lidClosed == .ignore)
   }
 
@@ -66,7 +68,10 @@ import Testing
     #expect(rule.scale == 1.25 && rule.scaleFilter == .nearest)
     let t = TopologyBuilder.topology(["HDMI-1"], on: ["HDMI-1": TopologyBuilder.m1080])
     let settings = try #require(config.settings(for: t.outputs[0]))
-    #expect(!settings.enabled && settings.rotation == [.inverted, .reflectY] && settings.scale == 1.25)
+    #expect(!settings.enabled && settings.scale == 1.25)
+    // A half turn and a flip in Y is a flip in X, kept as written for RandR.
+    #expect(settings.transform == .flipped && settings.transformSpelling == .reflectedY)
+    #expect(settings.transform.map { Rotation($0, settings.transformSpelling) } == [.inverted, .reflectY])
     #expect(settings.primary && settings.scaleFilter == .nearest)
   }
 

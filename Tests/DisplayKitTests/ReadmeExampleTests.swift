@@ -27,7 +27,7 @@ import XRig
     #expect(docked.lid == .closed && docked.dpi == .fixed(192) && docked.appliedHooks.count == 1)
     #expect(docked.outputs.map(\.enabled) == [false, nil, nil])
     #expect(docked.outputs.map(\.primary) == [false, true, false])
-    #expect(docked.outputs[2].rotate == .left && docked.outputs[2].scale == 2)
+    #expect(docked.outputs[2].transform == .rotated90 && docked.outputs[2].scale == 2)
     #expect(docked.outputs[2].position == ProfilePosition("right-of big"))
     #expect(config.profiles[2].dpi == .auto)
     #expect(config.profiles[3].outputs[1].position == .sameAs("laptop"))

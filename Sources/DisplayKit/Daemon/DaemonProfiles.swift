@@ -192,7 +192,7 @@ extension Daemon {
     }
     var planned = choice.profile
     for (i, id) in choice.assignment.outputs.enumerated() where noRotation.contains(id) {
-      (planned.outputs[i].rotate, planned.outputs[i].reflect) = (.normal, .none)
+      (planned.outputs[i].transform, planned.outputs[i].transformSpelling) = (.normal, .turned)
     }
     let planner = ProfilePlanner(topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
     do {

@@ -180,7 +180,9 @@ public struct MonitorSettings: Hashable, Sendable {
   /// From a rule's `enabled`: false turns the output off.
   public var enabled = true
   /// From a rule's `rotate` and `reflect`; nil when it gives neither (the CRTC's stays).
-  public var rotation: Rotation?
+  public var transform: HeadTransform?
+  /// How the rule spelled `transform` (RandR sets, and shows, the spelling written).
+  public var transformSpelling = TransformSpelling.turned
   /// From a rule's `scale` and `scale_filter`; nil when it gives none (the transform stays
   /// until the monitor is set anew).
   public var scale: Double?
@@ -298,7 +300,8 @@ public struct Config: Hashable, Sendable {
     if let m = rule.mirror { result.mirror = m }
     if let e = rule.enabled { result.enabled = e }
     if rule.rotate != nil || rule.reflect != nil {
-      result.rotation = (rule.rotate ?? .normal).rotation.union((rule.reflect ?? .none).rotation)
+      (result.transform, result.transformSpelling) = HeadTransform.requested(
+        rule.rotate ?? .normal, rule.reflect ?? .none)
     }
     if let s = rule.scale { result.scale = s }
     if let f = rule.scaleFilter { result.scaleFilter = f }

@@ -181,8 +181,8 @@ public struct Planner {
     var rotation = topology.activeCrtc(of: output)?.rotation ?? .normal
     if noRotation.contains(output.id) {
       rotation = .normal
-    } else if let wanted = settings.rotation {
-      let fit = crtc.fit(wanted)
+    } else if let wanted = settings.transform {
+      let fit = crtc.fit(Rotation(wanted, settings.transformSpelling))
       rotation = fit.rotation
       warnings += Crtc.fitWarnings(output.name, fit.problems)
     }

@@ -80,7 +80,7 @@ extension Planner {
     guard let main, let settings = config.settings(for: main) else { return [] }
     var asked: [String] = []
     if !settings.enabled { asked.append("enabled: false") }
-    if settings.rotation != nil { asked.append("rotate/reflect") }
+    if settings.transform != nil { asked.append("rotate/reflect") }
     if settings.scale != nil { asked.append("scale") }
     if settings.primary && topology.primary != main.id { asked.append("primary") }
     guard !asked.isEmpty else { return [] }

@@ -111,8 +111,10 @@ public struct ProfileOutput: Hashable, Sendable {
   public var mode = ModeRequest.preferred
   /// nil: laid out by the profile's `arrange`.
   public var position: ProfilePosition?
-  public var rotate = RotateRequest.normal
-  public var reflect = ReflectRequest.none
+  /// From `rotate` and `reflect`.
+  public var transform = HeadTransform.normal
+  /// How the entry spelled `transform` (RandR sets, and shows, the spelling written).
+  public var transformSpelling = TransformSpelling.turned
   /// `xrandr --scale`: the monitor shows an area of its mode size times this.
   public var scale = 1.0
   public var scaleFilter = ScaleFilter.bilinear
@@ -130,9 +132,6 @@ public struct ProfileOutput: Hashable, Sendable {
 
   /// The scales an entry may ask for.
   public static let scales = 0.25...8.0
-
-  /// The RandR rotation and reflection bits together.
-  public var rotation: Rotation { rotate.rotation.union(reflect.rotation) }
 
   /// How messages name this entry: its alias, else its match.
   public var label: String { alias ?? match.summary }

@@ -54,7 +54,7 @@ extension ProfilePlanner {
       (own.width, own.height) == (mode.width, mode.height), clone.output.modes.contains(mode.id),
       clone.output.possibleCrtcs.contains(crtc.id),
       crtc.possibleOutputs.isEmpty || crtc.possibleOutputs.contains(clone.output.id),
-      crtc.fit(clone.entry.rotation).rotation == target.rotation
+      crtc.fit(Rotation(clone.entry.transform, clone.entry.transformSpelling)).rotation == target.rotation
     else { return false }
     clone.crtc = crtc
     clone.sharesWith = t
@@ -65,7 +65,7 @@ extension ProfilePlanner {
 
   func fitRotation(_ slot: inout Slot, _ warnings: inout [PlanWarning]) {
     guard let crtc = slot.crtc else { return }
-    let (rotation, problems) = crtc.fit(slot.entry.rotation)
+    let (rotation, problems) = crtc.fit(Rotation(slot.entry.transform, slot.entry.transformSpelling))
     slot.rotation = rotation
     warnings += Crtc.fitWarnings(slot.output.name, problems)
   }

@@ -75,8 +75,9 @@ extension ProfileOutput: Decodable {
     enabled = try c.optional("enabled")
     mode = try c.parsed("mode", expected: modeExpected, ModeRequest.init) ?? mode
     position = try c.parsed("position", expected: profilePositionExpected, ProfilePosition.init)
-    rotate = try c.parsed("rotate", expected: oneOf(RotateRequest.self), RotateRequest.init) ?? rotate
-    reflect = try c.parsed("reflect", expected: oneOf(ReflectRequest.self), ReflectRequest.init) ?? reflect
+    let rotate = try c.parsed("rotate", expected: oneOf(RotateRequest.self), RotateRequest.init) ?? .normal
+    let reflect = try c.parsed("reflect", expected: oneOf(ReflectRequest.self), ReflectRequest.init) ?? .none
+    (transform, transformSpelling) = HeadTransform.requested(rotate, reflect)
     scale = try c.bounded("scale", Self.scales, lowerOpen: false, expected: scaleExpected) ?? scale
     scaleFilter = try c.parsed("scale_filter", expected: oneOf(ScaleFilter.self), ScaleFilter.init) ?? scaleFilter
     primary = try c.optional("primary") ?? primary
