@@ -75,8 +75,8 @@ public final class OutputManagerLayout {
     return Self.outcome(result, plan, topology, server: desk.server)
   }
 
-  /// The port's answer in the daemon's terms: heads whose transform was refused by the
-  /// bridge's CRTC of each, so that the daemon plans them unscaled.
+  /// The port's answer in the daemon's terms: heads whose transform was refused by the CRTC
+  /// the plan set each on, so that the daemon plans them unscaled.
   public static func outcome(
     _ result: ApplyResult, _ plan: Plan, _ topology: Topology, server: String
   ) -> ApplyOutcome {
@@ -89,10 +89,19 @@ public final class OutputManagerLayout {
     case .refused(let refusal):
       outcome.problems = ["\(server) refused the configuration: \(refusal.reason)"]
       outcome.notRestored = refusal.notRestored
-      let crtcs = refusal.transformRefused.compactMap { topology.output(named: $0)?.crtc }
-      outcome.transformRefused = Set(crtcs)
+      outcome.transformRefused = crtcs(of: refusal.transformRefused, plan, topology)
     }
     return outcome
+  }
+
+  /// The CRTCs the plan set the named heads on: a head lit for the first time has none in
+  /// the snapshot yet, but the plan's change names the bridge's idle one.
+  static func crtcs(of heads: Set<String>, _ plan: Plan, _ topology: Topology) -> Set<CrtcID> {
+    let named = { (id: OutputID) in topology.output(id).map { heads.contains($0.name) } ?? false }
+    let changes = plan.changes.filter { change in
+      (change.outputs.isEmpty ? topology.crtc(change.crtc)?.outputs ?? [] : change.outputs).contains(where: named)
+    }
+    return Set(changes.map(\.crtc))
   }
 
   /// The port lists no modes the daemon made and must remove (on wlroots a custom mode is

@@ -141,6 +141,24 @@ import Testing
     #expect(manager.applied.count == applies)
     #expect(surfaces.held == 0 && surfaces.closed == 2 && surfaces.misuses == 0)
   }
+
+  @Test func aHeadThatCannotScaleIsPlannedUnscaledWithAWarning() throws {
+    let (manager, server) = desk()
+    var lines: [String] = []
+    let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, scale: 1.5 }]"#)
+    let daemon = try Daemon(
+      connection: server, surfaces: surfaces, config: rules, log: Logger(level: .warning) { lines.append($0) })
+    try daemon.start()
+    var head = FakeOutputManager.head("HDMI-1")
+    head.capabilities.scaling = false
+    manager.plug(head)
+    try daemon.handleServerEvents()
+    #expect(manager.tested.map { $0.heads.first?.scale } == [1.5, 1], "refused when tested, then asked unscaled")
+    #expect(manager.applied.count == 1 && manager.head("HDMI-1")?.scale == 1)
+    #expect(rect(manager.head("HDMI-1")) == Rect(x: 1920, y: 0, width: 1920, height: 1080))
+    #expect(lines.contains { $0.contains("HDMI-1: its CRTC refused a transform") && $0.contains("scale 1 instead") })
+    #expect(surfaces.held == 1)
+  }
 }
 
 /// The adapter's own choices, with values.
