@@ -218,5 +218,11 @@ import Testing
     #expect(manager.head("DP-1")?.rect == Rect(x: 1920, y: 0, width: 1920, height: 1080))
     #expect(manager.head("eDP-1")?.rect == Rect(x: 0, y: 0, width: 3840, height: 2160))
     #expect(manager.head("eDP-1")?.transform == .flipped && manager.generation > old + 1)
+    // A head that shows only some transforms refuses the others, naming no refused scale.
+    manager.change { $0[1].capabilities.transforms = [.normal] }
+    let turned = OutputConfiguration(
+      generation: manager.generation, heads: [HeadConfiguration(name: "DP-1", enabled: true, transform: .rotated90)])
+    #expect(try manager.test(turned) == .refused(ApplyRefusal(reason: "DP-1 cannot show the transform rotated90")))
+    #expect(manager.head("DP-1")?.transform == .normal)
   }
 }
