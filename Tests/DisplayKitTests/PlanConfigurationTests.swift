@@ -77,12 +77,14 @@ struct PlanConfigurationTests {
     let t = Self.topology
     var plan = Plan()
     plan.changes = [try Self.change(t, "B", mode: nil)]
-    let applied = WaylandDisplayServer.outcome(.applied, plan, t)
+    let server = WaylandDisplayServer.desk.server
+    let applied = OutputManagerLayout.outcome(.applied, plan, t, server: server)
     #expect(applied.applied.count == 1 && applied.errors.isEmpty && !applied.stale)
-    #expect(WaylandDisplayServer.outcome(.stale, plan, t).stale)
-    let refused = WaylandDisplayServer.outcome(
-      .refused(ApplyRefusal(reason: "failed", transformRefused: ["B"], notRestored: ["A"])), plan, t)
+    #expect(OutputManagerLayout.outcome(.stale, plan, t, server: server).stale)
+    let refused = OutputManagerLayout.outcome(
+      .refused(ApplyRefusal(reason: "failed", transformRefused: ["B"], notRestored: ["A"])), plan, t, server: server)
     #expect(refused.applied.isEmpty && !refused.errors.isEmpty)
+    #expect(refused.problems == ["the compositor refused the configuration: failed"])
     #expect(refused.notRestored == ["A"])
     #expect(refused.transformRefused == [try #require(t.output(named: "B")?.crtc)])
   }

@@ -1,0 +1,110 @@
+import DisplayModel
+
+/// The daemon's layout (a `Topology` to plan from, a `Plan` to put in force) over any output
+/// manager: heads through the `Topology(heads:vendors:)` bridge, plans sent as one
+/// configuration (`OutputConfiguration(plan:in:)`), tested, then applied, and the port's
+/// answer in the daemon's `ApplyOutcome`. What a display server says of its desk beyond the
+/// heads (its screen's limits, whether it has a primary, how the log names it) is its
+/// `Desk`. The backend's event loop stays with it: this adds no roundtrip of its own, one
+/// `heads` a snapshot and one `test` and one `apply` a plan.
+public final class OutputManagerLayout {
+  /// What a backend states of its desk beyond the heads.
+  public struct Desk: Sendable {
+    /// How the log names the server: "the compositor" ("the compositor refused the
+    /// configuration: …").
+    public var server: String
+    /// The largest screen the planner keeps within.
+    public var maxWidth: Int
+    public var maxHeight: Int
+    /// Whether the server has a primary head (RandR's): without one, a plan that changes no
+    /// head sends nothing (its primary and screen size have no meaning there).
+    public var hasPrimary: Bool
+
+    public init(server: String, maxWidth: Int, maxHeight: Int, hasPrimary: Bool = false) {
+      self.server = server
+      self.maxWidth = maxWidth
+      self.maxHeight = maxHeight
+      self.hasPrimary = hasPrimary
+    }
+  }
+
+  public let manager: any OutputManager
+  public let desk: Desk
+  /// The PNP ids a head's make stands for.
+  public let vendors: PNPVendors
+  /// Where what the bridge left out of a snapshot is said (once while it stays the same).
+  let warn: (String) -> Void
+  private var lastWarnings: [String] = []
+
+  public init(
+    _ manager: any OutputManager, desk: Desk, vendors: PNPVendors = .none, warn: @escaping (String) -> Void = { _ in }
+  ) {
+    self.manager = manager
+    self.desk = desk
+    self.vendors = vendors
+    self.warn = warn
+  }
+
+  /// The heads through the bridge, with the screen limits the backend states.
+  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
+    let snapshot = try manager.heads(probe: options.probe)
+    report(snapshot.bounded().warnings)
+    var topology = Topology(heads: snapshot, vendors: vendors)
+    (topology.screen.maxWidth, topology.screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
+    return topology
+  }
+
+  /// What the bridge left out of a snapshot, said when it changes (not at every snapshot).
+  private func report(_ warnings: [String]) {
+    guard warnings != lastWarnings else { return }
+    lastWarnings = warnings
+    for warning in warnings { warn(warning) }
+  }
+
+  /// The plan as one configuration: tested, then applied. A plan that changes no head (and
+  /// no primary where the server has one) sends nothing.
+  public func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
+    var outcome = ApplyOutcome()
+    guard !plan.changes.isEmpty || (desk.hasPrimary && plan.primary != nil) else { return outcome }
+    guard let configuration = OutputConfiguration(plan: plan, in: topology) else {
+      outcome.refused = "the plan names an output \(desk.server) does not list"
+      return outcome
+    }
+    var result = try manager.test(configuration)
+    if result == .applied { result = try manager.apply(configuration) }
+    return Self.outcome(result, plan, topology, server: desk.server)
+  }
+
+  /// The port's answer in the daemon's terms: heads whose transform was refused by the CRTC
+  /// the plan set each on, so that the daemon plans them unscaled.
+  public static func outcome(
+    _ result: ApplyResult, _ plan: Plan, _ topology: Topology, server: String
+  ) -> ApplyOutcome {
+    var outcome = ApplyOutcome()
+    switch result {
+    case .applied:
+      outcome.applied = plan.changes.map { ($0, $0.mode) }
+    case .stale:
+      outcome.stale = true
+    case .refused(let refusal):
+      outcome.problems = ["\(server) refused the configuration: \(refusal.reason)"]
+      outcome.notRestored = refusal.notRestored
+      outcome.transformRefused = crtcs(of: refusal.transformRefused, plan, topology)
+    }
+    return outcome
+  }
+
+  /// The CRTCs the plan set the named heads on: a head lit for the first time has none in
+  /// the snapshot yet, but the plan's change names the bridge's idle one.
+  static func crtcs(of heads: Set<String>, _ plan: Plan, _ topology: Topology) -> Set<CrtcID> {
+    let named = { (id: OutputID) in topology.output(id).map { heads.contains($0.name) } ?? false }
+    let changes = plan.changes.filter { change in
+      (change.outputs.isEmpty ? topology.crtc(change.crtc)?.outputs ?? [] : change.outputs).contains(where: named)
+    }
+    return Set(changes.map(\.crtc))
+  }
+
+  /// The port lists no modes the daemon made and must remove (on wlroots a custom mode is
+  /// part of the configuration that asks for it): answered as a server without them.
+  public func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { [] }
+}
