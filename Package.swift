@@ -57,8 +57,9 @@ let package = Package(
     // The two ports every display server implements: an output manager (heads, configurations
     // tested then applied) and a surface per monitor (a picture or a mirror). Protocols, the
     // surface's values and the bridges to today's Topology (the heads' values are the
-    // model's): the backends below are peers behind them.
-    .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender"]),
+    // model's), and the event source and layout the daemon speaks today: the backends
+    // below are peers behind them.
+    .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender", "DisplaySupport"]),
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
     // surfaces and screencopy mirrors. The only module that speaks Wayland.
     .target(
@@ -70,8 +71,8 @@ let package = Package(
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
-    // surface shows. It knows the display server only as the `DisplayServer` protocol and
-    // the surfaces as the `SurfaceHost` port, never X.
+    // surface shows. It knows the display server only as its events (`ChangeSource`) and
+    // its layout (`LayoutServer`), and the surfaces as the `SurfaceHost` port, never X.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport"]),
     // The service around it: the poll() loop's descriptors, control socket and its wire
     // types, hooks, sd_notify, reading the config file.

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayPorts
 import DisplaySupport
 import DisplayX11
 
@@ -87,10 +88,10 @@ public final class DaemonService {
     shownStatus = daemon.summary
     notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(daemon.summary))")
     while !stopping {
-      daemon.connection.flush()
+      daemon.changeSource.flush()
       // Every descriptor is served every turn: with X events already queued the poll only
       // looks, so a storm of them cannot starve signals, clients, hooks or the watchdog.
-      let busy = daemon.connection.queuedEvents > 0
+      let busy = daemon.changeSource.queuedEvents > 0
       for (fd, events) in try pollDescriptors(descriptors(), timeoutMs: busy ? 0 : -1) { try dispatch(fd, events) }
       if !stopping {
         try daemon.handleServerEvents()
@@ -102,7 +103,7 @@ public final class DaemonService {
 
   private func descriptors() -> [(fd: FileDescriptor, events: Int16)] {
     var list: [(fd: FileDescriptor, events: Int16)] = [
-      (daemon.connection.fileDescriptor, Self.serverEvents(daemon.connection)), (signals.fileDescriptor, pollIn),
+      (daemon.changeSource.fileDescriptor, Self.serverEvents(daemon.changeSource)), (signals.fileDescriptor, pollIn),
     ]
     list += control?.descriptors ?? []
     list += hooks.descriptors.map { ($0, pollIn) }
@@ -118,14 +119,14 @@ public final class DaemonService {
   /// What to poll the display server's socket for: POLLOUT too only while requests wait for
   /// room (writable wakes an idle loop at once); a writable socket is then flushed at the
   /// server's dispatch and at the loop's top.
-  static func serverEvents(_ server: DisplayServer) -> Int16 {
-    server.hasUnsent ? pollIn | pollOut : pollIn
+  static func serverEvents(_ source: any ChangeSource) -> Int16 {
+    source.hasUnsent ? pollIn | pollOut : pollIn
   }
 
   private func dispatch(_ fd: FileDescriptor, _ events: Int16) throws {
     if !(control?.owns(fd) ?? false) { control?.resumeListening() }
-    if fd == daemon.connection.fileDescriptor {
-      _ = try daemon.connection.readAvailable()
+    if fd == daemon.changeSource.fileDescriptor {
+      _ = try daemon.changeSource.readAvailable()
     } else if fd == signals.fileDescriptor {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
     } else if fd == daemon.frameTimerDescriptor {

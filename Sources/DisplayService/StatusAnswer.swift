@@ -160,7 +160,7 @@ extension Daemon {
     }
     let c = counters
     return StatusAnswer(
-      display: connection.name, since: startedAt, config: configPath, configError: configError,
+      display: layoutServer.name, since: startedAt, config: configPath, configError: configError,
       main: mainOutput?.name, lid: lid.rawValue,
       profile: StatusAnswer.ProfileRecord(name: activeProfile.name, reason: activeProfile.reason.rawValue),
       layout: layoutRecord, monitors: list,

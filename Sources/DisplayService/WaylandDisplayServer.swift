@@ -55,12 +55,12 @@ public final class WaylandDisplayServer: DisplayServer {
   public var hasUnsent: Bool { outputs.hasUnsent }
   public func sync() throws(DisplayError) { try outputs.roundtrip() }
   /// The output manager sends its events unasked.
-  public func selectRandREvents() throws(DisplayError) {}
+  public func selectChangeEvents() throws(DisplayError) {}
 
   /// Surface events stay with the surfaces (the daemon takes them from the host). No
   /// roundtrip here for a plugged head's `wl_output`: the plan's own roundtrips bring its name
   /// before the daemon puts a surface on it, and the host asks itself when one has not come.
-  public func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
+  public func takeChanges(onInputDevice: () -> Void) throws(DisplayError) -> Int {
     try surfaces.dispatch()
     guard changes > 0 else { return 0 }
     defer { changes = 0 }

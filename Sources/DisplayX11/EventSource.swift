@@ -4,7 +4,7 @@ import DisplayModel
 extension XConnection {
   /// Asks the server for every RandR change notification on the root window: screen
   /// changes, output, CRTC and output-property changes.
-  public func selectRandREvents() throws(DisplayError) {
+  public func selectChangeEvents() throws(DisplayError) {
     let mask =
       RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask
       | RROutputPropertyNotifyMask
@@ -33,7 +33,7 @@ extension XConnection {
   /// client sent (`send_event`) is believed only where that is the protocol: ClientMessages.
   /// A faked DestroyNotify would make the daemon stack a new window on its live one; a faked
   /// screen change would feed Xlib a screen size.
-  public func drainEvents(_ onInputDevice: () -> Void = {}) throws(DisplayError) -> Int {
+  public func takeChanges(onInputDevice: () -> Void = {}) throws(DisplayError) -> Int {
     var randr = 0
     var event = XEvent()
     while XEventsQueued(display, QueuedAlready) > 0 {

@@ -52,7 +52,7 @@ struct RunCommand: Subcommand {
     }
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
     let daemon = try Daemon(
-      connection: made.server, surfaces: made.surfaces, facilities: made.facilities, config: config, log: log)
+      server: made.server, surfaces: made.surfaces, facilities: made.facilities, config: config, log: log)
     let service = try DaemonService(
       daemon: daemon, xConnection: made.x, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }

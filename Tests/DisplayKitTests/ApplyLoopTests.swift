@@ -1,8 +1,8 @@
+import DisplaySupport
 import Testing
 
 @testable import DisplayKit
 @testable import DisplayModel
-import DisplaySupport
 
 /// The one apply loop the rules, profiles, the lid and a restore share, against
 /// `FakeDisplayServer` answering what a server does not produce on demand: a stale
@@ -23,7 +23,8 @@ import DisplaySupport
 
   func daemon(_ server: FakeDisplayServer, _ config: String, _ lines: Lines) throws -> Daemon {
     let config = try Config.parse(Array(config.utf8), file: "test.json5")
-    return try Daemon(connection: server, surfaces: nil, config: config, log: Logger(level: .debug) { lines.all.append($0) })
+    return try Daemon(
+      server: server, surfaces: nil, config: config, log: Logger(level: .debug) { lines.all.append($0) })
   }
 
   var hdmiCrtc: CrtcID { CrtcID(rawValue: 201) }

@@ -126,7 +126,7 @@ extension CustomModePlanTests {
   @Test func theDaemonReleasesAMadeModeOnReloadAndOnUnplug() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let custom = try Config.parse(Array(CustomModePlanTests.rule.utf8), file: "test.json5")
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: custom, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: custom, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()

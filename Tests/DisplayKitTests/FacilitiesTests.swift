@@ -16,7 +16,7 @@ import Testing
     let config = try Config.parse(Array(config.utf8), file: "config.json5")
     let log = Logger(level: .debug) { lines.all.append($0) }
     let daemon = try Daemon(
-      connection: server, surfaces: FakeSurfaceHost(), facilities: DisplayFacilities(), config: config, log: log,
+      server: server, surfaces: FakeSurfaceHost(), facilities: DisplayFacilities(), config: config, log: log,
       clock: clock)
     try daemon.start()
     return daemon

@@ -38,7 +38,7 @@ import Testing
 
   @Test func aPluggedMonitorGetsAWindowAtItsPlaceAndUnpluggingReleasesEverything() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: immediate, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: immediate, log: quiet)
     try daemon.start()
     #expect(surfaces.held == 0)
     plug(server, 1)
@@ -54,7 +54,7 @@ import Testing
 
   @Test func theDaemonsOwnChangesCauseNoFurtherChangeAndAUsersLaterChangeIsLeftAlone() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -75,7 +75,7 @@ import Testing
 
   @Test func aMonitorTheServerRefusesIsRetriedOnLaterChangesThenLeftUntilItChanges() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     server.refusing = [server.topology.outputs[1].id]
     plug(server, 1)
@@ -108,7 +108,7 @@ import Testing
       let surfaces = FakeSurfaceHost()
       var config = Config()
       config.defaults.content = ContentKind(rawValue: content) ?? .placeholder
-      let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+      let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
       try daemon.start()
       plug(server, 1)
       try daemon.handleServerEvents()
@@ -135,7 +135,7 @@ import Testing
     beta.match.productName = "BETA"
     beta.mode = .size(width: 1280, height: 1024)
     config.monitors = [alpha, beta]
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     plug(server, 1, edid: try hostileEDID(name: "ALPHA", serial: "1"))
     try daemon.handleServerEvents()
@@ -158,7 +158,7 @@ import Testing
     rule.mirror = mirror
     config.monitors = [rule]
     config.defaults.content = .none
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     plug(server, 2)
@@ -181,7 +181,7 @@ import Testing
     let server = desk()
     var config = Config()
     config.defaults.content = .mirror
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -204,7 +204,7 @@ import Testing
     let server = desk()
     var config = immediate
     config.defaults.content = .mirror
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     surfaces.mirrorsFail = true
     plug(server, 1)
@@ -223,7 +223,7 @@ import Testing
     let server = desk()
     var config = immediate
     config.defaults.content = .mirror
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     surfaces.mirrorsFailOn = ["DP-1"]
     plug(server, 1)
@@ -246,7 +246,7 @@ import Testing
     let server = desk()
     var config = immediate
     config.defaults.content = .mirror
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -262,7 +262,7 @@ import Testing
 
   @Test func anExposedSurfaceGetsItsPictureAgain() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -277,7 +277,7 @@ import Testing
   // surface, not believe the released one still shows.
   @Test func aSurfaceWhoseHeadWentIsForgottenAndMadeAgain() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -292,7 +292,7 @@ import Testing
     let server = desk()
     var lines: [String] = []
     let daemon = try Daemon(
-      connection: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
+      server: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     // Both monitors at once: one plan of two CRTC sets; the second fails.
     plug(server, 1)
@@ -320,7 +320,7 @@ import Testing
     let server = desk()
     var lines: [String] = []
     let daemon = try Daemon(
-      connection: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
+      server: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     plug(server, 1)
     surfaces.failOpen(1)
@@ -349,7 +349,7 @@ import Testing
 
   @Test func aReloadThatCannotBeAppliedLeavesThePreviousConfigInForce() throws {
     let server = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()

@@ -73,20 +73,22 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
   /// Its facilities, for the daemon.
   var facilities: DisplayFacilities { DisplayFacilities(resources: self, properties: self, power: self) }
 
-  // DisplayServer.
+  // ChangeSource.
 
   let fileDescriptor = FileDescriptor(rawValue: -1)
   var queuedEvents: Int { pendingRandR + pendingDevices }
   func readAvailable() throws(DisplayError) -> Int { queuedEvents }
   func flush() {}
   func sync() throws(DisplayError) {}
-  func selectRandREvents() throws(DisplayError) {}
+  func selectChangeEvents() throws(DisplayError) {}
 
-  func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
+  func takeChanges(onInputDevice: () -> Void) throws(DisplayError) -> Int {
     for _ in 0..<pendingDevices { onInputDevice() }
     defer { (pendingRandR, pendingDevices) = (0, 0) }
     return pendingRandR
   }
+
+  // LayoutServer.
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     if lost { throw .connectionLost(display: name) }
@@ -181,12 +183,12 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
 extension Daemon {
   /// A daemon on the fake with the fake's facilities, as on an X server.
   convenience init(
-    connection: FakeDisplayServer, surfaces: (any SurfaceHost)?, config: Config, log: Logger,
+    server: FakeDisplayServer, surfaces: (any SurfaceHost)?, config: Config, log: Logger,
     clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
     try self.init(
-      connection: connection, surfaces: surfaces, facilities: connection.facilities, config: config, log: log,
-      clock: clock)
+      server: server as any DisplayServer, surfaces: surfaces, facilities: server.facilities, config: config,
+      log: log, clock: clock)
   }
 }
 

@@ -237,9 +237,9 @@ final class PortDisplayServer: DisplayServer {
   func readAvailable() throws(DisplayError) -> Int { queuedEvents }
   func flush() {}
   func sync() throws(DisplayError) {}
-  func selectRandREvents() throws(DisplayError) {}
+  func selectChangeEvents() throws(DisplayError) {}
 
-  func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
+  func takeChanges(onInputDevice: () -> Void) throws(DisplayError) -> Int {
     defer { manager.pendingChanges = 0 }
     return manager.pendingChanges
   }

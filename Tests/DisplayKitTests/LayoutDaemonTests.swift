@@ -14,7 +14,7 @@ import Testing
     let m = TopologyBuilder.m1080
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": m, "HDMI-1": m], primary: "eDP-1"))
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     return (server, daemon)
   }

@@ -150,7 +150,7 @@ import Testing
     let config = try Config.parse(
       Array("{ monitors: [ { match: { output: 'eDP-1' }, properties: { 'Broadcast RGB': 'Full', bogus: 1 } } ] }".utf8),
       file: "test.json5")
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: log)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: log)
     try daemon.start()
     #expect(server.propertyWrites == 1)
     #expect(server.properties[panel]?["Broadcast RGB"]?.value == [.text("Full")])

@@ -28,7 +28,7 @@ import Testing
   @Test func aPluggedHeadGetsItsRulesModeAndPlaceAndItsOwnChangeCausesNoOther() throws {
     let (manager, server) = desk()
     let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, mode: "1280x1024", position: "below main" }]"#)
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: rules, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: rules, log: quiet)
     try daemon.start()
     #expect(manager.applied.isEmpty && surfaces.held == 0, "nothing to change on the panel alone")
     manager.plug(FakeOutputManager.head("HDMI-1"))
@@ -48,7 +48,7 @@ import Testing
     let (manager, server) = desk()
     var lines: [String] = []
     let daemon = try Daemon(
-      connection: server, surfaces: surfaces, config: try config(""), log: Logger(level: .info) { lines.append($0) })
+      server: server, surfaces: surfaces, config: try config(""), log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     let before = manager.heads
@@ -75,7 +75,7 @@ import Testing
   /// is planned again, not the old one retried.
   @Test func aStaleConfigurationIsPlannedAgainFromTheChangeThatMadeItStale() throws {
     let (manager, server) = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: try config(""), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: try config(""), log: quiet)
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     manager.staleApply(1)
@@ -103,7 +103,7 @@ import Testing
           { match: { output: "HDMI-1" }, rotate: "left", position: "1920,0", content: "placeholder" } ] },
       ]
       """)
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: profiles, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: profiles, log: quiet)
     try daemon.start()
     #expect(daemon.activeProfile.name == "stacked")
     #expect(rect(manager.head("HDMI-1")) == Rect(x: 0, y: 1080, width: 1920, height: 1080))
@@ -121,7 +121,7 @@ import Testing
 
   @Test func anUnpluggedHeadIsTurnedOffAndAGoneOneLosesItsSurface() throws {
     let (manager, server) = desk()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: try config(""), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: try config(""), log: quiet)
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     try daemon.handleServerEvents()
@@ -147,7 +147,7 @@ import Testing
     var lines: [String] = []
     let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, scale: 1.5 }]"#)
     let daemon = try Daemon(
-      connection: server, surfaces: surfaces, config: rules, log: Logger(level: .warning) { lines.append($0) })
+      server: server, surfaces: surfaces, config: rules, log: Logger(level: .warning) { lines.append($0) })
     try daemon.start()
     var head = FakeOutputManager.head("HDMI-1")
     head.capabilities.scaling = false

@@ -92,7 +92,7 @@ extension XServerTests {
       let caughtUp = try eventually(within: 2) {
         if !pollFDs([observer.fileDescriptor.rawValue], timeoutMs: 20).isEmpty || observer.queuedEvents > 0 {
           _ = try observer.readAvailable()
-          if try observer.drainEvents() > 0 { try watcher.refresh() }
+          if try observer.takeChanges() > 0 { try watcher.refresh() }
         }
         return watcher.topology == truth
       }

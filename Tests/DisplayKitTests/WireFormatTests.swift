@@ -16,7 +16,8 @@ import Testing
   func plugged() throws -> (daemon: Daemon, events: [TopologyEvent], topology: Topology) {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: Config(), log: Logger(level: .error) { _ in })
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), config: Config(), log: Logger(level: .error) { _ in })
     try daemon.start()
     var seen: [TopologyEvent] = []
     daemon.onEvents = { events, _, _ in seen += events }

@@ -77,7 +77,7 @@ extension XServerTests {
         let deadline = XSurfaces.monotonic() + UInt64(seconds * 1e9)
         repeat {
           _ = try connection.readAvailable()
-          _ = try connection.drainEvents {}
+          _ = try connection.takeChanges {}
           events += surfaces.takeEvents()
           if done(events) { break }
           var fd = pollfd(fd: connection.fileDescriptor.rawValue, events: Int16(POLLIN), revents: 0)

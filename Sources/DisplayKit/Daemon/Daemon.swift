@@ -16,7 +16,10 @@ struct MonitorKey: Equatable {
 /// difference, and outputs it has configured are left alone afterwards, so the RandR events
 /// its own changes cause lead to no further change.
 public final class Daemon {
-  public let connection: any DisplayServer
+  /// The server's events: the descriptor the service polls, flushes and syncs.
+  public let changeSource: any ChangeSource
+  /// The server's layout: snapshots, plans put in force, made modes released.
+  public let layoutServer: any LayoutServer
   /// The surfaces covering the monitors; nil for a daemon that only arranges the layout.
   public let surfaces: (any SurfaceHost)?
   /// The server's desk facilities (resources, output properties, pointer devices, power):
@@ -78,23 +81,35 @@ public final class Daemon {
   /// Disconnects waiting for `disconnect_grace` (DaemonGrace.swift).
   var grace = GraceRuntime()
 
-  /// Selects RandR events and reads the first snapshot, probing connectors once. Without
-  /// `surfaces`, the daemon only arranges the layout (`applyOnce`): cairo and pango are
-  /// never loaded. Without `facilities`, the server has none.
+  /// Selects the change events and reads the first snapshot, probing connectors once.
+  /// Without `surfaces`, the daemon only arranges the layout (`applyOnce`): cairo and pango
+  /// are never loaded. Without `facilities`, the server has none.
   public init(
-    connection: any DisplayServer, surfaces: (any SurfaceHost)?, facilities: DisplayFacilities = DisplayFacilities(),
-    config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
+    changeSource: any ChangeSource, layoutServer: any LayoutServer, surfaces: (any SurfaceHost)?,
+    facilities: DisplayFacilities = DisplayFacilities(), config: Config, log: Logger,
+    clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
-    self.connection = connection
+    self.changeSource = changeSource
+    self.layoutServer = layoutServer
     self.surfaces = surfaces
     self.facilities = facilities
     self.clock = clock
     self.config = config
     self.log = log
-    watcher = try TopologyWatcher(server: connection, probe: true)
+    watcher = try TopologyWatcher(source: changeSource, layout: layoutServer, probe: true)
     desktopRuntime.signals.xwaylandExtension = facilities.xwayland
     guard surfaces != nil else { return }
     prepareDrawing()
+  }
+
+  /// The daemon on a server whose events and layout are one object (one connection).
+  public convenience init(
+    server: any DisplayServer, surfaces: (any SurfaceHost)?, facilities: DisplayFacilities = DisplayFacilities(),
+    config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
+  ) throws(DisplayError) {
+    try self.init(
+      changeSource: server, layoutServer: server, surfaces: surfaces, facilities: facilities, config: config,
+      log: log, clock: clock)
   }
 
   /// With a config that shows placeholders: its PNG read and the fonts loaded now, not when
@@ -116,7 +131,7 @@ public final class Daemon {
   /// The first full reconcile: after it, every monitor present has its mode and window.
   public func start() throws(DisplayError) {
     let main = config.mainOutput(in: topology)?.name ?? "none"
-    log.info("display \(connection.name): \(topology.connectedOutputs.count) connected, main \(main)")
+    log.info("display \(layoutServer.name): \(topology.connectedOutputs.count) connected, main \(main)")
     let old = topology
     let events = try arrange(reason: "start-up")
     report(events, old)
@@ -152,13 +167,13 @@ public final class Daemon {
       return
     }
     let old = topology
-    var new = try connection.snapshot()
+    var new = try layoutServer.snapshot()
     // Lit by someone while the server calls it disconnected, and not just unplugged (it was
     // not connected before): ask the server to probe it once rather than turn it off.
     let unexplained = new.litButDisconnected.filter { topology.output($0)?.isConnected != true }
     if !unexplained.isEmpty {
       log.debug("outputs lit but disconnected: probing connectors")
-      new = try connection.snapshot(ReadOptions(probe: true))
+      new = try layoutServer.snapshot(ReadOptions(probe: true))
     }
     // While a disconnect waits, the server's topology may differ from the daemon's view only
     // by that monitor's return: always look.
@@ -204,9 +219,9 @@ public final class Daemon {
   func releaseUnusedModes() throws(DisplayError) -> [TopologyEvent] {
     let unused = CustomModes.unused(in: topology)
     guard !unused.isEmpty else { return [] }
-    for problem in try connection.releaseModes(unused) { log.warning(problem) }
+    for problem in try layoutServer.releaseModes(unused) { log.warning(problem) }
     log.info("released custom mode(s) no CRTC shows: " + unused.map(\.name).joined(separator: ", "))
-    return adopt(try connection.snapshot())
+    return adopt(try layoutServer.snapshot())
   }
 
   func arrangeOnce(reason: String) throws(DisplayError) -> [TopologyEvent] {
@@ -313,8 +328,8 @@ public final class Daemon {
     for monitor in monitors.values { release(monitor) }
     monitors = [:]
     syncFrameTimer()
-    connection.flush()
-    _ = try? connection.sync()
+    changeSource.flush()
+    _ = try? changeSource.sync()
   }
 
   func describe(_ outcome: ApplyOutcome) -> String {

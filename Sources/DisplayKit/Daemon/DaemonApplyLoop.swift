@@ -39,8 +39,8 @@ extension Daemon {
         if judge(.unchanged(plan)) { return true }
         continue
       }
-      let outcome = try connection.apply(plan, in: topology)
-      events += adopt(try connection.snapshot())
+      let outcome = try layoutServer.apply(plan, in: topology)
+      events += adopt(try layoutServer.snapshot())
       if outcome.stale {
         log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
         continue

@@ -50,7 +50,7 @@ extension Daemon {
       grace.releasing.insert(id)
     }
     let old = topology
-    var events = adopt(try connection.snapshot())
+    var events = adopt(try layoutServer.snapshot())
     events += try arrange(reason: "disconnect grace over")
     report(events, old)
     syncWindows()

@@ -8,7 +8,7 @@ extension Daemon {
   public func resync(reason: String) throws(DisplayError) {
     counters.probes += 1
     let old = topology
-    let new = try connection.snapshot(ReadOptions(probe: true))
+    let new = try layoutServer.snapshot(ReadOptions(probe: true))
     guard new != old else {
       log.info("\(reason): probed the connectors, topology unchanged")
       return

@@ -45,7 +45,7 @@ extension Daemon {
       }
     }
     syncFrameTimer()
-    connection.flush()
+    changeSource.flush()
   }
 
   private func spec(_ want: WindowWanted) -> SurfaceSpec {

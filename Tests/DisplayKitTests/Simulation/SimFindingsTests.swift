@@ -14,7 +14,7 @@ import Testing
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let surfaces = FakeSurfaceHost()
-    let daemon = try Daemon(connection: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
     try daemon.start()
     server.change {
       $0.outputs[1].connection = .connected
@@ -48,7 +48,7 @@ import Testing
     var config = Config()
     config.disconnectGrace = 0
     config.lidClosed = .disable
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -83,7 +83,7 @@ import Testing
   @Test func aSwitchTheServerRefusesLeavesTheMonitorsWhereTheyAre() throws {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: Config(), log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: Config(), log: quiet)
     try daemon.start()
     for i in [2, 1] {
       server.change { $0.outputs[i].connection = .connected }
@@ -106,7 +106,7 @@ import Testing
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     config.lidClosed = .disable
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -144,7 +144,7 @@ import Testing
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     config.lidClosed = .disable
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[2].connection = .connected }
     try daemon.handleServerEvents()
@@ -203,7 +203,7 @@ import Testing
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     (config.disconnectGrace, config.lidClosed) = (0, .disable)
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -222,7 +222,7 @@ import Testing
     let world = SimWorld(connectors: SimScenario.connectors)
     var config = Config()
     (config.disconnectGrace, config.lidClosed) = (0, .disable)
-    let daemon = try Daemon(connection: world, surfaces: world, config: config, log: quiet, clock: ManualClock())
+    let daemon = try Daemon(server: world, surfaces: world, config: config, log: quiet, clock: ManualClock())
     try daemon.start()
     world.plug(1, edid: SimScenario.monitors[0])
     try daemon.handleServerEvents()
@@ -242,7 +242,7 @@ import Testing
     let config = try Config.parse(Array(text.utf8), file: "test.json5")
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(connection: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()

@@ -155,7 +155,7 @@ extension SimRun {
     }
     do {
       let other = try Daemon(
-        connection: fresh, surfaces: fresh, facilities: fresh.facilities, config: SimScenario.configs[config],
+        server: fresh, surfaces: fresh, facilities: fresh.facilities, config: SimScenario.configs[config],
         log: Logger(level: .error) { _ in }, clock: ManualClock())
       try other.setLid(daemon.lid, reconcile: false)
       try other.start()

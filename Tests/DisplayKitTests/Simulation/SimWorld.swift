@@ -107,9 +107,9 @@ final class SimWorld: DisplayServer {
   func readAvailable() throws(DisplayError) -> Int { try fake.readAvailable() + host.pending.count }
   func flush() { fake.flush() }
   func sync() throws(DisplayError) { try fake.sync() }
-  func selectRandREvents() throws(DisplayError) { try fake.selectRandREvents() }
-  func drainEvents(_ onInputDevice: () -> Void) throws(DisplayError) -> Int {
-    try fake.drainEvents(onInputDevice)
+  func selectChangeEvents() throws(DisplayError) { try fake.selectChangeEvents() }
+  func takeChanges(onInputDevice: () -> Void) throws(DisplayError) -> Int {
+    try fake.takeChanges(onInputDevice: onInputDevice)
   }
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     generationRead = generation

@@ -1,0 +1,22 @@
+import DisplayModel
+
+/// The layout a display server holds, in the daemon's terms: a snapshot to plan from, a plan
+/// put in force all or nothing, and the modes displayd made released. `XConnection` is one
+/// over RandR; on Wayland `OutputManagerLayout` does the same over any `OutputManager`. Its
+/// events are the `ChangeSource`'s.
+public protocol LayoutServer: AnyObject {
+  /// The display's name, for logs and status.
+  var name: String { get }
+  /// One consistent snapshot.
+  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology
+  /// Applies a plan made from `topology`, all or nothing.
+  func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome
+  /// Removes modes displayd made from the outputs listing them and destroys them; what the
+  /// server refused.
+  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
+}
+
+extension LayoutServer {
+  /// One consistent snapshot, without probing connectors.
+  public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
+}
