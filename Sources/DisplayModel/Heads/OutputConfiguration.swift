@@ -14,7 +14,8 @@ public struct HeadConfiguration: Hashable, Sendable {
   public var mode: HeadModeRequest?
   /// Further modes to try, in order, when the server refuses `mode` (RandR tries each under
   /// its grab; a backend that cannot try modes one after another uses `mode` alone). Modes
-  /// the head cannot have are skipped. Empty: `mode` or nothing.
+  /// the head cannot have, and modes wider or taller than `mode` (the desk is sized for
+  /// `mode`), are skipped. Empty: `mode` or nothing.
   public var fallbackModes: [HeadModeRequest]
   public var x: Int
   public var y: Int
