@@ -74,6 +74,8 @@ public struct PhysicalSize: Hashable, Sendable {
 /// name stay as they are.
 public struct OutputConfiguration: Hashable, Sendable {
   public var generation: UInt64
+  /// The heads to change. RandR gives CRTCs in this order (after every lit head has kept
+  /// its own): where two heads could use the same free CRTC, the first gets it.
   public var heads: [HeadConfiguration]
   /// The primary head (RandR only; reported as not applicable elsewhere).
   public var primary: String?
