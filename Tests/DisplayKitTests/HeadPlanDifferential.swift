@@ -20,10 +20,12 @@ enum HeadPlanDifferential {
     case differs([String])
   }
 
-  static func verdict(_ t: Topology, _ config: Config, settled: Set<OutputID> = [], noTransform: Set<CrtcID> = [])
-    -> Verdict
-  {
-    let snapshot = HeadSnapshot(topology: t, noTransform: noTransform)
+  /// `heads`: the snapshot `t` was made from (`Topology(heads:)`), else `t` as heads.
+  static func verdict(
+    _ t: Topology, _ config: Config, settled: Set<OutputID> = [], noTransform: Set<CrtcID> = [],
+    heads: HeadSnapshot? = nil
+  ) -> Verdict {
+    let snapshot = heads ?? HeadSnapshot(topology: t, noTransform: noTransform)
     if let why = unsayable(t, snapshot) { return .excluded(why) }
     let plan = Planner(topology: t, config: config, noTransform: noTransform).plan(settled: settled)
     if let why = randrLimit(plan) { return .excluded(why) }
@@ -39,6 +41,11 @@ enum HeadPlanDifferential {
     let newWarnings = new.warnings.filter { !isTransformWarning($0) }.map(said)
     if oldWarnings != newWarnings { problems.append("warnings \(oldWarnings) vs \(newWarnings)") }
     guard !problems.isEmpty else { return .same(heads: new.configuration.heads.count) }
+    if beyondCapabilities(old, snapshot) {
+      // `Topology(heads:)` gives every head's CRTC every rotation and takes every transform,
+      // whatever the head's capabilities: the old path asks what the head says it cannot.
+      return .deliberate("the old path asks a head a transform or scale its capabilities lack")
+    }
     if plan.warnings.contains(where: isTransformWarning) {
       // RandR asks a CRTC for the turn and the reflection apart (`Crtc.fit`); a head offers
       // whole transforms, and RandR spells each in two ways: where a CRTC cannot do what
@@ -51,6 +58,15 @@ enum HeadPlanDifferential {
     }
     if let why = deliberate(old, new.configuration, snapshot, configured) { return .deliberate(why) }
     return .differs(problems)
+  }
+
+  /// Whether the old configuration asks a head a transform, or a scale, it cannot show.
+  static func beyondCapabilities(_ old: OutputConfiguration, _ snapshot: HeadSnapshot) -> Bool {
+    old.heads.contains { change in
+      guard change.enabled, let head = snapshot.head(named: change.name) else { return false }
+      return !head.capabilities.transforms.contains(change.transform)
+        || (normalized(change).scale != 1 && !head.capabilities.scaling)
+    }
   }
 
   /// Why heads cannot say this topology, nil when they can.
@@ -135,17 +151,36 @@ enum HeadPlanDifferential {
     return h
   }
 
-  /// The documented difference this is, nil when it is none: a lit head the rules do not
-  /// plan, moved by the layout, keeps its scale with the head planner; the old planner's
-  /// move (a `CrtcChange` with no transform) sets the identity.
+  /// The documented differences this is, nil when it is none:
+  /// - a lit head the rules do not plan, moved by the layout, keeps its scale with the head
+  ///   planner; the old planner's move (a `CrtcChange` with no transform) sets the identity;
+  /// - a head already showing the transform asked, spelled otherwise by RandR (`inverted`
+  ///   for `reflect: xy`), is left alone by the head planner; the old planner, comparing
+  ///   rotation bits, sets it again.
   static func deliberate(
     _ old: OutputConfiguration, _ new: OutputConfiguration, _ snapshot: HeadSnapshot, _ configured: Set<String>
   ) -> String? {
     var old = old
+    var reasons: [String] = []
     for i in old.heads.indices where !configured.contains(old.heads[i].name) && old.heads[i].enabled {
-      if let head = snapshot.head(named: old.heads[i].name), head.scale != 1 { old.heads[i].scale = head.scale }
+      if let head = snapshot.head(named: old.heads[i].name), head.scale != 1, old.heads[i].scale == 1 {
+        old.heads[i].scale = head.scale
+        if reasons.isEmpty { reasons.append("a moved head the rules do not plan keeps its scale") }
+      }
     }
-    return compare(old, new).isEmpty ? "a moved head the rules do not plan keeps its scale" : nil
+    let planned = Set(new.heads.map(\.name))
+    let respelled = old.heads.filter { change in
+      guard !planned.contains(change.name), change.enabled, let head = snapshot.head(named: change.name),
+        let mode = head.mode
+      else { return false }
+      return change.mode == .listed(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
+        && (change.x, change.y, change.transform) == (head.x, head.y, head.transform)
+    }
+    if !respelled.isEmpty {
+      old.heads.removeAll { change in respelled.contains { $0.name == change.name } }
+      reasons.append("a transform in force that RandR spells otherwise is left alone")
+    }
+    return !reasons.isEmpty && compare(old, new).isEmpty ? reasons.joined(separator: "; ") : nil
   }
 
   /// The old planner's plan, as the tests of it run it, after checking the head planner on
