@@ -106,4 +106,16 @@ import Testing
     #expect(!p.configuration.heads.contains { !$0.enabled }, "nothing turned off")
     #expect(p.warnings.contains { $0.description.contains("HDMI-1 is main") })
   }
+
+  @Test func aHeadWithModesNoServerHasIsPlannedWithoutTrapping() throws {
+    // Sizes and places from outside: beyond any screen, negative, or of no area.
+    let modes = [
+      HeadMode(width: Int.max, height: Int.max, refreshMilliHz: Int.max, preferred: true),
+      HeadMode(width: -5, height: 10, refreshMilliHz: -1), HeadMode(width: 0, height: 0, refreshMilliHz: 0),
+    ]
+    let head = Head(name: "HDMI-1", enabled: true, modes: modes, currentMode: 0, x: Int(Int32.max), y: -9)
+    let p = try Self.plan("{match: {output: 'HDMI-1'}, mode: 'highest', scale: 8}", Self.desk(head))
+    #expect(p.configuration.heads.isEmpty, "no mode with an area a server could show: \(p.configuration.heads)")
+    #expect(p.warnings.last?.description == "HDMI-1 lists no modes; left alone")
+  }
 }

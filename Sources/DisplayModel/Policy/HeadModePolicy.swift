@@ -32,11 +32,13 @@ public enum HeadModePolicy {
   public static func candidates(_ request: ModeRequest, custom: CustomModeRequest? = nil, for head: Head) -> (
     modes: [PlannedMode], warning: PlanWarning?
   ) {
-    let all = head.modes.filter { !$0.custom }.map(PlannedMode.init)
-    let preferred = head.modes.first(where: \.preferred).map(PlannedMode.init)
+    // A mode without area is no mode (a head's sizes come from outside).
+    let usable = { (m: HeadMode) in m.width > 0 && m.height > 0 }
+    let all = head.modes.filter { !$0.custom && usable($0) }.map(PlannedMode.init)
+    let preferred = head.modes.first(where: \.preferred).flatMap { usable($0) ? PlannedMode($0) : nil }
     let largest = ModeChoice.largest(all)
     let anySize = head.capabilities.customModes
-    let current = head.enabled ? head.mode.map(PlannedMode.init) : nil
+    let current = head.enabled ? head.mode.flatMap { usable($0) ? PlannedMode($0) : nil } : nil
     var requested = ModeChoice.requested(
       request, in: all, preferred: preferred, largest: largest, current: current, anySize: anySize)
     var customWarning: PlanWarning?

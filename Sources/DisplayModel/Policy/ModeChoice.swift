@@ -18,7 +18,13 @@ extension HeadMode: ChoosableMode {
 enum ModeChoice {
   /// The largest: the most pixels, then the highest refresh (the first of equals).
   static func largest<M: ChoosableMode>(_ modes: [M]) -> M? {
-    modes.max { ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz) }
+    modes.max { (pixels($0), $0.refreshHz) < (pixels($1), $1.refreshHz) }
+  }
+
+  /// Width times height, saturating: a head's sizes come from outside.
+  static func pixels<M: ChoosableMode>(_ mode: M) -> Int {
+    let (product, overflow) = mode.width.multipliedReportingOverflow(by: mode.height)
+    return overflow ? Int.max : product
   }
 
   /// The mode of `all` a request names; `.keep` is the `current` mode (else the preferred
@@ -44,7 +50,7 @@ enum ModeChoice {
   /// every other mode, largest first (a planner walks down the chain until the layout fits),
   /// each once by `key`.
   static func chain<M: ChoosableMode, K: Hashable>(_ firsts: [M?], _ all: [M], key: (M) -> K) -> [M] {
-    let rest = all.sorted { ($0.width * $0.height, $0.refreshHz) > ($1.width * $1.height, $1.refreshHz) }
+    let rest = all.sorted { (pixels($0), $0.refreshHz) > (pixels($1), $1.refreshHz) }
     var chain: [M] = []
     var seen: Set<K> = []
     for mode in firsts.compactMap({ $0 }) + rest where seen.insert(key(mode)).inserted {
