@@ -50,6 +50,12 @@ struct DeskDraw {
   ]
   static let made = CustomModes.wanted(.size(width: 1600, height: 700), .cvt(reduced: false))
 
+  /// Monitors a rule can match by what their EDID says.
+  static let edids = [ProfileFixtures.acer, ProfileFixtures.asus, ProfileFixtures.panel, ProfileFixtures.apple]
+  static let identities = [
+    "manufacturer: 'ACR'", "product_name: 'VA279'", "serial: 'LBP*'", "manufacturer: 'A*', product_name: '*'",
+  ]
+
   static func mode(_ index: Int) -> Mode {
     let (w, h, r) = sizes[index]
     let (ht, vt) = (w + 160, h + 40)
@@ -103,6 +109,7 @@ struct DeskDraw {
       id: oid, name: name, connection: random.chance(85) ? .connected : .disconnected, modes: listed,
       preferredCount: random.chance(85) ? 1 : 0, possibleCrtcs: [cid])
     output.nonDesktop = random.chance(3)
+    if random.chance(30) { output.edid = random.pick(Self.edids) }
     var crtc = Crtc(id: cid, possibleOutputs: [oid])
     crtc.rotations = rotations()
     return (output, crtc)
@@ -163,7 +170,8 @@ struct DeskDraw {
 
   mutating func rule(_ names: [String]) -> String {
     let match = random.chance(75) ? random.pick(names) : random.pick(["HDMI-*", "DP-*", "*"])
-    var keys = ["match: {output: '\(match)'}"]
+    let identity = random.chance(20) ? ", " + random.pick(Self.identities) : ""
+    var keys = ["match: {output: '\(match)'\(identity)}"]
     let (mode, custom) = modeKeys()
     keys += mode + custom
     if random.chance(50) { keys.append("position: '\(position(names))'") }
