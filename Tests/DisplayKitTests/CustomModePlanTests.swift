@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func aModeTheOutputLacksIsPlannedUnderAVirtualIdWithCvtTimings() throws {
-    let plan = Planner(topology: desk(), config: try config(Self.rule)).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(desk(), try config(Self.rule), settled: [])
     let change = try #require(plan.changes.first { $0.outputName == "HDMI-1" })
     let id = try #require(change.mode)
     #expect(CustomModes.isVirtual(id) && change.fallbacks.allSatisfy { !CustomModes.isVirtual($0) })
@@ -43,10 +43,10 @@ import Testing
   @Test func aModeMadeBeforeIsUsedAgainAndInForceChangesNothing() throws {
     var t = desk()
     let mode = try made(&t, current: false)
-    let plan = Planner(topology: t, config: try config(Self.rule)).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, try config(Self.rule), settled: [])
     #expect(plan.changes.first { $0.outputName == "HDMI-1" }?.mode == mode.id && plan.customModes.isEmpty)
     _ = try made(&t, current: true)
-    #expect(Planner(topology: t, config: try config(Self.rule)).plan(settled: []).changes.isEmpty)
+    #expect(HeadPlanDifferential.plan(t, try config(Self.rule), settled: []).changes.isEmpty)
   }
 
   /// Without `custom`, a mode displayd made is not a candidate: it stops being shown, and
@@ -55,7 +55,7 @@ import Testing
     var t = desk()
     let mode = try made(&t, current: true)
     let plain = try config("{ monitors: [ { match: { output: 'HDMI-1' }, mode: '1600x700@60' } ] }")
-    let plan = Planner(topology: t, config: plain).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, plain, settled: [])
     let change = try #require(plan.changes.first { $0.outputName == "HDMI-1" })
     #expect(change.mode != mode.id && !change.fallbacks.contains(mode.id))
     #expect(CustomModes.unused(in: t).isEmpty, "shown: kept")
@@ -66,7 +66,7 @@ import Testing
   @Test func aModeLargerThanTheServersScreenIsAWarningNotAMode() throws {
     var t = desk()
     (t.screen.maxWidth, t.screen.maxHeight) = (1600, 600)
-    let plan = Planner(topology: t, config: try config(Self.rule)).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, try config(Self.rule), settled: [])
     #expect(plan.customModes.isEmpty)
     #expect(
       plan.warnings.map(\.description).contains { $0.contains("HDMI-1: custom mode displayd-1600x700_60.00") },

@@ -56,7 +56,7 @@ import XRig
 
   @Test func darkOutputGetsAFreeCrtcModeAndPlaceRightOfMain() throws {
     let t = dark(["HDMI-1"])
-    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, Config(), settled: [])
     let change = try #require(plan.changes.first)
     #expect(plan.changes.count == 1)
     #expect(change.crtc == t.outputs[1].possibleCrtcs[0] && change.mode == TopologyBuilder.m1080.id)
@@ -69,7 +69,7 @@ import XRig
     let names = (1...7).map { "DP-\($0)" }
     var config = Config()
     config.defaults.mode = .size(width: 1024, height: 768)
-    let plan = Planner(topology: dark(names), config: config).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(dark(names), config, settled: [])
     #expect(plan.changes.count == 7)
     let rects = plan.changes.map { Rect(x: $0.x, y: $0.y, width: 1024, height: 768) }
     for (i, a) in rects.enumerated() { for b in rects[(i + 1)...] { #expect(!a.intersects(b), "\(a) overlaps \(b)") } }
@@ -79,7 +79,7 @@ import XRig
   @Test func aLayoutWiderThanTheServersMaximumWalksTheModeChainDownOrLeavesTheMonitorOff() throws {
     var t = dark(["HDMI-1"])
     t.screen.maxWidth = 3500
-    let smaller = Planner(topology: t, config: Config()).plan(settled: [])
+    let smaller = HeadPlanDifferential.plan(t, Config(), settled: [])
     let change = try #require(smaller.changes.first)
     #expect(change.mode == TopologyBuilder.m1024.id, "1920+1920 is wider than 3500; 1920+1280 is not")
     #expect(change.fallbacks == [TopologyBuilder.m768.id], "fallbacks are no larger than the mode chosen")
@@ -87,7 +87,7 @@ import XRig
     #expect(
       smaller.warnings.map(\.description).contains { $0.contains("does not fit within the server's maximum screen") })
     t.screen.maxWidth = 2500
-    let none = Planner(topology: t, config: Config()).plan(settled: [])
+    let none = HeadPlanDifferential.plan(t, Config(), settled: [])
     #expect(none.changes.isEmpty && none.configures.isEmpty)
     #expect(
       none.warnings.map(\.description).contains {
@@ -100,7 +100,7 @@ import XRig
     config.defaults.position = .absolute(x: 40000, y: 0)
     var t = dark(["HDMI-1"])
     t.screen.maxWidth = 65535
-    let plan = Planner(topology: t, config: config).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, config, settled: [])
     #expect(plan.changes.isEmpty, "x 40000 does not fit 16-bit coordinates")
     #expect(plan.warnings.map(\.description).contains { $0.contains("no mode fits") })
   }
@@ -108,19 +108,19 @@ import XRig
   @Test func applyingTheSamePlanTwiceChangesNothing() {
     let t = TopologyBuilder.topology(
       ["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1080])
-    #expect(Planner(topology: t, config: Config()).plan(settled: []).isEmpty, "desired == actual: nothing to do")
+    #expect(HeadPlanDifferential.plan(t, Config(), settled: []).isEmpty, "desired == actual: nothing to do")
     var config = Config()
     config.defaults.mode = .size(width: 1024, height: 768)
     #expect(
-      Planner(topology: t, config: config).plan(settled: [t.outputs[1].id]).isEmpty, "settled outputs are left alone")
-    #expect(!Planner(topology: t, config: config).plan(settled: []).isEmpty)
+      HeadPlanDifferential.plan(t, config, settled: [t.outputs[1].id]).isEmpty, "settled outputs are left alone")
+    #expect(!HeadPlanDifferential.plan(t, config, settled: []).isEmpty)
   }
 
   @Test func leftOfMainShiftsEverythingToStayAtTheOrigin() {
     var config = Config()
     config.defaults.position = .relative(.leftOf, target: "main")
     let t = dark(["HDMI-1"])
-    let plan = Planner(topology: t, config: config).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, config, settled: [])
     let hdmi = plan.changes.first { $0.outputs == [t.outputs[1].id] }
     let main = plan.changes.first { $0.outputs == [t.outputs[0].id] }
     #expect(hdmi?.x == 0 && main?.x == 1920, "main moves right; it is never turned off")
@@ -132,7 +132,7 @@ import XRig
       ["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     t.outputs[1].connection = .disconnected
     t.screen.width = 3200
-    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, Config(), settled: [])
     #expect(plan.changes.map(\.mode) == [nil])
     #expect(plan.changes.first?.crtc == t.crtcs[1].id)
     #expect(plan.screen! == (1920, 1080))
@@ -147,14 +147,14 @@ import XRig
     config.monitors = [rule]
     let t = dark(["HDMI-1", "DP-1"])
     #expect(config.mainOutput(in: t)?.name == "eDP-1", "a configured main that is dark falls back")
-    let plan = Planner(topology: t, config: config).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, config, settled: [])
     #expect(plan.changes.map(\.outputName) == ["HDMI-1"])
   }
 
   @Test func noFreeCrtcLeavesAWarning() {
     var t = dark(["HDMI-1"])
     t.outputs[1].possibleCrtcs = [t.crtcs[0].id]
-    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, Config(), settled: [])
     #expect(plan.changes.isEmpty)
     #expect(plan.warnings.map(\.description) == ["no free CRTC can drive HDMI-1; left dark"])
   }

@@ -21,7 +21,7 @@ import Testing
   func plan(_ rules: String, on t: Topology, main: String? = nil, noTransform: Set<CrtcID> = []) throws -> Plan {
     let head = main.map { "main: '\($0)', " } ?? ""
     let config = try Config.parse(Array("{\(head)monitors: [\(rules)]}".utf8), file: "test.json5")
-    let plan = Planner(topology: t, config: config, noTransform: noTransform).plan(settled: [])
+    let plan = HeadPlanDifferential.plan(t, config, settled: [], noTransform: noTransform)
     // Every rule plan of these tests is also a case of the port's round trip.
     PlanRoundTrip.expectSame(plan, t, "rules \(rules)")
     return plan

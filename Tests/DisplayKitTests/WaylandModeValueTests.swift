@@ -23,7 +23,7 @@ import Testing
     // As the daemon's Wayland server reads it: no screen maximum but the protocol's.
     (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
     let config = try Config.parse(Array("{ monitors: [\(rules)] }".utf8), file: "test.json5")
-    var plan = Planner(topology: t, config: config).plan(settled: [])
+    var plan = HeadPlanDifferential.plan(t, config, settled: [])
     // Only the modes the plan makes (the bridge's ids are above the virtual base too).
     plan.customModes = plan.customModes.filter { t.modes[$0.key] == nil }
     return (plan, OutputConfiguration(plan: plan, in: t))

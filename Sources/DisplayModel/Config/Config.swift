@@ -289,9 +289,12 @@ public struct Config: Hashable, Sendable {
   }
 
   /// The settings for a monitor: nil when a rule says to ignore it.
-  public func settings(for output: Output) -> MonitorSettings? {
+  public func settings(for output: Output) -> MonitorSettings? { settings(by: rule(for: output)) }
+
+  /// The settings a rule gives (the defaults for none): nil when it says to ignore the monitor.
+  public func settings(by rule: MonitorRule?) -> MonitorSettings? {
     var result = defaults
-    guard let rule = rule(for: output) else { return result }
+    guard let rule else { return result }
     if rule.ignore { return nil }
     if let m = rule.mode { result.mode = m }
     if let p = rule.position { result.position = p }
@@ -315,9 +318,15 @@ extension MonitorMatch {
   /// Whether the output (and its EDID) has every field given; string fields are globs. Without
   /// an EDID the identity keys match the head's make, model and serial (`HeadIdentity`).
   public func matches(_ output: Output, _ edid: EDID?) -> Bool {
-    if let glob = self.output, !globMatch(glob, output.name) { return false }
+    matches(name: output.name, edid, identity: output.headIdentity)
+  }
+
+  /// Whether the connector `name` (and its EDID, else what the monitor says of itself) has
+  /// every field given.
+  public func matches(name: String, _ edid: EDID?, identity: HeadIdentity?) -> Bool {
+    if let glob = self.output, !globMatch(glob, name) { return false }
     guard manufacturer != nil || productName != nil || productCode != nil || serial != nil else { return true }
-    guard let edid else { return output.headIdentity?.matches(self) ?? false }
+    guard let edid else { return identity?.matches(self) ?? false }
     if let m = manufacturer, !globMatch(m, edid.manufacturer) { return false }
     if let p = productName, !(edid.productName.map { globMatch(p, $0.text) } ?? false) { return false }
     if let c = productCode, c != edid.productCode { return false }

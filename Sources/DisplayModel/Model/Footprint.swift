@@ -13,16 +13,24 @@ extension Rotation {
 }
 
 extension CrtcTransform {
-  /// The one footprint computation: the screen area a CRTC at (`x`, `y`) covers with a mode
-  /// of `width` x `height`, the mode turned by `rotation` (left and right swap the sides),
-  /// then mapped by this transform (its projective bounding box, rounded outwards), as the
-  /// server computes a CRTC's extent. For a `scale` it is xrandr's arithmetic: the turned
-  /// sides times the 16.16 scale, rounded up. Nil when the transform sends a corner to
-  /// infinity or beyond `Int`.
+  /// The screen area a CRTC at (`x`, `y`) covers with a mode of `width` x `height`, the mode
+  /// turned by `rotation` (left and right swap the sides), then mapped by this transform
+  /// (`Footprint.extent`), as the server computes a CRTC's extent. For a `scale` it is
+  /// xrandr's arithmetic: the turned sides times the 16.16 scale, rounded up. Nil when the
+  /// transform sends a corner to infinity or beyond `Int`.
   public func footprint(x: Int = 0, y: Int = 0, width: Int, height: Int, rotation: Rotation) -> Rect? {
     let (tw, th) = rotation.turned(width, height)
-    let (w, h) = (Double(tw), Double(th))
-    let t = matrix
+    return Footprint.extent(x: x, y: y, width: tw, height: th, matrix: matrix)
+  }
+}
+
+/// The one footprint computation, for RandR's CRTCs and the port's heads alike.
+public enum Footprint {
+  /// The area a picture of `width` x `height` (already turned) at (`x`, `y`) covers mapped by
+  /// the 3x3 projective `matrix` (row-major): its bounding box, rounded outwards. Nil when
+  /// the matrix sends a corner to infinity or beyond `Int`.
+  public static func extent(x: Int, y: Int, width: Int, height: Int, matrix t: [Double]) -> Rect? {
+    let (w, h) = (Double(width), Double(height))
     guard t.count == 9 else { return nil }
     var xs: [Double] = []
     var ys: [Double] = []
@@ -42,6 +50,37 @@ extension CrtcTransform {
     return Rect(
       x: x.addingReportingOverflow(left).partialValue, y: y.addingReportingOverflow(top).partialValue,
       width: width, height: height)
+  }
+}
+
+/// The steps a backend keeps a scale in: RandR's 16.16 fixed point, `wl_fixed`'s 24.8.
+public enum ScaleQuantum {
+  public static let randr = 65536
+  public static let wlFixed = 256
+}
+
+extension HeadTransform {
+  /// The size of the area a `width` x `height` mode covers turned by this transform, then
+  /// scaled by the config's `scale` in the backend's steps of 1/`quantum` (`Footprint`), so
+  /// that a head is placed as the server will show it. Nil for a scale that is not positive
+  /// and finite.
+  public func footprint(width: Int, height: Int, scale: Double, quantum: Int = ScaleQuantum.randr) -> (
+    width: Int, height: Int
+  )? {
+    guard let s = Self.quantized(scale, quantum) else { return nil }
+    let (tw, th) = swapsAxes ? (height, width) : (width, height)
+    return Footprint.extent(x: 0, y: 0, width: tw, height: th, matrix: [s, 0, 0, 0, s, 0, 0, 0, 1])
+      .map { ($0.width, $0.height) }
+  }
+
+  /// `scale` in steps of 1/`quantum`, truncated (as `XDoubleToFixed`); nil when it is not a
+  /// positive, finite number of steps.
+  public static func quantized(_ scale: Double, _ quantum: Int) -> Double? {
+    let q = Double(max(1, quantum))
+    guard scale.isFinite, scale > 0, let steps = Int(exactly: (scale * q).rounded(.towardZero)), steps > 0 else {
+      return nil
+    }
+    return Double(steps) / q
   }
 }
 

@@ -98,30 +98,36 @@ public enum CustomModes {
   public static func asked(_ request: ModeRequest, for output: Output, in topology: Topology) -> (
     mode: Mode?, warning: PlanWarning?
   ) {
+    let screen = topology.screen
+    let limit = (
+      screen.maxWidth > 0 ? screen.maxWidth : Int(Int16.max), screen.maxHeight > 0 ? screen.maxHeight : Int(Int16.max)
+    )
+    var (mode, warning) = asked(request, output: output.name, limit: limit)
+    mode?.id = ModeID(rawValue: virtualBase + output.id.rawValue % virtualBase)
+    return (mode, warning)
+  }
+
+  /// `asked` for the output named, within `limit`: the mode under id 0.
+  static func asked(_ request: ModeRequest, output: String, limit: (Int, Int)) -> (mode: Mode?, warning: PlanWarning?) {
     let (w, h, r): (Int, Int, Double)
     switch request {
     case .size(let width, let height): (w, h, r) = (width, height, 0)
     case .sizeRate(let width, let height, let rate): (w, h, r) = (width, height, rate)
     case .preferred, .highest, .keep: return (nil, nil)
     }
-    let screen = topology.screen
-    let limit = (
-      screen.maxWidth > 0 ? screen.maxWidth : Int(Int16.max), screen.maxHeight > 0 ? screen.maxHeight : Int(Int16.max)
-    )
     let name = "\(w)x\(h)"
     guard w > 0, h > 0, w <= limit.0, h <= limit.1 else {
       return (
-        nil,
-        .customTooLarge(output: output.name, mode: name, width: w, height: h, maxWidth: limit.0, maxHeight: limit.1)
+        nil, .customTooLarge(output: output, mode: name, width: w, height: h, maxWidth: limit.0, maxHeight: limit.1)
       )
     }
     let pixels = Double(w) * Double(h) * r
     guard pixels.isFinite, pixels >= 0, pixels < Double(UInt32.max) * 16 else {
-      return (nil, .customTimingsUnfit(output: output.name, request: request))
+      return (nil, .customTimingsUnfit(output: output, request: request))
     }
     let mode = Mode(
-      id: ModeID(rawValue: virtualBase + output.id.rawValue % virtualBase), name: name, width: w, height: h,
-      dotClock: UInt64(pixels.rounded()), hTotal: w, vTotal: h)
+      id: ModeID(rawValue: 0), name: name, width: w, height: h, dotClock: UInt64(pixels.rounded()), hTotal: w,
+      vTotal: h)
     return (mode, nil)
   }
 

@@ -13,22 +13,10 @@ public enum ModePolicy {
   ) -> (modes: [Mode], warning: PlanWarning?) {
     let all = topology.modes(of: output).filter { !$0.name.hasPrefix(CustomModes.prefix) }
     let preferred = output.preferredModes.first.flatMap { topology.modes[$0] }
-    let largest = all.max { ($0.width * $0.height, $0.refreshHz) < ($1.width * $1.height, $1.refreshHz) }
-    var requested: Mode?
-    var warning: PlanWarning?
-    switch request {
-    case .preferred: requested = preferred
-    case .highest: requested = largest
-    case .keep: requested = topology.currentMode(of: output) ?? preferred
-    case .size(let w, let h):
-      requested = all.filter { $0.width == w && $0.height == h }.max { $0.refreshHz < $1.refreshHz }
-    case .sizeRate(let w, let h, let r):
-      // A mode without a refresh (a headless compositor's) is that size at any rate.
-      let rated = { (m: Mode) in abs(m.refreshHz - r) <= 0.5 || (output.takesAnySize && m.refreshHz == 0) }
-      requested =
-        all.filter { $0.width == w && $0.height == h && rated($0) }
-        .min { abs($0.refreshHz - r) < abs($1.refreshHz - r) }
-    }
+    let largest = ModeChoice.largest(all)
+    var requested = ModeChoice.requested(
+      request, in: all, preferred: preferred, largest: largest, current: topology.currentMode(of: output),
+      anySize: output.takesAnySize)
     var customWarning: PlanWarning?
     var custom = custom
     // A server that makes any size is asked for the size itself (a `custom: true` too); only
@@ -42,18 +30,9 @@ public enum ModePolicy {
       if let made { requested = made }
       customWarning = why
     }
-    // Then every other mode, largest first: the planner walks down the chain until the
-    // layout fits the server's maximum screen.
-    let rest = all.sorted { ($0.width * $0.height, $0.refreshHz) > ($1.width * $1.height, $1.refreshHz) }
-    var chain: [Mode] = []
-    var seen: Set<ModeID> = []
-    for mode in [requested, preferred, largest].compactMap({ $0 }) + rest where seen.insert(mode.id).inserted {
-      chain.append(mode)
-    }
-    if requested == nil, let first = chain.first {
-      warning = .modeMissing(output: output.name, request: request == .preferred ? nil : request, using: first.label)
-    }
-    if let customWarning { warning = warning.map { .both(customWarning, $0) } ?? customWarning }
+    let chain = ModeChoice.chain([requested, preferred, largest], all, key: \.id)
+    let warning = ModeChoice.warning(
+      output.name, request, met: requested != nil, using: chain.first?.label, custom: customWarning)
     return (chain, warning)
   }
 

@@ -4,25 +4,13 @@ extension Planner {
   func place(
     _ size: (Int, Int), _ request: PositionRequest, main: Output?, rects: [OutputID: Rect]
   ) -> (x: Int, y: Int) {
-    let (w, h) = size
-    guard case .relative(let relation, let targetName) = request else {
-      if case .absolute(let x, let y) = request { return (x, y) }
-      return (0, 0)
-    }
-    let targetOutput = targetName == "main" ? main : topology.output(named: targetName)
-    let target =
-      targetOutput.flatMap { rects[$0.id] } ?? main.flatMap { rects[$0.id] } ?? Rect(x: 0, y: 0, width: 0, height: 0)
-    let r = relation.place(width: w, height: h, beside: target, avoiding: Array(rects.values))
-    return (r.x, r.y)
+    let targetOutput = request.anchor.flatMap { $0 == "main" ? main : topology.output(named: $0) }
+    let target = targetOutput.flatMap { rects[$0.id] } ?? main.flatMap { rects[$0.id] }
+    return request.origin(size, beside: target, avoiding: Array(rects.values))
   }
 
   /// RandR's screen starts at 0,0: monitors placed left of or above it shift everything.
-  func normalize(_ rects: inout [OutputID: Rect]) {
-    let dx = min(0, rects.values.map(\.x).min() ?? 0)
-    let dy = min(0, rects.values.map(\.y).min() ?? 0)
-    guard dx < 0 || dy < 0 else { return }
-    for (id, r) in rects { rects[id] = Rect(x: r.x - dx, y: r.y - dy, width: r.width, height: r.height) }
-  }
+  func normalize(_ rects: inout [OutputID: Rect]) { Rect.shiftToOrigin(&rects) }
 
   /// CRTC changes for the outputs being configured and for active ones that had to move.
   /// A scaled monitor is unchanged only at the size its transform gives: a CRTC's size is
@@ -78,7 +66,38 @@ extension Planner {
   }
 }
 
+extension PositionRequest {
+  /// The output a relative request places beside (an output's name, or `main`); nil for an
+  /// absolute one.
+  public var anchor: String? {
+    if case .relative(_, let target) = self { return target }
+    return nil
+  }
+
+  /// Where a monitor of `size` goes by this request: its absolute place, or beside `target`
+  /// (the origin's empty rectangle when none) pushed past `occupied` (`Relation.place`). Both
+  /// rule planners (over RandR's outputs and over heads) place with this.
+  public func origin(_ size: (Int, Int), beside target: Rect?, avoiding occupied: [Rect]) -> (x: Int, y: Int) {
+    switch self {
+    case .absolute(let x, let y): return (x, y)
+    case .relative(let relation, _):
+      let beside = target ?? Rect(x: 0, y: 0, width: 0, height: 0)
+      let r = relation.place(width: size.0, height: size.1, beside: beside, avoiding: occupied)
+      return (r.x, r.y)
+    }
+  }
+}
+
 extension Rect {
+  /// Shifts every rectangle so that none is left of or above the origin, when one is:
+  /// RandR's screen starts at 0,0, and a desk keeps its shape.
+  public static func shiftToOrigin<Key: Hashable>(_ rects: inout [Key: Rect]) {
+    let dx = min(0, rects.values.map(\.x).min() ?? 0)
+    let dy = min(0, rects.values.map(\.y).min() ?? 0)
+    guard dx < 0 || dy < 0 else { return }
+    for (key, r) in rects { rects[key] = Rect(x: r.x - dx, y: r.y - dy, width: r.width, height: r.height) }
+  }
+
   /// Whether the two rectangles share any pixel.
   public func intersects(_ o: Rect) -> Bool {
     x < o.x + o.width && o.x < x + width && y < o.y + o.height && o.y < y + height

@@ -31,6 +31,11 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
   /// No CRTC is free to drive the output: left dark (rules) or left off (profiles, the lid).
   case noCrtc(output: String, leftOff: Bool)
   case crtcCannot(output: String, CrtcRefusal)
+  /// A transform the head cannot show (by its capabilities), the ones it can, and the one
+  /// it shows instead.
+  case headCannot(output: String, transform: HeadTransform, can: [HeadTransform], instead: HeadTransform)
+  /// A `scale` on a head that cannot scale (by its capabilities).
+  case cannotScale(output: String, scale: Double)
   /// A `scale` on a CRTC known to refuse transforms.
   case noTransform(output: String, scale: Double)
   case noModeFits(output: String, maxWidth: Int, maxHeight: Int)
@@ -70,6 +75,10 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
       let instead: String
       if case .rotate = refusal { instead = "normal instead" } else { instead = "not reflected" }
       return "\(output): its CRTC cannot \(refusal); \(instead)"
+    case .headCannot(let output, let transform, let can, let instead):
+      return "\(output) cannot show \(transform) (it can: \(can.map { "\($0)" }.joined(separator: ", "))); "
+        + "\(instead) instead"
+    case .cannotScale(let output, let scale): return "\(output) cannot scale; scale 1 instead of \(scale)"
     case .noTransform(let output, let scale):
       return "\(output): its CRTC does not take transforms; scale 1 instead of \(scale)"
     case .noModeFits(let output, let maxWidth, let maxHeight):

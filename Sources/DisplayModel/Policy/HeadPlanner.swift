@@ -1,0 +1,182 @@
+/// What the rules make of a desk of heads: the configuration of the heads that change, the
+/// warnings, and the heads the plan configures.
+public struct HeadPlan: Hashable, Sendable {
+  public var configuration: OutputConfiguration
+  public var warnings: [PlanWarning] = []
+  /// Heads this plan configures: the daemon leaves them alone afterwards.
+  public var configures: Set<String> = []
+
+  public init(configuration: OutputConfiguration, warnings: [PlanWarning] = [], configures: Set<String> = []) {
+    self.configuration = configuration
+    self.warnings = warnings
+    self.configures = configures
+  }
+
+  /// Nothing to send: no head and no primary to change.
+  public var isEmpty: Bool { configuration.heads.isEmpty && configuration.primary == nil }
+}
+
+/// The rule planner over the output-management port's values: from a snapshot of heads and
+/// the config, which connected external heads light, with which mode (`HeadModePolicy`), where
+/// (`PositionRequest.origin`), turned, scaled and primary by their rules, and the heads of
+/// monitors that are gone turned off. A rule's `enabled: false` turns its head off, never the
+/// last one lit; main is lit and otherwise left as it is. What a head cannot do by its
+/// `capabilities` (a transform, a scale) is planned without, with a warning; what only the
+/// server knows (free CRTCs, its maximum screen, a transform it refuses) is the backend's to
+/// refuse. Pure.
+public struct HeadPlanner {
+  public var snapshot: HeadSnapshot
+  public var config: Config
+  /// The PNP ids a head's make stands for, for rules matching a monitor without an EDID.
+  public var vendors: PNPVendors
+  /// The backend's step of `scale` (1/65536 on RandR): placing a scaled head needs the area
+  /// the backend will give it.
+  public var scaleQuantum: Int
+  /// Each head's settings by name; absent for a head a rule ignores.
+  let settings: [String: MonitorSettings]
+
+  public init(
+    snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none, scaleQuantum: Int = ScaleQuantum.randr
+  ) {
+    self.snapshot = snapshot.bounded().snapshot
+    self.config = config
+    self.vendors = vendors
+    self.scaleQuantum = scaleQuantum
+    var settings: [String: MonitorSettings] = [:]
+    for head in self.snapshot.heads {
+      settings[head.name] = config.settings(by: config.rule(for: head, vendors: vendors))
+    }
+    self.settings = settings
+  }
+
+  var heads: [Head] { snapshot.heads }
+  var connected: [Head] { heads.filter(\.connected) }
+  func head(named name: String) -> Head? { snapshot.head(named: name) }
+
+  /// Whether the head is lit with a mode it lists: where it is, `rect`, is known.
+  func isLit(_ head: Head) -> Bool { head.rect != nil }
+
+  /// Plans for the heads not in `settled` (heads the daemon configured before and now leaves
+  /// as they are). When the rules' `enabled: false` would leave no head lit, those heads stay
+  /// on as they are, with a warning, and are not counted as configured (never a dark desk).
+  public func plan(settled: Set<String> = []) -> HeadPlan {
+    let plan = arrange(settled: settled)
+    let offs = pending(settled, main: mainHead()).filter { !$0.settings.enabled && isLit($0.head) }
+    guard !offs.isEmpty, leavesDark(plan) else { return plan }
+    var kept = arrange(settled: settled.union(offs.map(\.head.name)))
+    kept.warnings.append(.keptOn(outputs: offs.map(\.head.name)))
+    return kept
+  }
+
+  /// The connected heads to plan for, with their settings: not main (but a dark main, first,
+  /// settled or not: never a dark desk), not settled, not non-desktop, not ignored.
+  func pending(_ settled: Set<String>, main: Head?) -> [(head: Head, settings: MonitorSettings)] {
+    let darkMain = main.map { !isLit($0) } ?? false
+    let found = connected.compactMap { head -> (head: Head, settings: MonitorSettings)? in
+      let isMain = head.name == main?.name
+      guard !isMain || darkMain, isMain || !settled.contains(head.name), !head.nonDesktop,
+        let settings = settings[head.name]
+      else { return nil }
+      return (head, settings)
+    }
+    return found.filter { $0.head.name == main?.name } + found.filter { $0.head.name != main?.name }
+  }
+
+  /// Where each head lit afterwards is, and what the planned ones become.
+  struct Layout {
+    var rects: [String: Rect] = [:]
+    var targets: [String: HeadTarget] = [:]
+    var warnings: [PlanWarning] = []
+    var configures: Set<String> = []
+  }
+
+  func arrange(settled: Set<String>) -> HeadPlan {
+    let main = mainHead()
+    let pending = pending(settled, main: main)
+    var layout = Layout()
+    for head in connected where !pending.contains(where: { $0.head.name == head.name }) {
+      if let r = head.rect { layout.rects[head.name] = r }
+    }
+    for (head, settings) in pending {
+      // Main is dark only when no connected head is lit: it is lit, whatever the rule says.
+      guard settings.enabled || head.name == main?.name else {
+        layout.configures.insert(head.name)
+        continue
+      }
+      guard let target = target(head, settings, main: main, &layout) else { continue }
+      layout.targets[head.name] = target
+      layout.configures.insert(head.name)
+    }
+    Rect.shiftToOrigin(&layout.rects)
+    let disabled = Set(pending.filter { !$0.settings.enabled && $0.head.name != main?.name }.map(\.head.name))
+    let changed = changes(layout) + turningOff(disabled) + releases()
+    var warnings = layout.warnings
+    let primary = primary(pending, lit: Set(layout.targets.keys), disabled: disabled, main: main, &warnings)
+    warnings += mainWarnings(main)
+    let configuration = OutputConfiguration(generation: snapshot.generation, heads: changed, primary: primary)
+    return HeadPlan(configuration: configuration, warnings: warnings, configures: layout.configures)
+  }
+
+  /// The mode, transform and scale of a head that is on, and its place in the layout; nil
+  /// (with a warning) when it has no mode to show.
+  func target(_ head: Head, _ settings: MonitorSettings, main: Head?, _ layout: inout Layout) -> HeadTarget? {
+    let (modes, warning) = HeadModePolicy.candidates(settings.mode, custom: settings.custom, for: head)
+    if let warning { layout.warnings.append(warning) }
+    guard !modes.isEmpty else {
+      layout.warnings.append(.noModes(output: head.name, leftOff: false))
+      return nil
+    }
+    let transform = transform(head, settings, &layout.warnings)
+    let scale = scale(head, settings, &layout.warnings)
+    let sized = modes.lazy.compactMap { mode in
+      self.footprint(mode, transform, scale).map { (mode, $0) }
+    }
+    guard let (mode, size) = sized.first, let index = modes.firstIndex(of: mode) else {
+      layout.warnings.append(.noModes(output: head.name, leftOff: false))
+      return nil
+    }
+    // A few fallbacks, no larger than the choice, as the RandR planner tries them.
+    // A request already asked is not tried again (a head may list one size and rate twice).
+    var asked: Set<HeadModeRequest> = [mode.request]
+    let fallbacks = modes[(index + 1)...].filter {
+      $0.width <= mode.width && $0.height <= mode.height && asked.insert($0.request).inserted
+    }
+    let origin = place(size, settings.position, main: main, rects: layout.rects)
+    layout.rects[head.name] = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
+    return HeadTarget(
+      mode: mode, fallbacks: Array(fallbacks.prefix(Planner.maxFallbacks)), transform: transform, scale: scale,
+      filter: settings.scaleFilter, scaled: settings.scale != nil)
+  }
+
+  /// The area a mode covers turned and scaled; nil when it covers none.
+  func footprint(_ mode: PlannedMode, _ transform: HeadTransform, _ scale: Double) -> (width: Int, height: Int)? {
+    guard let size = transform.footprint(width: mode.width, height: mode.height, scale: scale, quantum: scaleQuantum),
+      size.width > 0, size.height > 0
+    else { return nil }
+    return size
+  }
+
+  /// Where a head of `size` goes: beside its anchor (main's place when the anchor is not
+  /// lit), pushed past the heads already placed, taken in the snapshot's order.
+  func place(_ size: (Int, Int), _ request: PositionRequest, main: Head?, rects: [String: Rect]) -> (
+    x: Int, y: Int
+  ) {
+    let anchor = request.anchor.flatMap { $0 == "main" ? main?.name : $0 }
+    let target = anchor.flatMap { rects[$0] } ?? main.flatMap { rects[$0.name] }
+    let occupied = heads.compactMap { rects[$0.name] }
+    return request.origin(size, beside: target, avoiding: occupied)
+  }
+}
+
+/// What a head that is on becomes.
+struct HeadTarget {
+  var mode: PlannedMode
+  /// Modes to try in turn when the backend refuses `mode`.
+  var fallbacks: [PlannedMode]
+  var transform: HeadTransform
+  /// The config's scale (1 where the rule gives none or the head cannot scale).
+  var scale: Double
+  var filter: ScaleFilter
+  /// Whether a rule gives a `scale`: then the head's area must match too.
+  var scaled: Bool
+}

@@ -1,0 +1,72 @@
+import DisplayModel
+
+extension HeadSnapshot {
+  /// A RandR-shaped topology as the port's heads, without a server: what
+  /// `RandROutputManager` reports for it, where the topology tells. One head per output in
+  /// the topology's order; its make, model and serial from the EDID (else what the output
+  /// says of itself); modes with their refresh in mHz, the first `preferredCount` preferred,
+  /// displayd's own marked custom; the transform its CRTC's rotation makes. A topology holds
+  /// no CRTC transform, so a lit head whose extent is not its turned mode's has the scale that
+  /// makes its width. Its capabilities are its CRTCs' (the lit one, else every possible one):
+  /// the transforms RandR can spell with their rotations, scaling unless each is in
+  /// `noTransform`, and custom modes where the output takes any size. Pure.
+  public init(topology: Topology, noTransform: Set<CrtcID> = []) {
+    let heads = topology.outputs.map { Self.head($0, topology, noTransform: noTransform) }
+    self.init(
+      heads: heads, primary: topology.primary.flatMap { topology.output($0)?.name },
+      generation: UInt64(truncatingIfNeeded: topology.configTimestamp))
+  }
+
+  static func head(_ output: Output, _ topology: Topology, noTransform: Set<CrtcID>) -> Head {
+    let crtc = topology.activeCrtc(of: output)
+    var head = Head(
+      name: output.name, edid: output.edid, mmWidth: output.mmWidth, mmHeight: output.mmHeight,
+      connected: output.isConnected, enabled: crtc != nil, isInternalPanel: output.isInternalPanel,
+      nonDesktop: output.nonDesktop)
+    if let edid = output.identity {
+      head.make = edid.manufacturer
+      head.model = edid.productName?.text ?? String(edid.productCode)
+      head.serial = edid.serial ?? ""
+    } else if let said = output.headIdentity {
+      (head.make, head.model, head.serial) = (said.make, said.model, said.serial)
+    }
+    let modes = topology.modes(of: output)
+    head.modes = modes.enumerated().map { index, mode in
+      HeadMode(
+        width: mode.width, height: mode.height, refreshMilliHz: Int(exactly: (mode.refreshHz * 1000).rounded()) ?? 0,
+        preferred: index < output.preferredCount, interlaced: mode.isInterlaced,
+        custom: mode.name.hasPrefix(CustomModes.prefix))
+    }
+    head.capabilities = capabilities(output, topology, noTransform: noTransform)
+    guard let crtc else { return head }
+    head.currentMode = modes.firstIndex { $0.id == crtc.mode }
+    (head.x, head.y) = (crtc.x, crtc.y)
+    head.transform = OutputConfiguration.transform(crtc.rotation)
+    if let mode = topology.currentMode(of: output), let plain = mode.footprint(crtc.rotation), plain.width > 0,
+      (plain.width, plain.height) != (crtc.width, crtc.height)
+    {
+      head.scale = Double(crtc.width) / Double(plain.width)
+    }
+    return head
+  }
+
+  static func capabilities(_ output: Output, _ topology: Topology, noTransform: Set<CrtcID>) -> HeadCapabilities {
+    let crtcs = topology.activeCrtc(of: output).map { [$0] } ?? output.possibleCrtcs.compactMap(topology.crtc)
+    let allowed = crtcs.reduce(Rotation()) { $0.union($1.rotations) }
+    let transforms = Set(HeadTransform.allCases.filter { t in spellings(t).contains { allowed.isSuperset(of: $0) } })
+    return HeadCapabilities(
+      transforms: transforms.union([.normal]), scaling: crtcs.contains { !noTransform.contains($0.id) },
+      customModes: output.takesAnySize)
+  }
+
+  /// RandR's two spellings of a transform: its turn (with `reflect x` when flipped), and the
+  /// half turn more with both reflections (with `reflect y` alone when flipped), since a half
+  /// turn is both reflections.
+  static func spellings(_ transform: HeadTransform) -> [Rotation] {
+    let turns: [Rotation] = [.normal, .left, .inverted, .right]
+    let turn = turns[transform.rawValue % 4]
+    let halfMore = turns[(transform.rawValue + 2) % 4]
+    guard transform.isFlipped else { return [turn, halfMore.union([.reflectX, .reflectY])] }
+    return [turn.union(.reflectX), halfMore.union(.reflectY)]
+  }
+}
