@@ -15,4 +15,20 @@ public protocol OutputManager: AnyObject {
   func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult
   /// Puts `configuration` in force, all or nothing.
   func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult
+  /// As `apply`, with what was set when it was applied: each head's mode as the server took
+  /// it (after fallbacks) and its place, for the log. A backend that puts in force exactly
+  /// what it is asked need not implement it.
+  func applyReporting(_ configuration: OutputConfiguration) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  )
+}
+
+extension OutputManager {
+  /// `apply`, reporting every head as the configuration asks it.
+  public func applyReporting(_ configuration: OutputConfiguration) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    let result = try apply(configuration)
+    return (result, result == .applied ? ApplyReport(asked: configuration) : ApplyReport())
+  }
 }

@@ -1,20 +1,29 @@
 import DisplayModel
 import DisplayPorts
 
-/// A configuration turned into a plan, with the head each CRTC of the plan drives.
+/// A configuration turned into a plan, with the heads each CRTC of the plan drives.
 struct PlannedConfiguration {
   var plan: Plan
-  var crtcNames: [CrtcID: String]
+  var crtcNames: [CrtcID: [String]]
 
-  func names(of crtcs: Set<CrtcID>) -> Set<String> { Set(crtcs.compactMap { crtcNames[$0] }) }
+  /// The heads on `crtcs`, in the order of the plan's changes.
+  func names(of crtcs: Set<CrtcID>) -> [String] {
+    plan.changes.filter { crtcs.contains($0.crtc) }.flatMap { crtcNames[$0.crtc] ?? [$0.outputName] }
+  }
 }
 
 /// Turns the port's `OutputConfiguration` into RandR's `Plan` against one snapshot: the CRTCs
-/// from the model's one allocator, listed modes matched by size and nearest refresh, custom
-/// modes as the custom-mode path makes them, transforms as rotation bits and matrices, and the
+/// from the model's one allocator (each lit head keeps its own CRTC; then, in the order of
+/// the configuration's heads, each other takes the first free one it can use, a CRTC of a
+/// head turned off included; clones last, on their target's CRTC where RandR can drive both
+/// from it: as the profile planner gives them),
+/// listed modes matched by size and nearest refresh, custom modes as the custom-mode path
+/// makes them, fallbacks after them, transforms as rotation bits and scale matrices, the
 /// screen sized to hold every lit CRTC within the server's maximum and X's 16-bit
-/// coordinates. Every reason a configuration cannot be sent is collected. Pure.
+/// coordinates, and its millimetres. Every reason a configuration cannot be sent is
+/// collected as a typed problem. Pure.
 struct RandRConfigurationPlanner {
+  typealias Problem = ApplyRefusal.Problem
   let topology: Topology
   /// CRTCs known to refuse transforms: a scale other than 1 on them is refused.
   let refusing: Set<CrtcID>
@@ -24,109 +33,165 @@ struct RandRConfigurationPlanner {
     self.refusing = refusing
   }
 
-  private struct Work {
+  struct Entry {
+    var output: Output
+    var head: HeadConfiguration
+  }
+
+  struct Work {
     var plan = Plan()
-    var names: [CrtcID: String] = [:]
-    var reasons: [String] = []
-    var transformRefused: Set<String> = []
+    var names: [CrtcID: [String]] = [:]
+    var problems: [Problem] = []
+    var allocator: CrtcAllocator
   }
 
   func plan(_ configuration: OutputConfiguration) -> Result<PlannedConfiguration, ApplyRefusal> {
-    var work = Work()
-    var entries: [(output: Output, head: HeadConfiguration)] = []
-    for head in configuration.heads {
-      if let output = topology.output(named: head.name) {
-        entries.append((output, head))
-      } else {
-        work.reasons.append(
-          "no head \(head.name) (the server has \(topology.outputs.map(\.name).joined(separator: ", ")))")
-      }
-    }
+    var problems: [Problem] = []
+    let entries = known(configuration.heads, &problems)
+    let lettingGo = Set(entries.filter { !$0.head.enabled }.map(\.output.id))
+    var work = Work(problems: problems, allocator: CrtcAllocator(topology, lettingGo: lettingGo))
     let lit = entries.filter(\.head.enabled)
-    var allocator = CrtcAllocator(topology, lettingGo: Set(entries.filter { !$0.head.enabled }.map(\.output.id)))
+    let clones = cloneOrder(lit)
+    let plain = lit.filter { entry in !clones.contains { $0.output.id == entry.output.id } }
     var given: [OutputID: Crtc] = [:]
-    for entry in lit { given[entry.output.id] = allocator.own(entry.output) }
-    for entry in lit where given[entry.output.id] == nil {
-      given[entry.output.id] = allocator.free(for: entry.output)
+    for entry in plain { given[entry.output.id] = work.allocator.own(entry.output) }
+    for entry in plain where given[entry.output.id] == nil {
+      given[entry.output.id] = work.allocator.free(for: entry.output)
     }
-    for entry in lit {
-      guard let crtc = given[entry.output.id] else {
-        work.reasons.append("\(entry.output.name): no free CRTC can drive it")
-        continue
-      }
-      change(entry.output, entry.head, on: crtc, &work)
+    for entry in plain { light(entry, on: given[entry.output.id], &work) }
+    for entry in clones where !share(entry, &work) {
+      light(entry, on: work.allocator.own(entry.output) ?? work.allocator.free(for: entry.output), &work)
     }
-    turnOff(entries.filter { !$0.head.enabled }.map(\.output), &work)
+    release(entries, &work)
+    if leavesDark(work.plan) { work.problems.insert(.dark, at: 0) }
     sizeScreen(&work)
     if let name = configuration.primary {
       if let output = topology.output(named: name) {
         if topology.primary != output.id { work.plan.primary = output.id }
       } else {
-        work.reasons.append("primary \(name): no such head")
+        work.problems.append(.unknownPrimary(name))
       }
     }
+    work.plan.screenMillimetres = configuration.physicalSize.map { ($0.width, $0.height) }
     work.plan.configures = Set(entries.map(\.output.id))
-    guard work.reasons.isEmpty else {
-      return .failure(
-        ApplyRefusal(reason: work.reasons.joined(separator: "; "), transformRefused: work.transformRefused))
-    }
+    guard work.problems.isEmpty else { return .failure(ApplyRefusal(problems: work.problems)) }
     return .success(PlannedConfiguration(plan: work.plan, crtcNames: work.names))
   }
 
-  /// The change lighting `output` as `head` asks on `crtc`, or the reasons it cannot.
-  private func change(_ output: Output, _ head: HeadConfiguration, on crtc: Crtc, _ work: inout Work) {
-    let name = output.name
-    guard let mode = mode(output, head.mode, &work) else { return }
+  /// The heads of the server the configuration names, each once (the last word counts).
+  private func known(_ heads: [HeadConfiguration], _ problems: inout [Problem]) -> [Entry] {
+    var entries: [Entry] = []
+    for head in heads {
+      guard let output = topology.output(named: head.name) else {
+        problems.append(.unknownHead(head.name, known: topology.outputs.map(\.name)))
+        continue
+      }
+      entries.removeAll { $0.output.id == output.id }
+      entries.append(Entry(output: output, head: head))
+    }
+    return entries
+  }
+
+  /// The lit heads that are the same as another lit head, each after the head it shows (a
+  /// clone of a clone after its target); heads in a ring of `sameAs` are heads of their own.
+  private func cloneOrder(_ lit: [Entry]) -> [Entry] {
+    let names = Set(lit.map(\.head.name))
+    var waiting = lit.filter { entry in entry.head.sameAs.map { $0 != entry.head.name && names.contains($0) } ?? false }
+    var ordered: [Entry] = []
+    while let i = waiting.firstIndex(where: { entry in !waiting.contains { $0.head.name == entry.head.sameAs } }) {
+      ordered.append(waiting.remove(at: i))
+    }
+    return ordered
+  }
+
+  /// Puts a clone on the CRTC of the head it shows, when that CRTC can drive it and it lists
+  /// that mode: the change gains the output, and keeps the fallbacks both list.
+  private func share(_ entry: Entry, _ work: inout Work) -> Bool {
+    guard let target = entry.head.sameAs,
+      let index = work.plan.changes.firstIndex(where: { work.names[$0.crtc]?.contains(target) == true }),
+      let crtc = topology.crtc(work.plan.changes[index].crtc), let mode = work.plan.changes[index].mode,
+      entry.output.modes.contains(mode), entry.output.possibleCrtcs.contains(crtc.id),
+      crtc.possibleOutputs.isEmpty || crtc.possibleOutputs.contains(entry.output.id)
+    else { return false }
+    work.plan.changes[index].outputs.append(entry.output.id)
+    work.plan.changes[index].fallbacks.removeAll { !entry.output.modes.contains($0) }
+    work.names[crtc.id, default: []].append(entry.head.name)
+    return true
+  }
+
+  /// The change lighting `entry` on `crtc`, or the problems that keep it dark.
+  private func light(_ entry: Entry, on crtc: Crtc?, _ work: inout Work) {
+    let (output, head) = (entry.output, entry.head)
+    guard let crtc else { return work.problems.append(.cannotLight(head: output.name)) }
+    guard let mode = mode(output, head.mode, &work.problems) else { return }
     guard let rotation = RandRHeadValues.rotation(head.transform, allowed: crtc.rotations) else {
-      work.transformRefused.insert(name)
-      let offered = RandRHeadValues.transforms(allowed: crtc.rotations).map { "\($0)" }.sorted()
-      work.reasons.append("\(name): its CRTC cannot do \(head.transform), only \(offered.joined(separator: ", "))")
-      return
+      let asked = RandRHeadValues.rotations(head.transform)[0]
+      let reason = "its CRTC cannot do \(rotationWords(asked)), only \(rotationWords(crtc.rotations))"
+      return work.problems.append(.rotation(head: output.name, reason: reason))
     }
-    guard head.scale.isFinite, head.scale > 0 else {
-      work.reasons.append("\(name): scale \(head.scale) is not a positive number")
-      return
-    }
-    if head.scale != 1 && refusing.contains(crtc.id) {
-      work.transformRefused.insert(name)
-      work.reasons.append("\(name): its CRTC refused transforms before; it cannot scale")
-      return
-    }
-    let transform = RandRHeadValues.crtcTransform(scale: head.scale, filter: head.scaleFilter)
-    guard FixedTransform(transform) != nil,
-      transform.footprint(x: head.x, y: head.y, width: mode.width, height: mode.height, rotation: rotation) != nil
+    guard let transform = transform(output.name, head, crtc, &work.problems) else { return }
+    guard transform.footprint(x: head.x, y: head.y, width: mode.width, height: mode.height, rotation: rotation) != nil
     else {
-      work.reasons.append("\(name): scale \(head.scale) does not fit RandR's 16.16 matrix")
-      return
+      return work.problems.append(
+        .invalid(head: output.name, reason: "scale \(head.scale) does not fit RandR's 16.16 matrix"))
     }
     guard head.x >= 0, head.y >= 0, head.x <= Int(Int16.max), head.y <= Int(Int16.max) else {
-      work.reasons.append("\(name): position \(head.x),\(head.y) is outside X's screen (0 to \(Int16.max))")
-      return
+      let reason = "position \(head.x),\(head.y) is outside X's screen (0 to \(Int16.max))"
+      return work.problems.append(.invalid(head: output.name, reason: reason))
     }
-    if CustomModes.isVirtual(mode.id) { work.plan.customModes[mode.id] = mode }
-    work.names[crtc.id] = name
+    var fallbacks: [Mode] = []
+    for request in head.fallbackModes {
+      var ignored: [Problem] = []
+      guard let fallback = self.mode(output, request, &ignored), fallback.id != mode.id,
+        !fallbacks.contains(where: { $0.id == fallback.id })
+      else { continue }
+      fallbacks.append(fallback)
+    }
+    for made in [mode] + fallbacks where CustomModes.isVirtual(made.id) { work.plan.customModes[made.id] = made }
+    work.names[crtc.id] = [output.name]
     work.plan.changes.append(
       CrtcChange(
-        crtc: crtc.id, mode: mode.id, x: head.x, y: head.y, rotation: rotation, outputs: [output.id], fallbacks: [],
-        outputName: name, transform: transform))
+        crtc: crtc.id, mode: mode.id, x: head.x, y: head.y, rotation: rotation, outputs: [output.id],
+        fallbacks: fallbacks.map(\.id), outputName: output.name, transform: transform))
+  }
+
+  /// The CRTC transform for the head's scales: the identity for 1 both ways.
+  private func transform(_ name: String, _ head: HeadConfiguration, _ crtc: Crtc, _ problems: inout [Problem])
+    -> CrtcTransform?
+  {
+    let (sx, sy) = (head.scale, head.verticalScale)
+    guard sx.isFinite, sx > 0, sy.isFinite, sy > 0 else {
+      problems.append(.invalid(head: name, reason: "scale \(sx)x\(sy) is not a positive number"))
+      return nil
+    }
+    if (sx, sy) != (1, 1) && refusing.contains(crtc.id) {
+      problems.append(.transform(head: name))
+      return nil
+    }
+    let transform = RandRHeadValues.crtcTransform(scaleX: sx, scaleY: sy, filter: head.scaleFilter)
+    guard FixedTransform(transform) != nil else {
+      problems.append(.invalid(head: name, reason: "scale \(sx) does not fit RandR's 16.16 matrix"))
+      return nil
+    }
+    return transform
   }
 
   /// The mode a request names for `output`: its current one (else its preferred, else its
   /// first) for none, the nearest listed one, or a custom one found or to make.
-  private func mode(_ output: Output, _ request: HeadModeRequest?, _ work: inout Work) -> Mode? {
+  func mode(_ output: Output, _ request: HeadModeRequest?, _ problems: inout [Problem]) -> Mode? {
     let modes = topology.modes(of: output)
     switch request {
     case nil:
       let current = topology.currentMode(of: output)
       let preferred = output.preferredModes.first.flatMap { topology.modes[$0] }
       guard let mode = current ?? preferred ?? modes.first else {
-        work.reasons.append("\(output.name) lists no mode")
+        problems.append(.noModes(head: output.name))
         return nil
       }
       return mode
     case .listed(let width, let height, let refresh):
       guard let mode = RandRHeadValues.nearest(modes, width: width, height: height, refreshMilliHz: refresh) else {
-        work.reasons.append("\(output.name) has no mode \(width)x\(height)")
+        problems.append(.noMode(head: output.name, width: width, height: height))
         return nil
       }
       return mode
@@ -134,50 +199,10 @@ struct RandRConfigurationPlanner {
       let resolved = CustomModes.resolve(
         .size(width: line.hDisplay, height: line.vDisplay), .modeline(line), for: output, in: topology)
       guard let mode = resolved.mode else {
-        work.reasons.append(resolved.warning?.description ?? "\(output.name): the custom mode cannot be made")
+        problems.append(.failed(resolved.warning?.description ?? "\(output.name): the custom mode cannot be made"))
         return nil
       }
       return mode
     }
-  }
-
-  /// Turns off the CRTCs of `outputs` that no lit head of the plan took; a CRTC that also
-  /// drives outputs the configuration leaves alone keeps them.
-  private func turnOff(_ outputs: [Output], _ work: inout Work) {
-    let off = Set(outputs.map(\.id))
-    var done: Set<CrtcID> = Set(work.plan.changes.map(\.crtc))
-    for output in outputs {
-      guard let crtc = topology.activeCrtc(of: output), done.insert(crtc.id).inserted else { continue }
-      let kept = crtc.outputs.filter { !off.contains($0) }
-      work.names[crtc.id] = output.name
-      work.plan.changes.append(
-        CrtcChange(
-          crtc: crtc.id, mode: kept.isEmpty ? nil : crtc.mode, x: crtc.x, y: crtc.y, rotation: crtc.rotation,
-          outputs: kept, fallbacks: [], outputName: output.name))
-    }
-  }
-
-  /// The screen that holds every CRTC lit afterwards, at least the server's minimum; refused
-  /// beyond its maximum or X's 16-bit coordinates.
-  private func sizeScreen(_ work: inout Work) {
-    let changed = Set(work.plan.changes.map(\.crtc))
-    var rects = topology.crtcs.filter { $0.isActive && !changed.contains($0.id) }.map(\.rect)
-    for change in work.plan.changes {
-      guard let id = change.mode, let mode = work.plan.mode(id, in: topology),
-        let rect = change.transform.footprint(
-          x: change.x, y: change.y, width: mode.width, height: mode.height, rotation: change.rotation)
-      else { continue }
-      rects.append(rect)
-    }
-    let screen = topology.screen
-    let width = max(screen.minWidth, 1, rects.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0)
-    let height = max(screen.minHeight, 1, rects.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0)
-    guard screen.holds(width, height) else {
-      let largest = screen.largest
-      work.reasons.append(
-        "it needs a \(width)x\(height) screen, more than the server's maximum \(largest.width)x\(largest.height)")
-      return
-    }
-    if (width, height) != (screen.width, screen.height) { work.plan.screen = (width, height) }
   }
 }

@@ -40,8 +40,14 @@ public enum RandRHeadValues {
   /// The CRTC transform for the port's `scale` (the head shows an area `scale` times its
   /// mode, as `xrandr --scale`): the identity for 1.
   public static func crtcTransform(scale: Double, filter: ScaleFilter) -> CrtcTransform {
-    guard scale != 1 else { return .identity }
-    return CrtcTransform(matrix: [scale, 0, 0, 0, scale, 0, 0, 0, 1], filter: filter)
+    crtcTransform(scaleX: scale, scaleY: scale, filter: filter)
+  }
+
+  /// The CRTC transform for a scale each way (`xrandr --scale XxY`): the identity for 1 both
+  /// ways.
+  public static func crtcTransform(scaleX: Double, scaleY: Double, filter: ScaleFilter) -> CrtcTransform {
+    guard scaleX != 1 || scaleY != 1 else { return .identity }
+    return CrtcTransform(matrix: [scaleX, 0, 0, 0, scaleY, 0, 0, 0, 1], filter: filter)
   }
 
   /// The port's `scale` a CRTC transform read from the server means: the matrix's scale when

@@ -12,19 +12,22 @@ import DisplayPorts
 /// dark) and asks the server nothing; a configuration it accepts can still be refused by
 /// `apply`, which then puts everything back.
 public final class RandROutputManager: OutputManager {
-  public let connection: XConnection
+  /// The server: an `XConnection`, or a test's double.
+  let server: any RandRServer
   /// CRTCs whose transform the server refused (RRSetCrtcTransform BadValue): learned by
   /// `apply`, so `heads` stops offering scaling on them and `test` refuses a scale there.
   public private(set) var transformRefusing: Set<CrtcID> = []
 
-  public init(_ connection: XConnection) { self.connection = connection }
+  public convenience init(_ connection: XConnection) { self.init(server: connection) }
+
+  init(server: any RandRServer) { self.server = server }
 
   public var backendName: String { "x11" }
-  public var serverName: String { connection.name }
+  public var serverName: String { server.name }
 
   /// Every output as a head, from one consistent snapshot.
   public func heads(probe: Bool) throws(DisplayError) -> HeadSnapshot {
-    let topology = try connection.readTopology(ReadOptions(probe: probe, properties: true))
+    let topology = try server.readTopology(ReadOptions(probe: probe, properties: true))
     return snapshot(topology)
   }
 
@@ -72,7 +75,7 @@ public final class RandROutputManager: OutputManager {
     if let mode = crtc.mode.flatMap({ topology.modes[$0] }),
       CrtcTransform.identity.footprint(
         x: crtc.x, y: crtc.y, width: mode.width, height: mode.height, rotation: crtc.rotation)
-        != crtc.rect, let transform = connection.crtcTransform(crtc.id)
+        != crtc.rect, let transform = server.crtcTransform(crtc.id)
     {
       head.scale = RandRHeadValues.scale(transform)
     }
@@ -84,7 +87,7 @@ public final class RandROutputManager: OutputManager {
     let crtcs = topology.activeCrtc(of: output).map { [$0] } ?? output.possibleCrtcs.compactMap(topology.crtc)
     let allowed = crtcs.reduce(Rotation()) { $0.union($1.rotations) }
     let transforms = RandRHeadValues.transforms(allowed: allowed)
-    let version = connection.randrVersion
+    let version = server.randrVersion
     let atLeast = { (minor: Int) in version.major > 1 || (version.major == 1 && version.minor >= minor) }
     let scaling = atLeast(3) && crtcs.contains { !transformRefusing.contains($0.id) }
     return HeadCapabilities(
@@ -94,43 +97,77 @@ public final class RandROutputManager: OutputManager {
   /// Checks `configuration` against the server's state without sending anything (RandR has
   /// no test request): `.applied` when `apply` would send it.
   public func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
-    let topology = try connection.readTopology(ReadOptions(probe: false, properties: false))
+    let topology = try server.readTopology(ReadOptions(probe: false, properties: false))
     guard Self.generation(topology) == configuration.generation else { return .stale }
     switch RandRConfigurationPlanner(topology, refusing: transformRefusing).plan(configuration) {
     case .failure(let refusal): return .refused(refusal)
-    case .success(let planned):
-      if let refusal = XConnection.refusal(of: planned.plan, in: topology) {
-        return .refused(
-          ApplyRefusal(reason: refusal.reason, transformRefused: planned.names(of: refusal.rotations)))
-      }
-      return .applied
+    case .success: return .applied
     }
   }
 
   /// Puts `configuration` in force, all or nothing; `.stale` (nothing sent) when the server's
   /// configuration changed since the snapshot of its generation.
   public func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
-    let topology = try connection.readTopology(ReadOptions(probe: false, properties: false))
-    guard Self.generation(topology) == configuration.generation else { return .stale }
-    let planned: PlannedConfiguration
-    switch RandRConfigurationPlanner(topology, refusing: transformRefusing).plan(configuration) {
-    case .failure(let refusal): return .refused(refusal)
-    case .success(let result): planned = result
-    }
-    let outcome = try connection.apply(planned.plan, in: topology)
-    transformRefusing.formUnion(outcome.transformRefused)
-    return Self.result(outcome, planned)
+    try applyReporting(configuration).result
   }
 
-  /// The port's answer for what an apply did.
+  /// As `apply`, with each CRTC's heads at the mode the server took (after fallbacks), and
+  /// the screen's size when it changed.
+  public func applyReporting(_ configuration: OutputConfiguration) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    let topology = try server.readTopology(ReadOptions(probe: false, properties: false))
+    guard Self.generation(topology) == configuration.generation else { return (.stale, ApplyReport()) }
+    let planned: PlannedConfiguration
+    switch RandRConfigurationPlanner(topology, refusing: transformRefusing).plan(configuration) {
+    case .failure(let refusal): return (.refused(refusal), ApplyReport())
+    case .success(let result): planned = result
+    }
+    guard !planned.plan.isEmpty else { return (.applied, ApplyReport()) }
+    let outcome = try server.apply(planned.plan, in: topology)
+    transformRefusing.formUnion(outcome.transformRefused)
+    return (Self.result(outcome, planned), Self.report(outcome, planned, topology))
+  }
+
+  /// The port's answer for what an apply did: typed problems for the CRTCs that refused a
+  /// transform or a rotation, the rest in the applier's words.
   static func result(_ outcome: ApplyOutcome, _ planned: PlannedConfiguration) -> ApplyResult {
     if outcome.stale { return .stale }
-    let errors = outcome.errors
-    guard !errors.isEmpty || !outcome.transformRefused.isEmpty || !outcome.rotationRefused.isEmpty else {
-      return .applied
+    var problems: [ApplyRefusal.Problem] = planned.names(of: outcome.transformRefused).map { .transform(head: $0) }
+    let rotations = planned.names(of: outcome.rotationRefused)
+    problems += rotations.map { .rotation(head: $0, reason: "its CRTC cannot do the rotation asked") }
+    let errors = outcome.errors.filter { error in
+      // The rotation refusal is said above, head by head.
+      if case .planRefused = error, !rotations.isEmpty { return false }
+      return true
     }
-    let refused = planned.names(of: outcome.transformRefused.union(outcome.rotationRefused))
-    let reason = errors.isEmpty ? "the server refused a transform" : errors.map(\.description).joined(separator: "; ")
-    return .refused(ApplyRefusal(reason: reason, transformRefused: refused, notRestored: outcome.notRestored))
+    problems += errors.map { .failed($0.description) }
+    guard !problems.isEmpty else { return .applied }
+    return .refused(ApplyRefusal(problems: problems, notRestored: outcome.notRestored))
+  }
+
+  /// What was set, as the daemon logs it: the heads of each CRTC applied at the mode the
+  /// server took, or off; the screen's size when it changed.
+  static func report(_ outcome: ApplyOutcome, _ planned: PlannedConfiguration, _ topology: Topology) -> ApplyReport {
+    guard !outcome.stale, outcome.errors.isEmpty, outcome.transformRefused.isEmpty else {
+      return ApplyReport(warnings: outcome.warnings)
+    }
+    let entries = outcome.applied.map { applied -> ApplyReport.Entry in
+      let names = planned.crtcNames[applied.change.crtc] ?? [applied.change.outputName]
+      guard let id = applied.mode else {
+        return ApplyReport.Entry(heads: names, mode: nil, modeLabel: nil, x: applied.change.x, y: applied.change.y)
+      }
+      // A mode made by the apply has an id only the server knows: it is the planned one.
+      let mode =
+        planned.plan.mode(id, in: topology) ?? applied.change.mode.flatMap { planned.plan.mode($0, in: topology) }
+      let shown = mode.map {
+        HeadMode(
+          width: $0.width, height: $0.height, refreshMilliHz: RandRHeadValues.refreshMilliHz($0),
+          interlaced: $0.isInterlaced, custom: $0.name.hasPrefix(CustomModes.prefix))
+      }
+      return ApplyReport.Entry(
+        heads: names, mode: shown, modeLabel: mode?.label ?? id.description, x: applied.change.x, y: applied.change.y)
+    }
+    return ApplyReport(entries: entries, deskSize: outcome.screen, warnings: outcome.warnings)
   }
 }

@@ -58,7 +58,8 @@ extension XConnection {
       else { continue }
       rotations.insert(change.crtc)
       reasons.append(
-        "\(change.outputName): its CRTC cannot do \(words(change.rotation)), only \(words(crtc.rotations))")
+        "\(change.outputName): its CRTC cannot do \(rotationWords(change.rotation)), only \(rotationWords(crtc.rotations))"
+      )
     }
     let connected = topology.connectedOutputs.filter { !$0.nonDesktop }.map(\.id)
     let litAfter = Set(lit.values.joined()).intersection(connected)
@@ -70,7 +71,7 @@ extension XConnection {
 }
 
 /// A rotation set in xrandr's words: "left, reflect x".
-private func words(_ rotation: DisplayModel.Rotation) -> String {
+func rotationWords(_ rotation: DisplayModel.Rotation) -> String {
   let names: [(DisplayModel.Rotation, String)] = [
     (.normal, "normal"), (.left, "left"), (.inverted, "inverted"), (.right, "right"), (.reflectX, "reflect x"),
     (.reflectY, "reflect y"),

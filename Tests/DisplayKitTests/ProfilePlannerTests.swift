@@ -14,8 +14,12 @@ func planProfile(
   let c = try Config.parse(Array("{\(config) profiles: [\(text)]}".utf8), file: "test.json5")
   let profile = try #require(c.profiles.first)
   let assignment = try ProfileMatcher.match(profile, topology: t, lid: lid).get()
-  return try ProfilePlanner(topology: t, config: c, lid: lid, noTransform: noTransform).plan(
+  let plan = try ProfilePlanner(topology: t, config: c, lid: lid, noTransform: noTransform).plan(
     profile, assignment: assignment)
+  // Every profile a test plans is also a case of the port's round trip (the bridge's
+  // configuration planned again by the RandR backend): it must do the same.
+  PlanRoundTrip.expectSame(plan, t, "profile \(text)")
+  return plan
 }
 
 /// The plan changes nothing at all: no CRTC, screen size, primary or physical size.

@@ -100,7 +100,7 @@ import Testing
     #expect(lit.crtc == hdmi.possibleCrtcs.first && lit.mode == B.m1024.id && (lit.x, lit.y) == (1920, 0))
     #expect(planned.plan.changes.contains { $0.mode == nil && $0.outputName == "DP-1" })
     #expect(planned.plan.screen.map { ($0.width, $0.height) == (3200, 1080) } == true)
-    #expect(planned.crtcNames[lit.crtc] == "HDMI-1")
+    #expect(planned.crtcNames[lit.crtc] == ["HDMI-1"])
   }
 
   /// The CRTC of a head the configuration turns off is the allocator's to give: a head that
@@ -116,7 +116,7 @@ import Testing
     let onFirst = planned.plan.changes.filter { $0.crtc == t.crtcs[0].id }
     #expect(onFirst.count == 1 && onFirst.first?.outputs == [t.outputs[1].id], "\(planned.plan.changes)")
     #expect(onFirst.first?.mode == B.m1080.id, "an unlit head without a mode gets its preferred one")
-    #expect(planned.crtcNames[t.crtcs[0].id] == "HDMI-1")
+    #expect(planned.crtcNames[t.crtcs[0].id] == ["HDMI-1"])
   }
 
   @Test func whatCannotBeSentIsRefusedWithEveryReason() throws {
@@ -134,8 +134,10 @@ import Testing
     }
     #expect(refusal.reason.contains("DP-1 has no mode 1234x567"))
     #expect(refusal.reason.contains("no head VGA-9"))
-    #expect(refusal.reason.contains("eDP-1: its CRTC cannot do rotated90"))
-    #expect(refusal.transformRefused == ["eDP-1"])
+    // In xrandr's words, as the daemon logs a refused rotation.
+    #expect(refusal.reason.contains("eDP-1: its CRTC cannot do left, only normal"))
+    #expect(refusal.problems.contains(.noMode(head: "DP-1", width: 1234, height: 567)))
+    #expect(refusal.rotationRefused == ["eDP-1"] && refusal.transformRefused.isEmpty, "a turn is not a scale")
   }
 
   @Test func aScreenBeyondTheSixteenBitLimitIsRefused() {

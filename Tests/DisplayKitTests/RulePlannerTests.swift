@@ -21,7 +21,10 @@ import Testing
   func plan(_ rules: String, on t: Topology, main: String? = nil, noTransform: Set<CrtcID> = []) throws -> Plan {
     let head = main.map { "main: '\($0)', " } ?? ""
     let config = try Config.parse(Array("{\(head)monitors: [\(rules)]}".utf8), file: "test.json5")
-    return Planner(topology: t, config: config, noTransform: noTransform).plan(settled: [])
+    let plan = Planner(topology: t, config: config, noTransform: noTransform).plan(settled: [])
+    // Every rule plan of these tests is also a case of the port's round trip.
+    PlanRoundTrip.expectSame(plan, t, "rules \(rules)")
+    return plan
   }
 
   func crtc(_ t: Topology, _ name: String) -> CrtcID? { t.output(named: name)?.possibleCrtcs.first }

@@ -12,29 +12,61 @@ public struct HeadConfiguration: Hashable, Sendable {
   public var name: String
   public var enabled: Bool
   public var mode: HeadModeRequest?
+  /// Further modes to try, in order, when the server refuses `mode` (RandR tries each under
+  /// its grab; a backend that cannot try modes one after another uses `mode` alone). Modes
+  /// the head cannot have are skipped. Empty: `mode` or nothing.
+  public var fallbackModes: [HeadModeRequest]
   public var x: Int
   public var y: Int
   public var transform: HeadTransform
-  /// The config's meaning: the head shows an area `scale` times its mode.
+  /// The config's meaning: the head shows an area `scale` times its mode (horizontally, and
+  /// vertically too unless `scaleY` says otherwise).
   public var scale: Double
+  /// The vertical scale when it differs from `scale` (a profile's `scale: {x, y}`); nil: the
+  /// same as `scale`. A backend with one scale per head (wlroots) uses `scale`.
+  public var scaleY: Double?
   public var scaleFilter: ScaleFilter
+  /// The name of a head this one shows the same as (a profile's `same-as`): on RandR both
+  /// share one CRTC when it can drive both and this head lists the other's mode; then this
+  /// head takes the other's mode, place, transform and scale. Where they cannot share (or a
+  /// backend has no clones) this head is lit as its own fields say, which the planners set
+  /// to the other's place. Nil: a head of its own.
+  public var sameAs: String?
 
   public init(
-    name: String, enabled: Bool, mode: HeadModeRequest? = nil, x: Int = 0, y: Int = 0,
-    transform: HeadTransform = .normal, scale: Double = 1, scaleFilter: ScaleFilter = .bilinear
+    name: String, enabled: Bool, mode: HeadModeRequest? = nil, fallbackModes: [HeadModeRequest] = [], x: Int = 0,
+    y: Int = 0, transform: HeadTransform = .normal, scale: Double = 1, scaleY: Double? = nil,
+    scaleFilter: ScaleFilter = .bilinear, sameAs: String? = nil
   ) {
     self.name = name
     self.enabled = enabled
     self.mode = mode
+    self.fallbackModes = fallbackModes
     self.x = x
     self.y = y
     self.transform = transform
     self.scale = scale
+    self.scaleY = scaleY
     self.scaleFilter = scaleFilter
+    self.sameAs = sameAs
   }
 
   /// Off.
   public static func off(_ name: String) -> HeadConfiguration { HeadConfiguration(name: name, enabled: false) }
+
+  /// The vertical scale: `scaleY`, else `scale`.
+  public var verticalScale: Double { scaleY ?? scale }
+}
+
+/// A physical size in millimetres.
+public struct PhysicalSize: Hashable, Sendable {
+  public var width: Int
+  public var height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
 }
 
 /// A whole desk's wanted state, planned from the snapshot of `generation`. Heads it does not
@@ -44,11 +76,19 @@ public struct OutputConfiguration: Hashable, Sendable {
   public var heads: [HeadConfiguration]
   /// The primary head (RandR only; reported as not applicable elsewhere).
   public var primary: String?
+  /// The desk's physical size in millimetres, what a profile's `dpi` sets (RandR: the
+  /// screen's millimetres, which clients read the DPI from); nil leaves it (RandR keeps the
+  /// vertical DPI when the screen's size changes). RandR only; reported as not applicable
+  /// elsewhere.
+  public var physicalSize: PhysicalSize?
 
-  public init(generation: UInt64, heads: [HeadConfiguration], primary: String? = nil) {
+  public init(
+    generation: UInt64, heads: [HeadConfiguration], primary: String? = nil, physicalSize: PhysicalSize? = nil
+  ) {
     self.generation = generation
     self.heads = heads
     self.primary = primary
+    self.physicalSize = physicalSize
   }
 }
 
@@ -61,19 +101,4 @@ public enum ApplyResult: Hashable, Sendable {
   case stale
   /// Not in force; the desk is as it was (the backend rolled back and read it back).
   case refused(ApplyRefusal)
-}
-
-/// Why a configuration was refused, with what the daemon needs to plan again.
-public struct ApplyRefusal: Hashable, Sendable, Error {
-  public var reason: String
-  /// Heads whose transform the server refused (RandR: the CRTC cannot scale or rotate so).
-  public var transformRefused: Set<String>
-  /// What a rollback did not restore, as read back; empty when it did.
-  public var notRestored: [String]
-
-  public init(reason: String, transformRefused: Set<String> = [], notRestored: [String] = []) {
-    self.reason = reason
-    self.transformRefused = transformRefused
-    self.notRestored = notRestored
-  }
 }

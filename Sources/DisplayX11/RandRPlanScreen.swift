@@ -1,0 +1,57 @@
+import DisplayModel
+
+extension RandRConfigurationPlanner {
+  /// Turns off, or takes outputs off, the CRTCs the plan does not set that drive heads the
+  /// configuration turns off or lights on another CRTC; a CRTC that also drives outputs the
+  /// configuration leaves alone keeps them.
+  func release(_ entries: [Entry], _ work: inout Work) {
+    let set = Set(work.plan.changes.map(\.crtc))
+    let off = Set(entries.filter { !$0.head.enabled }.map(\.output.id))
+    let moved = Set(work.plan.changes.filter { $0.mode != nil }.flatMap(\.outputs))
+    for crtc in topology.crtcs where crtc.isActive && !set.contains(crtc.id) {
+      let leaving = crtc.outputs.filter { off.contains($0) || moved.contains($0) }
+      guard !leaving.isEmpty else { continue }
+      let kept = crtc.outputs.filter { !leaving.contains($0) }
+      let names = leaving.compactMap { topology.output($0)?.name }
+      work.names[crtc.id] = names
+      work.plan.changes.append(
+        CrtcChange(
+          crtc: crtc.id, mode: kept.isEmpty ? nil : crtc.mode, x: crtc.x, y: crtc.y, rotation: crtc.rotation,
+          outputs: kept, fallbacks: [], outputName: names.joined(separator: ",")))
+    }
+  }
+
+  /// Whether no connected output would be lit afterwards where one is connected (never a
+  /// dark desk).
+  func leavesDark(_ plan: Plan) -> Bool {
+    var lit: [CrtcID: [OutputID]] = [:]
+    for crtc in topology.crtcs where crtc.isActive { lit[crtc.id] = crtc.outputs }
+    for change in plan.changes { lit[change.crtc] = change.mode == nil ? nil : change.outputs }
+    let connected = Set(topology.connectedOutputs.filter { !$0.nonDesktop }.map(\.id))
+    return !connected.isEmpty && connected.isDisjoint(with: lit.values.joined())
+  }
+
+  /// The screen that holds every CRTC lit afterwards, at least the server's minimum; refused
+  /// beyond its maximum or X's 16-bit coordinates.
+  func sizeScreen(_ work: inout Work) {
+    let changed = Set(work.plan.changes.map(\.crtc))
+    var rects = topology.crtcs.filter { $0.isActive && !changed.contains($0.id) }.map(\.rect)
+    for change in work.plan.changes {
+      guard let id = change.mode, let mode = work.plan.mode(id, in: topology),
+        let rect = change.transform.footprint(
+          x: change.x, y: change.y, width: mode.width, height: mode.height, rotation: change.rotation)
+      else { continue }
+      rects.append(rect)
+    }
+    let screen = topology.screen
+    let width = max(screen.minWidth, 1, rects.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0)
+    let height = max(screen.minHeight, 1, rects.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0)
+    guard screen.holds(width, height) else {
+      let largest = screen.largest
+      work.problems.append(
+        .screenTooLarge(width: width, height: height, maxWidth: largest.width, maxHeight: largest.height))
+      return
+    }
+    if (width, height) != (screen.width, screen.height) { work.plan.screen = (width, height) }
+  }
+}
