@@ -102,7 +102,9 @@ extension OutputConfiguration {
   }
 
   /// A listed mode by size and refresh (the bridge's modes have a dot clock of exactly
-  /// width × height × refresh, so the refresh reads back as the head listed it).
+  /// width × height × refresh, so the refresh reads back as the head listed it). On RandR,
+  /// two listed modes of one size and one refresh to the mHz (a mode and its interlaced
+  /// twin) are one request: the backend takes the first the output lists.
   static func request(_ mode: Mode) -> HeadModeRequest {
     let milli = mode.refreshHz * 1000
     let refresh = milli.isFinite && milli >= 0 && milli < Double(Int32.max) ? Int(milli.rounded()) : 0

@@ -143,7 +143,9 @@ struct RandRConfigurationPlanner {
     var fallbacks: [Mode] = []
     for request in head.fallbackModes {
       var ignored: [Problem] = []
+      // The screen is sized for `mode`: a larger fallback would not fit it.
       guard let fallback = self.mode(output, request, &ignored), fallback.id != mode.id,
+        fallback.width <= mode.width, fallback.height <= mode.height,
         !fallbacks.contains(where: { $0.id == fallback.id })
       else { continue }
       fallbacks.append(fallback)

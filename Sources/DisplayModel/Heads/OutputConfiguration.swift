@@ -14,7 +14,8 @@ public struct HeadConfiguration: Hashable, Sendable {
   public var mode: HeadModeRequest?
   /// Further modes to try, in order, when the server refuses `mode` (RandR tries each under
   /// its grab; a backend that cannot try modes one after another uses `mode` alone). Modes
-  /// the head cannot have are skipped. Empty: `mode` or nothing.
+  /// the head cannot have, and modes wider or taller than `mode` (the desk is sized for
+  /// `mode`), are skipped. Empty: `mode` or nothing.
   public var fallbackModes: [HeadModeRequest]
   public var x: Int
   public var y: Int
@@ -77,6 +78,8 @@ public struct PhysicalSize: Hashable, Sendable {
 /// name stay as they are.
 public struct OutputConfiguration: Hashable, Sendable {
   public var generation: UInt64
+  /// The heads to change. RandR gives CRTCs in this order (after every lit head has kept
+  /// its own): where two heads could use the same free CRTC, the first gets it.
   public var heads: [HeadConfiguration]
   /// The primary head (RandR only; reported as not applicable elsewhere).
   public var primary: String?
