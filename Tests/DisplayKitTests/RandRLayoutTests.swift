@@ -85,7 +85,7 @@ extension XServerTests {
         }),
       Case(
         name: "the rules' plan for a custom mode: made by the apply, logged by the server's name for it",
-        server: { try TestXServer.dummy() },
+        server: { try TestXServer.dummy() }, prepare: { try B.lightDummies($0, 1) },
         plan: { t in
           let rule = "{ monitors: [ { match: { output: 'DUMMY1' }, mode: '1600x700@60', custom: true } ] }"
           return Planner(topology: t, config: try Config.parse(Array(rule.utf8), file: "test.json5")).plan(settled: [])
