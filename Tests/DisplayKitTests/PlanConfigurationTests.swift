@@ -84,7 +84,11 @@ struct PlanConfigurationTests {
     let refused = OutputManagerLayout.outcome(
       .refused(ApplyRefusal(reason: "failed", transformRefused: ["B"], notRestored: ["A"])), plan, t, server: server)
     #expect(refused.applied.isEmpty && !refused.errors.isEmpty)
-    #expect(refused.problems == ["the compositor refused the configuration: failed"])
+    // Every problem of the refusal is in the one line, the refused transform too.
+    #expect(
+      refused.problems == [
+        "the compositor refused the configuration: failed; B: its CRTC refused a transform (RRSetCrtcTransform)"
+      ])
     #expect(refused.notRestored == ["A"])
     #expect(refused.transformRefused == [try #require(t.output(named: "B")?.crtc)])
   }
