@@ -34,6 +34,13 @@ public final class RandRLayout: LayoutServer {
 
   /// The plan as one configuration, tested, then applied; an empty plan sends nothing.
   public func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
+    try Self.apply(plan, in: topology, through: manager)
+  }
+
+  /// `apply` through any RandR output manager (a test's runs over a double of the server).
+  static func apply(_ plan: Plan, in topology: Topology, through manager: RandROutputManager) throws(DisplayError)
+    -> ApplyOutcome
+  {
     guard !plan.isEmpty else { return ApplyOutcome() }
     // Turning off a CRTC that is off and drives nothing is in force (the connection sends
     // nothing for it) and names no head.
