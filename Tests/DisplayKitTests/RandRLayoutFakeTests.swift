@@ -116,4 +116,26 @@ import Testing
     let outcome = try RandRLayout.apply(idle, in: t, through: manager)
     #expect(server.sent.isEmpty && outcome.refused == nil && outcome.errors.isEmpty)
   }
+
+  /// RandR's spelling of a transform survives the bridge: both reflections go out as both
+  /// reflections (not the half turn), and the half turn as the half turn.
+  @Test(arguments: [
+    (Rotation([.normal, .reflectX, .reflectY]), TransformSpelling.reflectedY), (Rotation.inverted, .turned),
+    (Rotation([.left, .reflectY]), .reflectedY), (Rotation([.right, .reflectX]), .turned),
+  ])
+  func theSpellingCrossesTheBridgeAndIsSent(_ rotation: Rotation, _ spelling: TransformSpelling) throws {
+    var t = Self.desk
+    for i in t.crtcs.indices { t.crtcs[i].rotations = [.normal, .left, .inverted, .right, .reflectX, .reflectY] }
+    var plan = Plan()
+    plan.changes = [
+      CrtcChange(
+        crtc: t.crtcs[2].id, mode: B.m768.id, x: 3200, y: 0, rotation: rotation, outputs: [t.outputs[2].id],
+        fallbacks: [], outputName: "C")
+    ]
+    let configuration = try #require(OutputConfiguration(plan: plan, in: t))
+    #expect(configuration.heads.map(\.spelling) == [spelling])
+    let server = FakeRandRServer(t)
+    _ = try RandRLayout.apply(plan, in: t, through: RandROutputManager(server: server))
+    #expect(server.sent.first?.changes.map(\.rotation) == [rotation])
+  }
 }
