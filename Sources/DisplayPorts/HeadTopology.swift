@@ -59,8 +59,8 @@ extension Topology {
         width: max(0, width), height: max(0, height), minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0),
       outputs: outputs, crtcs: crtcs, modes: modes,
       primary: snapshot.primary.flatMap { name in outputs.first { $0.name == name }?.id },
-      configTimestamp: UInt(truncatingIfNeeded: snapshot.generation),
-      timestamp: UInt(truncatingIfNeeded: snapshot.generation))
+      configTimestamp: UInt(truncatingIfNeeded: snapshot.generation >> 32),
+      timestamp: UInt(truncatingIfNeeded: snapshot.generation & 0xffff_ffff))
   }
 
   /// A head name's id: FNV-1a over its bytes, 40 bits (room for 12 bits of mode slots), never 0.
@@ -87,4 +87,14 @@ extension Topology {
   /// wl_output's counter-clockwise quarter turns are RandR's (`rotated90` is `left`); a flip
   /// is about the vertical axis, RandR's X reflection.
   static func rotation(_ transform: HeadTransform) -> Rotation { Rotation(transform, .turned) }
+}
+
+extension Topology {
+  /// The snapshot's generation, as a configuration planned from it quotes it: the config
+  /// timestamp (changes with the server's outputs and modes) and the timestamp (changes with
+  /// every CRTC set by any client), both 32-bit X timestamps, side by side. A snapshot made
+  /// from heads (`init(heads:)`) gives back the heads' generation.
+  public var generation: UInt64 {
+    UInt64(UInt32(truncatingIfNeeded: configTimestamp)) << 32 | UInt64(UInt32(truncatingIfNeeded: timestamp))
+  }
 }

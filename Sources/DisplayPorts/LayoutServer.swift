@@ -1,8 +1,9 @@
 import DisplayModel
 
 /// The layout a display server holds, in the daemon's terms: a snapshot to plan from, a plan
-/// put in force all or nothing, and the modes displayd made released. `XConnection` is one
-/// over RandR; on Wayland `OutputManagerLayout` does the same over any `OutputManager`. Its
+/// put in force all or nothing, and the modes displayd made released. On X the daemon's is
+/// `RandRLayout`, through `RandROutputManager` (`XConnection` is one too, applying plans
+/// directly); on Wayland `OutputManagerLayout` does the same over any `OutputManager`. Its
 /// events are the `ChangeSource`'s.
 public protocol LayoutServer: AnyObject {
   /// The display's name, for logs and status.

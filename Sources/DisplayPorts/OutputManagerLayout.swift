@@ -96,7 +96,7 @@ public final class OutputManagerLayout {
 
   /// The CRTCs the plan set the named heads on: a head lit for the first time has none in
   /// the snapshot yet, but the plan's change names the bridge's idle one.
-  static func crtcs(of heads: Set<String>, _ plan: Plan, _ topology: Topology) -> Set<CrtcID> {
+  public static func crtcs(of heads: Set<String>, _ plan: Plan, _ topology: Topology) -> Set<CrtcID> {
     let named = { (id: OutputID) in topology.output(id).map { heads.contains($0.name) } ?? false }
     let changes = plan.changes.filter { change in
       (change.outputs.isEmpty ? topology.crtc(change.crtc)?.outputs ?? [] : change.outputs).contains(where: named)

@@ -5,7 +5,7 @@ extension OutputConfiguration {
   /// one configuration of the heads it changes: a CRTC change names its heads (the bridge's
   /// CRTC of a head carries the head's id), a mode nil turns them off, as does a change that
   /// leaves an output off its CRTC and lights it nowhere else; the rotation becomes a
-  /// transform, the CRTC's scale matrix the config's scale (`scaleY` where the sides differ),
+  /// transform (with its spelling), the CRTC's scale matrix the config's scale (`scaleY` where the sides differ),
   /// the fallbacks further modes; a mode the plan makes (not the topology's: a size the head
   /// does not list, a modeline) is a custom mode, named as the plan names it. Several outputs
   /// on one CRTC are clones: the first is their head, the others `sameAs` it. The plan's
@@ -35,7 +35,7 @@ extension OutputConfiguration {
     }
     let primary = plan.primary.flatMap { topology.output($0)?.name }
     self.init(
-      generation: UInt64(truncatingIfNeeded: topology.configTimestamp),
+      generation: topology.generation,
       heads: Self.allocationOrder(heads, plan, topology), primary: primary,
       physicalSize: plan.screenMillimetres.map { PhysicalSize(width: $0.width, height: $0.height) })
   }
@@ -53,7 +53,8 @@ extension OutputConfiguration {
       heads.append(
         HeadConfiguration(
           name: output.name, enabled: true, mode: mode, fallbackModes: fallbacks, x: change.x, y: change.y,
-          transform: transform(change.rotation), scale: sx, scaleY: sy == sx ? nil : sy,
+          transform: transform(change.rotation), spelling: change.rotation.spelling, scale: sx,
+          scaleY: sy == sx ? nil : sy,
           scaleFilter: change.transform.filter, sameAs: heads.first?.name))
     }
     return heads

@@ -124,8 +124,9 @@ struct RandRConfigurationPlanner {
     let (output, head) = (entry.output, entry.head)
     guard let crtc else { return work.problems.append(.cannotLight(head: output.name)) }
     guard let mode = mode(output, head.mode, &work.problems) else { return }
-    guard let rotation = RandRHeadValues.rotation(head.transform, allowed: crtc.rotations) else {
-      let asked = RandRHeadValues.rotations(head.transform)[0]
+    guard let rotation = RandRHeadValues.rotation(head.transform, allowed: crtc.rotations, spelling: head.spelling)
+    else {
+      let asked = Rotation(head.transform, head.spelling)
       let reason = "its CRTC cannot do \(rotationWords(asked)), only \(rotationWords(crtc.rotations))"
       return work.problems.append(.rotation(head: output.name, reason: reason))
     }

@@ -26,10 +26,13 @@ public enum RandRHeadValues {
     TransformSpelling.allCases.map { Rotation(transform, $0) }
   }
 
-  /// The RandR rotation for a head transform on a CRTC that can do `allowed`: the first
-  /// spelling it can do; nil when it can do none.
-  public static func rotation(_ transform: HeadTransform, allowed: Rotation) -> Rotation? {
-    rotations(transform).first { allowed.contains($0) }
+  /// The RandR rotation for a head transform on a CRTC that can do `allowed`: `spelling`
+  /// when it can do that, else the other; nil when it can do neither.
+  public static func rotation(
+    _ transform: HeadTransform, allowed: Rotation, spelling: TransformSpelling = .turned
+  ) -> Rotation? {
+    let asked = Rotation(transform, spelling)
+    return allowed.contains(asked) ? asked : rotations(transform).first { allowed.contains($0) }
   }
 
   /// The head transforms a CRTC that can do `allowed` offers.

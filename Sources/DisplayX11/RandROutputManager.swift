@@ -39,13 +39,8 @@ public final class RandROutputManager: OutputManager {
     return HeadSnapshot(heads: heads, primary: primary, generation: Self.generation(topology))
   }
 
-  /// The snapshot's generation: the config timestamp (changes with the server's outputs and
-  /// modes) and the timestamp (changes with every CRTC set by any client), both 32-bit X
-  /// timestamps, side by side.
-  public static func generation(_ topology: Topology) -> UInt64 {
-    UInt64(UInt32(truncatingIfNeeded: topology.configTimestamp)) << 32
-      | UInt64(UInt32(truncatingIfNeeded: topology.timestamp))
-  }
+  /// The snapshot's generation (`Topology.generation`, which the Plan bridge quotes too).
+  public static func generation(_ topology: Topology) -> UInt64 { topology.generation }
 
   private func head(_ output: Output, _ topology: Topology) -> Head {
     let edid = output.identity
@@ -98,9 +93,8 @@ public final class RandROutputManager: OutputManager {
   /// no test request): `.applied` when `apply` would send it.
   public func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
     let topology = try server.readTopology(ReadOptions(probe: false, properties: false))
-    guard Self.generation(topology) == configuration.generation else { return .stale }
-    switch RandRConfigurationPlanner(topology, refusing: transformRefusing).plan(configuration) {
-    case .failure(let refusal): return .refused(refusal)
+    switch check(configuration, in: topology) {
+    case .failure(let failure): return failure.result
     case .success: return .applied
     }
   }
@@ -117,16 +111,50 @@ public final class RandROutputManager: OutputManager {
     result: ApplyResult, report: ApplyReport
   ) {
     let topology = try server.readTopology(ReadOptions(probe: false, properties: false))
-    guard Self.generation(topology) == configuration.generation else { return (.stale, ApplyReport()) }
-    let planned: PlannedConfiguration
-    switch RandRConfigurationPlanner(topology, refusing: transformRefusing).plan(configuration) {
-    case .failure(let refusal): return (.refused(refusal), ApplyReport())
-    case .success(let result): planned = result
+    switch check(configuration, in: topology) {
+    case .failure(let failure): return (failure.result, ApplyReport())
+    case .success(let planned):
+      let sent = try send(planned, in: topology)
+      return (sent.result, sent.report)
     }
-    guard !planned.plan.isEmpty else { return (.applied, ApplyReport()) }
+  }
+
+  /// What `send` did: the port's answer and report, and the server's own account of the
+  /// plan it ran (nil when nothing was sent).
+  struct Sent {
+    var result: ApplyResult
+    var report = ApplyReport()
+    var outcome: ApplyOutcome?
+  }
+
+  /// `test` against `topology`, a snapshot the caller read (no read of its own): the plan
+  /// `apply` would send, else `.stale` (`topology` is not the configuration's generation) or
+  /// `.refused`.
+  func check(_ configuration: OutputConfiguration, in topology: Topology) -> Result<
+    PlannedConfiguration, CheckFailure
+  > {
+    guard Self.generation(topology) == configuration.generation else { return .failure(CheckFailure(.stale)) }
+    switch RandRConfigurationPlanner(topology, refusing: transformRefusing).plan(configuration) {
+    case .failure(let refusal): return .failure(CheckFailure(.refused(refusal)))
+    case .success(let planned): return .success(planned)
+    }
+  }
+
+  /// Why `check` found a configuration that cannot be sent: `.stale` or `.refused`.
+  struct CheckFailure: Error {
+    var result: ApplyResult
+    init(_ result: ApplyResult) { self.result = result }
+  }
+
+  /// Sends a plan `check` made from `topology` (no read of its own: the server's apply finds a
+  /// configuration changed since `topology` under its grab and sends nothing, `.stale`), and
+  /// learns the CRTCs that refused a transform.
+  func send(_ planned: PlannedConfiguration, in topology: Topology) throws(DisplayError) -> Sent {
+    guard !planned.plan.isEmpty else { return Sent(result: .applied) }
     let outcome = try server.apply(planned.plan, in: topology)
     transformRefusing.formUnion(outcome.transformRefused)
-    return (Self.result(outcome, planned), Self.report(outcome, planned, topology))
+    return Sent(
+      result: Self.result(outcome, planned), report: Self.report(outcome, planned, topology), outcome: outcome)
   }
 
   /// The port's answer for what an apply did: typed problems for the CRTCs that refused a

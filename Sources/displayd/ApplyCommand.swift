@@ -58,7 +58,8 @@ struct ApplyCommand: Subcommand {
     let log = Logger(level: .warning)
     let desk = try connectDesk(args, spec, log: log)
     let daemon = try Daemon(
-      server: desk.server, surfaces: nil, facilities: desk.facilities, config: config, log: log)
+      changeSource: desk.server, layoutServer: desk.layout, surfaces: nil, facilities: desk.facilities,
+      config: config, log: log)
     try daemon.setLid(config.lid(reading: currentLidState), reconcile: false)
     try daemon.setDesktopSignals(currentDesktopSignals(), reconcile: false)
     if let why = daemon.desktop.layoutRefusal {

@@ -42,16 +42,18 @@ func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
 }
 
 /// The server the layout commands (`apply`, `check-config`) read and arrange, as the daemon
-/// would: on Wayland the output manager (no surfaces drawn), else the X server; with what
-/// else it offers the daemon (X's resources, properties, pointers and power; none on Wayland).
+/// would: on Wayland the output manager (no surfaces drawn), else the X server, its layout
+/// through the RandR output manager; with what else it offers the daemon (X's resources,
+/// properties, pointers and power; none on Wayland).
 func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> (
-  server: any DisplayServer, facilities: DisplayFacilities
+  server: any DisplayServer, layout: any LayoutServer, facilities: DisplayFacilities
 ) {
   if try args.backend(spec) == .wayland {
-    return (try WaylandDisplayServer(socket: args.display, log: log), DisplayFacilities())
+    let server = try WaylandDisplayServer(socket: args.display, log: log)
+    return (server, server, DisplayFacilities())
   }
   let connection = try connect(args)
-  return (connection, connection.facilities)
+  return (connection, RandRLayout(connection), connection.facilities)
 }
 
 /// The query commands' help line for `--backend`.

@@ -52,7 +52,8 @@ struct RunCommand: Subcommand {
     }
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
     let daemon = try Daemon(
-      server: made.server, surfaces: made.surfaces, facilities: made.facilities, config: config, log: log)
+      changeSource: made.server, layoutServer: made.layout, surfaces: made.surfaces, facilities: made.facilities,
+      config: config, log: log)
     let service = try DaemonService(
       daemon: daemon, xConnection: made.x, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }
@@ -63,16 +64,19 @@ struct RunCommand: Subcommand {
     return .success
   }
 
-  /// What the daemon runs against: the server, its surfaces and desk facilities, the X
-  /// connection (identify's cards) and the compositor's name.
+  /// What the daemon runs against: the server (its events), its layout, its surfaces and
+  /// desk facilities, the X connection (identify's cards) and the compositor's name.
   private typealias Made = (
-    server: any DisplayServer, surfaces: any SurfaceHost, facilities: DisplayFacilities, x: XConnection?,
-    compositor: String?
+    server: any DisplayServer, layout: any LayoutServer, surfaces: any SurfaceHost, facilities: DisplayFacilities,
+    x: XConnection?, compositor: String?
   )
 
+  /// On X the layout goes through the RandR output manager.
   private func xDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
     let connection = try connect(args)
-    return (connection, XSurfaces(connection, log: log), connection.facilities, connection, nil)
+    return (
+      connection, RandRLayout(connection), XSurfaces(connection, log: log), connection.facilities, connection, nil
+    )
   }
 
   /// The compositor at `--display` (a socket name or path), else `$WAYLAND_DISPLAY`.
@@ -80,7 +84,9 @@ struct RunCommand: Subcommand {
     let server = try WaylandDisplayServer(socket: args.display, log: log)
     log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
     // A compositor has none of the X desk's facilities.
-    return (server, server.surfaces, DisplayFacilities(), nil, server.compositor.isEmpty ? nil : server.compositor)
+    return (
+      server, server, server.surfaces, DisplayFacilities(), nil, server.compositor.isEmpty ? nil : server.compositor
+    )
   }
 
   private func makeLogger(_ args: Arguments) throws -> Logger {

@@ -39,7 +39,7 @@ import Testing
     #expect(topology.modes(of: laptop).map(\.width) == [2560, 1920] && laptop.preferredCount == 1)
     #expect(topology.output(named: "DP-2").map { topology.geometry(of: $0) } == .some(nil))
     #expect(topology.screen.width == 600 && topology.screen.height == 960)
-    #expect(topology.configTimestamp == 7)
+    #expect(topology.generation == 7, "a configuration planned from it quotes the heads' generation")
   }
 
   /// Ids come from the names, so the diff (which matches by id) sees a head go and come.

@@ -20,6 +20,9 @@ public struct HeadConfiguration: Hashable, Sendable {
   public var x: Int
   public var y: Int
   public var transform: HeadTransform
+  /// How the transform is spelled: RandR's bits; other backends ignore it. RandR sets this
+  /// spelling where the CRTC can do it, else the other (`TransformSpelling`).
+  public var spelling: TransformSpelling
   /// The config's meaning: the head shows an area `scale` times its mode (horizontally, and
   /// vertically too unless `scaleY` says otherwise).
   public var scale: Double
@@ -36,8 +39,8 @@ public struct HeadConfiguration: Hashable, Sendable {
 
   public init(
     name: String, enabled: Bool, mode: HeadModeRequest? = nil, fallbackModes: [HeadModeRequest] = [], x: Int = 0,
-    y: Int = 0, transform: HeadTransform = .normal, scale: Double = 1, scaleY: Double? = nil,
-    scaleFilter: ScaleFilter = .bilinear, sameAs: String? = nil
+    y: Int = 0, transform: HeadTransform = .normal, spelling: TransformSpelling = .turned, scale: Double = 1,
+    scaleY: Double? = nil, scaleFilter: ScaleFilter = .bilinear, sameAs: String? = nil
   ) {
     self.name = name
     self.enabled = enabled
@@ -46,6 +49,7 @@ public struct HeadConfiguration: Hashable, Sendable {
     self.x = x
     self.y = y
     self.transform = transform
+    self.spelling = spelling
     self.scale = scale
     self.scaleY = scaleY
     self.scaleFilter = scaleFilter
