@@ -144,7 +144,9 @@ public struct HeadPlanner {
     let origin = place(size, settings.position, main: main, rects: layout.rects)
     layout.rects[head.name] = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     return HeadTarget(
-      mode: mode, fallbacks: Array(fallbacks.prefix(Planner.maxFallbacks)), transform: transform, scale: scale,
+      mode: mode, fallbacks: Array(fallbacks.prefix(Planner.maxFallbacks)), transform: transform,
+      // RandR's spelling of the rule's transform, when the head shows that one.
+      spelling: transform == settings.transform ? settings.transformSpelling : .turned, scale: scale,
       filter: settings.scaleFilter, scaled: settings.scale != nil)
   }
 
@@ -174,6 +176,7 @@ struct HeadTarget {
   /// Modes to try in turn when the backend refuses `mode`.
   var fallbacks: [PlannedMode]
   var transform: HeadTransform
+  var spelling: TransformSpelling
   /// The config's scale (1 where the rule gives none or the head cannot scale).
   var scale: Double
   var filter: ScaleFilter
