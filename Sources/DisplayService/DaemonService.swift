@@ -258,8 +258,6 @@ public final class DaemonService {
       if control?.subscriberCount ?? 0 > 0 { control?.broadcast(JSON.record(EventRecord(event, in: new))) }
       runHooks(for: event, old: old, new: new)
     }
-    // The hooks run first, the windows follow.
-    hooks.yieldToStarted()
   }
 
   private func runHooks(for event: TopologyEvent, old: Topology, new: Topology) {

@@ -44,21 +44,6 @@ public final class HookRunner {
 
   public var runningCount: Int { running.count }
 
-  /// Hooks started since `yieldToStarted()` last gave them the CPU.
-  private var startedSinceYield = 0
-
-  /// Lets the hooks just started run before the caller goes on (the daemon draws its windows
-  /// next). `posix_spawn` blocks the daemon until the child execs; woken then, the daemon can
-  /// take the CPU the child was made on, and the child, not yet in its `main`, waits there
-  /// behind the drawing until the next scheduler tick (4 ms at HZ=250), even with another CPU
-  /// idle. One yield after the batch hands that CPU to the hooks first; with none waiting it
-  /// returns at once.
-  public func yieldToStarted() {
-    guard startedSinceYield > 0 else { return }
-    startedSinceYield = 0
-    sched_yield()
-  }
-
   /// Descriptors to poll: the output pipes, and the timer while any hook runs.
   public var descriptors: [FileDescriptor] {
     running.values.compactMap(\.pipe) + (running.isEmpty ? [] : timer.map { [$0.fileDescriptor] } ?? [])
@@ -85,9 +70,13 @@ public final class HookRunner {
       output.close()
       return log.error("hook \(program) could not start: \(String(cString: strerror(rc)))")
     }
+    // The hook runs first, the daemon (its log line, then its windows) after. posix_spawn
+    // blocks the daemon until the child execs; woken then, the daemon can take the CPU the
+    // child was made on, and the child, not yet in its `main`, would wait there behind the
+    // drawing until the next scheduler tick (4 ms at HZ=250), even with another CPU idle.
+    sched_yield()
     let deadline = monotonicNanoseconds().addingSaturating(Self.nanoseconds(timeoutSeconds))
     running[pid] = Running(name: program, pipe: output, deadline: deadline)
-    startedSinceYield += 1
     log.info(
       "hook \(program) started (pid \(pid)) for \(environment["DISPLAYD_EVENT"] ?? "?") \(environment["DISPLAYD_OUTPUT"] ?? "")"
     )
