@@ -70,6 +70,11 @@ public final class HookRunner {
       output.close()
       return log.error("hook \(program) could not start: \(String(cString: strerror(rc)))")
     }
+    // The hook runs first, the daemon (its log line, then its windows) after. posix_spawn
+    // blocks the daemon until the child execs; woken then, the daemon can take the CPU the
+    // child was made on, and the child, not yet in its `main`, would wait there behind the
+    // drawing until the next scheduler tick (4 ms at HZ=250), even with another CPU idle.
+    sched_yield()
     let deadline = monotonicNanoseconds().addingSaturating(Self.nanoseconds(timeoutSeconds))
     running[pid] = Running(name: program, pipe: output, deadline: deadline)
     log.info(
