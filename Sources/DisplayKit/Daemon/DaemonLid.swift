@@ -20,10 +20,11 @@ extension Daemon {
       return LidPolicy.plan(topology: topology, config: config, lid: lid, previous: profileRuntime.panelRect)
     } judge: { step in
       guard case .applied(let plan, let outcome, let errors) = step else {
-        // The lid closed, the panel the only monitor lit: nothing to do yet, but not done
-        // with this desk: a monitor whose apply failed, lit by the next look on the same
-        // desk, turns the panel off then.
-        if lid == .closed, panelAlone { profileRuntime.lidDesk = lastDesk }
+        // The lid closed, the panel the only monitor lit: nothing to do yet, and done with
+        // no desk (not even one before, which the same monitors back would make again): a
+        // monitor whose apply failed, lit by the next look on the same desk, turns the panel
+        // off then.
+        if lid == .closed, panelAlone { profileRuntime.lidDesk = nil }
         return true
       }
       guard errors.isEmpty else {

@@ -65,10 +65,12 @@ extension Daemon {
   /// Main is lit, not settled, in another mode than its rule's, on an output the rules lit
   /// (another monitor swapped on it, or a reload gave it another rule): planned for its mode,
   /// as a fresh daemon would have planned it before it became main. A main the daemon never
-  /// lit (the panel at start-up, one lit by hand) stays as it is.
+  /// lit (the panel at start-up, one lit by hand) stays as it is, and so does one its rule
+  /// turns off (planned, it would be settled lit: `settleMain`).
   private var mainWantsItsMode: Bool {
     guard let main = config.mainOutput(in: topology), settled[main.id] == nil, grace.pending[main.id] == nil,
-      litByRules.contains(main.id), let crtc = topology.activeCrtc(of: main), let settings = config.settings(for: main)
+      litByRules.contains(main.id), let crtc = topology.activeCrtc(of: main), let settings = config.settings(for: main),
+      settings.enabled
     else { return false }
     let wanted = ModePolicy.candidates(settings.mode, custom: settings.custom, for: main, in: topology).modes.first
     return wanted != nil && wanted?.id != crtc.mode

@@ -84,6 +84,51 @@ import Testing
     #expect(server.topology.crtcs[1].mode == nil, "HDMI-1 off, as its rule says")
   }
 
+  /// Seeds 1592596285, 1592597783, 1592609012: main (the panel off), its rule `enabled:
+  /// false` and its mode not the rule's, planned for its mode alone, was settled lit; once
+  /// the panel was lit again and main, the rule never turned it off.
+  @Test func aMainItsRuleTurnsOffIsNotPlannedForItsMode() throws {
+    let (server, daemon) = try closedLid(try config("{ defaults: { lid_closed: 'disable' } }"))
+    try daemon.reload(
+      try config(
+        "{ defaults: { lid_closed: 'disable' }, monitors: [ { match: { output: 'HDMI-1' }, mode: '1280x1024', enabled: false } ] }"
+      ))
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1080.id, "main: left as it is")
+    try daemon.setLid(.open)
+    #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id, "the panel lit again")
+    #expect(server.topology.crtcs[1].mode == nil, "HDMI-1 off, as its rule says")
+  }
+
+  /// Seeds 1592605116, 1592623916: with the lid closed the same monitor unplugged (the panel
+  /// lit, alone) and plugged again makes the desk the lid policy was done with before: the
+  /// panel must go off again all the same.
+  @Test func theSameMonitorBackWithTheLidClosedTurnsThePanelOffAgain() throws {
+    var config = Config()
+    (config.lidClosed, config.disconnectGrace) = (.disable, 0)
+    let (server, daemon) = try closedLid(config)
+    server.change { $0.outputs[1].connection = .disconnected }
+    try daemon.handleServerEvents()
+    #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id, "the panel lit: never a dark desk")
+    server.change { $0.outputs[1].connection = .connected }
+    try daemon.handleServerEvents()
+    #expect(server.topology.output(named: "HDMI-1").flatMap { server.topology.geometry(of: $0) } != nil)
+    #expect(server.topology.crtcs[0].mode == nil, "the lid is closed: the panel off again")
+  }
+
+  /// Seeds 1592606274, 1592606375, 1592625688: with the lid closed, a manual `main-only`
+  /// lit the panel; back to automatic choice, the layout before it came back but the panel
+  /// stayed lit: the lid policy was done with that desk before the manual choice.
+  @Test func backToAutomaticChoiceWithTheLidClosedTurnsThePanelOff() throws {
+    var config = Config()
+    config.lidClosed = .disable
+    let (server, daemon) = try closedLid(config)
+    _ = try daemon.switchTo(.layout(.mainOnly))
+    #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id && server.topology.crtcs[1].mode == nil)
+    #expect(try daemon.resumeAutomatic())
+    #expect(server.topology.crtcs[1].mode == TopologyBuilder.m1080.id, "HDMI-1 lit again")
+    #expect(server.topology.crtcs[0].mode == nil, "the lid is closed: the panel off")
+  }
+
   /// Seeds 1592591253, 1592593738: with the lid closed and only the panel lit, a monitor
   /// whose first apply failed left the lid policy with nothing to do, and that desk was
   /// counted done; the next look lit the monitor, and the panel stayed lit with the lid

@@ -86,11 +86,13 @@ import Testing
   // Lives of the default seeds that ended in another layout than a fresh daemon's: main kept
   // a mode the rules gave another monitor or config, a main its rule turns off stayed lit
   // once another was main, the panel stayed lit with the lid closed after a failed apply;
-  // and the last, a monitor placed past a gap in a smaller mode (history, by design).
+  // a monitor placed past a gap in a smaller mode (history, by design); and from 40000
+  // lives, a main its rule turns off planned for its mode, the panel left lit when the same
+  // monitor came back with the lid closed, or after a manual choice ended.
   @Test(
     arguments: [
       1_592_591_824, 1_592_592_463, 1_592_592_980, 1_592_593_525, 1_592_591_547, 1_592_591_253, 1_592_593_738,
-      1_592_593_887,
+      1_592_593_887, 1_592_596_285, 1_592_623_916, 1_592_606_274,
     ] as [UInt64])
   func theseLivesEndInAFreshDaemonsLayout(seed: UInt64) {
     let run = SimRun(seed: seed, without: [])
