@@ -40,6 +40,8 @@ public final class Daemon {
   /// retried when the topology next changes (not on the events of their own rollback), up
   /// to `maxAttempts` times, and again when the monitor or the config changes.
   var failures: [OutputID: (monitor: MonitorKey, count: Int)] = [:]
+  /// Outputs the rules lit (set a mode on) since they connected, whatever monitor is on them now.
+  var litByRules: Set<OutputID> = []
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
@@ -262,6 +264,7 @@ public final class Daemon {
     }
     settled = settled.filter { present($0.key, $0.value) }
     failures = failures.filter { present($0.key, $0.value.monitor) }
+    litByRules = litByRules.filter { grace.pending[$0] != nil || topology.output($0)?.isConnected == true }
   }
 
   /// Makes `new` the current snapshot (with the monitors whose disconnect waits for the grace

@@ -152,6 +152,8 @@ extension Daemon {
     (profileRuntime.manual, profileRuntime.automaticLayout, profileRuntime.applied) = (nil, nil, nil)
     // Every monitor gets automatic choice afresh, as after leaving a profile.
     (settled, failures) = ([:], [:])
+    // The choice may have lit the panel on a desk the lid policy was done with: it looks again.
+    if lid == .closed { profileRuntime.lidDesk = nil }
     guard let saved else { return [] }
     var events: [TopologyEvent] = []
     let words = ApplyWording(subject: { "the layout before the manual choice" }, unscaled: "scale 1 instead")

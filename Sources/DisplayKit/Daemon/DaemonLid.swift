@@ -19,7 +19,14 @@ extension Daemon {
       (before, panelName, panelID) = (panel.flatMap { topology.geometry(of: $0) }, panel?.name, panel?.id)
       return LidPolicy.plan(topology: topology, config: config, lid: lid, previous: profileRuntime.panelRect)
     } judge: { step in
-      guard case .applied(let plan, let outcome, let errors) = step else { return true }
+      guard case .applied(let plan, let outcome, let errors) = step else {
+        // The lid closed, the panel the only monitor lit: nothing to do yet, and done with
+        // no desk (not even one before, which the same monitors back would make again): a
+        // monitor whose apply failed, lit by the next look on the same desk, turns the panel
+        // off then.
+        if lid == .closed, panelAlone { profileRuntime.lidDesk = nil }
+        return true
+      }
       guard errors.isEmpty else {
         for problem in errors { log.error("lid \(lid.rawValue): \(problem)") }
         // Not done with this desk: tried again at its next change (at once when dark).
@@ -36,5 +43,14 @@ extension Daemon {
       return true
     }
     return events
+  }
+}
+
+extension Daemon {
+  /// The built-in panel is lit and no other connected output is.
+  var panelAlone: Bool {
+    let t = topology
+    guard let panel = LidPolicy.panel(in: t, config: config), t.geometry(of: panel) != nil else { return false }
+    return !t.connectedOutputs.contains { $0.id != panel.id && t.geometry(of: $0) != nil }
   }
 }

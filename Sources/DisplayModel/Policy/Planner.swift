@@ -94,6 +94,9 @@ public struct Planner {
   /// Outputs whose CRTC refused the rotation asked (the server's answer to an apply): planned
   /// unrotated.
   public var noRotation: Set<OutputID>
+  /// Main, lit and not settled, is planned too, for its mode alone (where it is, as it is
+  /// turned): the daemon asks this for a main it lit itself whose rule now gives another mode.
+  public var replanningMain = false
 
   public init(topology: Topology, config: Config, noTransform: Set<CrtcID> = [], noRotation: Set<OutputID> = []) {
     self.topology = topology
@@ -117,14 +120,21 @@ public struct Planner {
   }
 
   /// The connected outputs to plan for, with their settings: not main (but a dark main,
-  /// first, settled or not: never a dark desk), not settled, not non-desktop, not ignored.
+  /// first, settled or not: never a dark desk; and a main `replanningMain` asks for, with
+  /// only its mode from the rule), not settled, not non-desktop, not ignored.
   func pending(_ settled: Set<OutputID>, main: Output?) -> [(output: Output, settings: MonitorSettings)] {
     let darkMain = main.map { topology.geometry(of: $0) == nil } ?? false
     let outputs = topology.connectedOutputs.compactMap { output -> (output: Output, settings: MonitorSettings)? in
       let isMain = output.id == main?.id
-      guard !isMain || darkMain, isMain || !settled.contains(output.id), !output.nonDesktop,
-        let settings = config.settings(for: output)
+      let replanned = isMain && replanningMain && !settled.contains(output.id)
+      guard !isMain || darkMain || replanned, isMain || !settled.contains(output.id), !output.nonDesktop,
+        var settings = config.settings(for: output)
       else { return nil }
+      if replanned, let crtc = topology.activeCrtc(of: output) {
+        // The layout keys are not applied to main (`mainWarnings`): its mode alone changes.
+        settings.position = .absolute(x: crtc.x, y: crtc.y)
+        (settings.transform, settings.scale, settings.primary, settings.enabled) = (nil, nil, false, true)
+      }
       return (output, settings)
     }
     return outputs.filter { $0.output.id == main?.id } + outputs.filter { $0.output.id != main?.id }

@@ -35,11 +35,6 @@ final class SimRun {
   /// The last lines the daemon logged, for a failure's report.
   var log: [String] = []
   var logger: Logger!
-  /// Open findings seen in this sequence (not failed, see SimInvariants.swift), by kind: 1 each.
-  var notes: [String: Int] = [:]
-  func note(_ kind: String) { notes[kind] = 1 }
-  /// Open findings fail too.
-  static let strict = ProcessInfo.processInfo.environment["DISPLAYD_SIM_STRICT"] == "1"
 
   /// Step kinds left out (`SimRandom.kinds`).
   let without: Set<String>

@@ -16,9 +16,9 @@ import Testing
 /// lines: `DISPLAYD_SIM_SEED=1234 swift test --filter DaemonSimulation`. Other seeds than
 /// the fixed ones: `DISPLAYD_SIM_BASE=N`, `DISPLAYD_SIM_SEQUENCES=N` (default 4000: about
 /// 10 ms each in a debug build, in 8 parts run side by side), `DISPLAYD_SIM_MAX_FAILURES=N`
-/// (default 3 per part). The open
-/// findings (SimInvariants.swift) are counted and printed; `DISPLAYD_SIM_STRICT=1` fails on
-/// them too. `DISPLAYD_SIM_WITHOUT=lid,failApply` leaves step kinds out (`SimRandom.kinds`).
+/// (default 3 per part). Every invariant fails a life, the comparison with a fresh daemon
+/// too (its exceptions, each with its reason, are in SimInvariants.swift).
+/// `DISPLAYD_SIM_WITHOUT=lid,failApply` leaves step kinds out (`SimRandom.kinds`).
 @Suite struct DaemonSimulation {
   static let steps = 30
   static let without = Set(
@@ -44,11 +44,10 @@ import Testing
     let first = Self.base + UInt64(chunk) * per
     let seeds = first..<max(first, min(first + per, Self.base + Self.count))
     let start = monotonicNanoseconds()
-    var (failures, notes, ran) = ([SimFailure](), [String: Int](), 0)
+    var (failures, ran) = ([SimFailure](), 0)
     for seed in seeds {
       let run = SimRun(seed: seed, without: Self.without)
       if let failure = run.run(steps: Self.steps) { failures.append(failure) }
-      notes.merge(run.notes, uniquingKeysWith: +)
       ran += 1
       if failures.count >= (Self.environment("DISPLAYD_SIM_MAX_FAILURES") ?? 3) { break }
     }
@@ -56,7 +55,7 @@ import Testing
     let range = seeds.isEmpty ? "no seeds" : "seeds \(seeds.lowerBound)...\(seeds.upperBound - 1)"
     print(
       "simulation part \(chunk + 1)/\(Self.chunks): \(ran) sequences of \(Self.steps) steps (\(range)) in \(seconds) s, "
-        + "\(failures.count) failed; \(Self.describe(notes))"
+        + "\(failures.count) failed"
     )
     for failure in failures { Issue.record("\(failure)") }
   }
@@ -68,7 +67,7 @@ import Testing
       let log = failure.log.joined(separator: "\n")
       Issue.record("\(failure)\nlast log lines:\n\(log)")
     } else {
-      print("simulation seed \(seed): every invariant held over \(steps) steps; \(describe(run.notes))")
+      print("simulation seed \(seed): every invariant held over \(steps) steps")
       print(run.steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }.joined(separator: "\n"))
     }
   }
@@ -84,10 +83,19 @@ import Testing
     if let failure = run.run(steps: Self.steps) { Issue.record("\(failure)") }
   }
 
-  /// The open findings seen, by kind.
-  static func describe(_ notes: [String: Int]) -> String {
-    guard !notes.isEmpty else { return "no open finding seen" }
-    return "open findings seen: "
-      + notes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+  // Lives of the default seeds that ended in another layout than a fresh daemon's: main kept
+  // a mode the rules gave another monitor or config, a main its rule turns off stayed lit
+  // once another was main, the panel stayed lit with the lid closed after a failed apply;
+  // a monitor placed past a gap in a smaller mode (history, by design); and from 40000
+  // lives, a main its rule turns off planned for its mode, the panel left lit when the same
+  // monitor came back with the lid closed, or after a manual choice ended.
+  @Test(
+    arguments: [
+      1_592_591_824, 1_592_592_463, 1_592_592_980, 1_592_593_525, 1_592_591_547, 1_592_591_253, 1_592_593_738,
+      1_592_593_887, 1_592_596_285, 1_592_623_916, 1_592_606_274,
+    ] as [UInt64])
+  func theseLivesEndInAFreshDaemonsLayout(seed: UInt64) {
+    let run = SimRun(seed: seed, without: [])
+    if let failure = run.run(steps: Self.steps) { Issue.record("\(failure)") }
   }
 }
