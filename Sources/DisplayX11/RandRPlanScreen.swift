@@ -23,13 +23,7 @@ extension RandRConfigurationPlanner {
 
   /// Whether no connected output would be lit afterwards where one is connected (never a
   /// dark desk).
-  func leavesDark(_ plan: Plan) -> Bool {
-    var lit: [CrtcID: [OutputID]] = [:]
-    for crtc in topology.crtcs where crtc.isActive { lit[crtc.id] = crtc.outputs }
-    for change in plan.changes { lit[change.crtc] = change.mode == nil ? nil : change.outputs }
-    let connected = Set(topology.connectedOutputs.filter { !$0.nonDesktop }.map(\.id))
-    return !connected.isEmpty && connected.isDisjoint(with: lit.values.joined())
-  }
+  func leavesDark(_ plan: Plan) -> Bool { topology.leavesDark(plan) }
 
   /// The screen that holds every CRTC lit afterwards, at least the server's minimum; refused
   /// beyond its maximum or X's 16-bit coordinates.

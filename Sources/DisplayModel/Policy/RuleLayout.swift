@@ -88,7 +88,14 @@ extension Planner {
   }
 
   /// Whether the plan would leave no connected desktop output lit where one is connected.
-  func leavesDark(_ plan: Plan) -> Bool {
+  func leavesDark(_ plan: Plan) -> Bool { topology.leavesDark(plan) }
+}
+
+extension Topology {
+  /// Whether `plan` would leave no connected desktop output lit where one is connected
+  /// (never a dark desk): what every planner and the RandR backend check.
+  public func leavesDark(_ plan: Plan) -> Bool {
+    let topology = self
     var lit: [CrtcID: [OutputID]] = [:]
     for crtc in topology.crtcs where crtc.isActive { lit[crtc.id] = crtc.outputs }
     for change in plan.changes { lit[change.crtc] = change.mode == nil ? nil : change.outputs }
