@@ -64,26 +64,16 @@ struct HeadDeskDraw {
 
 extension HeadPlannerTests {
   @Test func theHeadPlannerPlansWhatTheRandRPlannerPlansOnRandomWaylandDesks() throws {
-    var counts: [String: Int] = [:]
-    var failures: [String] = []
+    var tally = HeadPlanDifferential.Tally()
     for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
       var draw = HeadDeskDraw(seed: seed)
       let (snapshot, config) = try draw.desk()
       var t = Topology(heads: snapshot)
       // As the daemon's Wayland server reads it: no screen maximum but the protocol's.
       (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
-      let verdict = HeadPlanDifferential.verdict(t, config, heads: snapshot)
-      HeadPlanDifferential.log(verdict)
-      switch verdict {
-      case .same(let heads): counts[heads == 0 ? "same, nothing to change" : "same", default: 0] += 1
-      case .excluded(let why): counts["excluded: " + why, default: 0] += 1
-      case .deliberate(let why): counts["deliberate: " + why, default: 0] += 1
-      case .differs(let problems):
-        failures.append("seed \(seed): \(problems.joined(separator: "; "))\n  config: \(draw.rules.configText)")
-      }
+      tally.add(
+        HeadPlanDifferential.verdict(t, config, heads: snapshot), seed: seed, config: draw.rules.configText)
     }
-    #expect(failures.isEmpty, "\(failures.count) desks differ:\n\(failures.prefix(5).joined(separator: "\n"))")
-    #expect(counts["same", default: 0] > Self.desks / 2, "\(counts)")
-    print("head planner differential over \(Self.desks) Wayland desks: \(counts.sorted { $0.key < $1.key })")
+    tally.expectAgreement(of: Self.desks, "Wayland desks")
   }
 }

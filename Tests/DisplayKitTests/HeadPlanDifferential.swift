@@ -213,6 +213,30 @@ enum HeadPlanDifferential {
   }
 
   /// With `DISPLAYD_HEADPLAN_LOG` set, a line per desk (to count them).
+  /// Many desks' verdicts, counted by kind, the differing ones as lines naming their seed.
+  struct Tally {
+    var counts: [String: Int] = [:]
+    var failures: [String] = []
+
+    mutating func add(_ verdict: Verdict, seed: UInt64, config: String) {
+      HeadPlanDifferential.log(verdict)
+      switch verdict {
+      case .same(let heads): counts[heads == 0 ? "same, nothing to change" : "same", default: 0] += 1
+      case .excluded(let why): counts["excluded: " + why, default: 0] += 1
+      case .deliberate(let why): counts["deliberate: " + why, default: 0] += 1
+      case .differs(let problems):
+        failures.append("seed \(seed): \(problems.joined(separator: "; "))\n  config: \(config)")
+      }
+    }
+
+    /// No desk differs, and most are compared, not left out.
+    func expectAgreement(of desks: Int, _ kind: String) {
+      #expect(failures.isEmpty, "\(failures.count) desks differ:\n\(failures.prefix(5).joined(separator: "\n"))")
+      #expect(counts["same", default: 0] > desks / 2, "\(counts)")
+      print("head planner differential over \(desks) \(kind): \(counts.sorted { $0.key < $1.key })")
+    }
+  }
+
   static func log(_ verdict: Verdict) {
     guard ProcessInfo.processInfo.environment["DISPLAYD_HEADPLAN_LOG"] != nil else { return }
     print("headplan-differential: \(verdict)")

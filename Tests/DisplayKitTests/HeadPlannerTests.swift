@@ -12,26 +12,14 @@ import Testing
   static let firstSeed = UInt64(ProcessInfo.processInfo.environment["DISPLAYD_HEADPLAN_SEED"] ?? "") ?? 1
 
   @Test func theHeadPlannerPlansWhatTheRandRPlannerPlansOnRandomDesks() throws {
-    var counts: [String: Int] = [:]
-    var failures: [String] = []
+    var tally = HeadPlanDifferential.Tally()
     for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
       var draw = DeskDraw(seed: seed)
       let (topology, config) = try draw.desk()
       let settled = draw.settled(topology)
-      let verdict = HeadPlanDifferential.verdict(topology, config, settled: settled)
-      HeadPlanDifferential.log(verdict)
-      switch verdict {
-      case .same(let heads): counts[heads == 0 ? "same, nothing to change" : "same", default: 0] += 1
-      case .excluded(let why): counts["excluded: " + why, default: 0] += 1
-      case .deliberate(let why): counts["deliberate: " + why, default: 0] += 1
-      case .differs(let problems):
-        failures.append("seed \(seed): \(problems.joined(separator: "; "))\n  config: \(draw.configText)")
-      }
+      tally.add(HeadPlanDifferential.verdict(topology, config, settled: settled), seed: seed, config: draw.configText)
     }
-    #expect(failures.isEmpty, "\(failures.count) desks differ:\n\(failures.prefix(5).joined(separator: "\n"))")
-    // Most desks are compared, not left out.
-    #expect(counts["same", default: 0] > Self.desks / 2, "\(counts)")
-    print("head planner differential over \(Self.desks) desks: \(counts.sorted { $0.key < $1.key })")
+    tally.expectAgreement(of: Self.desks, "desks")
   }
 }
 
