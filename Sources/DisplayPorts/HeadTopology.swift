@@ -12,10 +12,15 @@ extension Topology {
   /// `HeadSnapshot.maxHeads` heads and `maxModes` modes a head, the rest are left out
   /// (`HeadSnapshot.bounded`).
   public init(heads snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
+    self.init(bounded: snapshot.bounded().snapshot, vendors: vendors)
+  }
+
+  /// The same, of a snapshot already `bounded()` (its warnings said by the caller).
+  public init(bounded snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
     var outputs: [Output] = []
     var crtcs: [Crtc] = []
     var modes: [ModeID: Mode] = [:]
-    for head in snapshot.bounded().snapshot.heads {
+    for head in snapshot.heads {
       let id = Self.outputID(head.name)
       let order =
         head.modes.indices.filter { head.modes[$0].preferred } + head.modes.indices.filter { !head.modes[$0].preferred }

@@ -47,9 +47,9 @@ public final class OutputManagerLayout {
 
   /// The heads through the bridge, with the screen limits the backend states.
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
-    let snapshot = try manager.heads(probe: options.probe)
-    report(snapshot.bounded().warnings)
-    var topology = Topology(heads: snapshot, vendors: vendors)
+    let (bounded, warnings) = try manager.heads(probe: options.probe).bounded()
+    report(warnings)
+    var topology = Topology(bounded: bounded, vendors: vendors)
     (topology.screen.maxWidth, topology.screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
     return topology
   }

@@ -63,7 +63,7 @@ struct RandRConfigurationPlanner {
       light(entry, on: work.allocator.own(entry.output) ?? work.allocator.free(for: entry.output), &work)
     }
     release(entries, &work)
-    if leavesDark(work.plan) { work.problems.insert(.dark, at: 0) }
+    if topology.leavesDark(work.plan) { work.problems.insert(.dark, at: 0) }
     sizeScreen(&work)
     if let name = configuration.primary {
       if let output = topology.output(named: name) {

@@ -21,10 +21,6 @@ extension RandRConfigurationPlanner {
     }
   }
 
-  /// Whether no connected output would be lit afterwards where one is connected (never a
-  /// dark desk).
-  func leavesDark(_ plan: Plan) -> Bool { topology.leavesDark(plan) }
-
   /// The screen that holds every CRTC lit afterwards, at least the server's minimum; refused
   /// beyond its maximum or X's 16-bit coordinates.
   func sizeScreen(_ work: inout Work) {

@@ -48,12 +48,9 @@ extension XConnection {
   /// Why `plan` must not be sent at all, checked before any request: it leaves no connected
   /// output lit where one is connected, or asks a CRTC for a rotation it cannot do.
   static func refusal(of plan: Plan, in topology: Topology) -> (reason: String, rotations: Set<CrtcID>)? {
-    var lit: [CrtcID: [OutputID]] = [:]
-    for crtc in topology.crtcs where crtc.isActive { lit[crtc.id] = crtc.outputs }
     var rotations: Set<CrtcID> = []
     var reasons: [String] = []
     for change in plan.changes {
-      lit[change.crtc] = change.mode == nil ? nil : change.outputs
       guard change.mode != nil, let crtc = topology.crtc(change.crtc), !crtc.rotations.contains(change.rotation)
       else { continue }
       rotations.insert(change.crtc)
@@ -61,11 +58,7 @@ extension XConnection {
         "\(change.outputName): its CRTC cannot do \(rotationWords(change.rotation)), only \(rotationWords(crtc.rotations))"
       )
     }
-    let connected = topology.connectedOutputs.filter { !$0.nonDesktop }.map(\.id)
-    let litAfter = Set(lit.values.joined()).intersection(connected)
-    if !connected.isEmpty && litAfter.isEmpty {
-      reasons.insert("it would leave no connected output lit", at: 0)
-    }
+    if topology.leavesDark(plan) { reasons.insert("it would leave no connected output lit", at: 0) }
     return reasons.isEmpty ? nil : (reasons.joined(separator: "; "), rotations)
   }
 }

@@ -1,7 +1,8 @@
 import DisplayModel
+import DisplayPorts
 
 extension HeadSnapshot {
-  /// A RandR-shaped topology as the port's heads, without a server: what
+  /// A RandR-shaped topology as the port's heads, without a server (for the differential): what
   /// `RandROutputManager` reports for it, where the topology tells. One head per output in
   /// the topology's order; its make, model and serial from the EDID (else what the output
   /// says of itself); modes with their refresh in mHz, the first `preferredCount` preferred,
@@ -10,11 +11,11 @@ extension HeadSnapshot {
   /// makes its width. Its capabilities are its CRTCs' (the lit one, else every possible one):
   /// the transforms RandR can spell with their rotations, scaling unless each is in
   /// `noTransform`, and custom modes where the output takes any size. Pure.
-  public init(topology: Topology, noTransform: Set<CrtcID> = []) {
+  init(topology: Topology, noTransform: Set<CrtcID> = []) {
     let heads = topology.outputs.map { Self.head($0, topology, noTransform: noTransform) }
     self.init(
       heads: heads, primary: topology.primary.flatMap { topology.output($0)?.name },
-      generation: UInt64(truncatingIfNeeded: topology.configTimestamp))
+      generation: topology.generation)
   }
 
   static func head(_ output: Output, _ topology: Topology, noTransform: Set<CrtcID>) -> Head {
@@ -41,7 +42,7 @@ extension HeadSnapshot {
     guard let crtc else { return head }
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)
-    head.transform = OutputConfiguration.transform(crtc.rotation)
+    head.transform = crtc.rotation.transform
     if let mode = topology.currentMode(of: output), let plain = mode.footprint(crtc.rotation), plain.width > 0,
       (plain.width, plain.height) != (crtc.width, crtc.height)
     {
@@ -59,14 +60,8 @@ extension HeadSnapshot {
       customModes: output.takesAnySize)
   }
 
-  /// RandR's two spellings of a transform: its turn (with `reflect x` when flipped), and the
-  /// half turn more with both reflections (with `reflect y` alone when flipped), since a half
-  /// turn is both reflections.
+  /// RandR's two spellings of a transform (`TransformSpelling`).
   static func spellings(_ transform: HeadTransform) -> [Rotation] {
-    let turns: [Rotation] = [.normal, .left, .inverted, .right]
-    let turn = turns[transform.rawValue % 4]
-    let halfMore = turns[(transform.rawValue + 2) % 4]
-    guard transform.isFlipped else { return [turn, halfMore.union([.reflectX, .reflectY])] }
-    return [turn.union(.reflectX), halfMore.union(.reflectY)]
+    TransformSpelling.allCases.map { Rotation(transform, $0) }
   }
 }
