@@ -99,7 +99,7 @@ enum ConfigurationPlan {
   static func customNote(_ planned: [PlannedHead]) -> String {
     let asked = planned.compactMap { p -> String? in
       guard case .custom(let w, let h, let r) = p.mode else { return nil }
-      let rate = r == 0 ? "" : "@" + String(r / 1000) + "." + String(1000 + r % 1000).dropFirst() + " Hz"
+      let rate = r == 0 ? "" : "@" + fixed(Double(r) / 1000, places: 3) + " Hz"
       return "\(p.name) \(w)x\(h)\(rate)"
     }
     return asked.isEmpty ? "" : " (custom modes asked for: " + asked.joined(separator: ", ") + ")"

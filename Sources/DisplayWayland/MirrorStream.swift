@@ -77,14 +77,8 @@ final class MirrorStream {
     copying = nil
   }
 
-  /// The stream's own manager (`destroy` is a request from version 2 on).
-  private static func destroy(manager: OpaquePointer) {
-    if cw_proxy_get_version(UnsafeMutableRawPointer(manager)) >= 2 {
-      zwlr_screencopy_manager_v1_destroy(manager)
-    } else {
-      cw_proxy_destroy_counted(manager)
-    }
-  }
+  /// The stream's own manager.
+  private static func destroy(manager: OpaquePointer) { destroyScreencopyManager(manager) }
 
   private func capture() {
     guard !stopped else { return }

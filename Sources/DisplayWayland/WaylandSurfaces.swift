@@ -85,13 +85,7 @@ public final class WaylandSurfaces: SurfaceHost {
     surfaces = [:]
     connection.globalAdded = nil
     connection.globalRemoved = nil
-    if let screencopy = globals.screencopy {
-      if cw_proxy_get_version(UnsafeMutableRawPointer(screencopy)) >= 2 {
-        zwlr_screencopy_manager_v1_destroy(screencopy)
-      } else {
-        cw_proxy_destroy_counted(screencopy)
-      }
-    }
+    globals.screencopy.map(destroyScreencopyManager)
     globals.subcompositor.map { wl_subcompositor_destroy($0) }
     wp_viewporter_destroy(globals.viewporter)
     if cw_proxy_get_version(UnsafeMutableRawPointer(globals.layerShell)) >= 3 {
@@ -256,5 +250,15 @@ public final class WaylandSurfaces: SurfaceHost {
       surfaceFrames[id] = nil
       pending.append(.headGone(id))
     }
+  }
+}
+
+/// Destroys a screencopy manager (`destroy` is a request from version 2 on; before, the
+/// proxy alone goes).
+func destroyScreencopyManager(_ manager: OpaquePointer) {
+  if cw_proxy_get_version(UnsafeMutableRawPointer(manager)) >= 2 {
+    zwlr_screencopy_manager_v1_destroy(manager)
+  } else {
+    cw_proxy_destroy_counted(manager)
   }
 }

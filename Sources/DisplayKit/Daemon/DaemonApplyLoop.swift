@@ -55,10 +55,7 @@ extension Daemon {
   /// Whether no connected output is lit (a disconnect waiting for its grace counts as lit):
   /// after a rolled-back apply, the loop plans again, a few rounds at most, rather than
   /// leave a dark desk until the next change.
-  var deskIsDark: Bool {
-    let connected = topology.connectedOutputs.filter { !$0.nonDesktop }
-    return !connected.isEmpty && !connected.contains { topology.geometry(of: $0) != nil }
-  }
+  var deskIsDark: Bool { topology.leavesDark(Plan()) }
 
   /// Takes in what the server refused before anything was sent: CRTCs without transforms
   /// (planned unscaled from then on, as for every later plan) and outputs whose CRTC cannot

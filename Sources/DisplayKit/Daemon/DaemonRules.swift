@@ -11,13 +11,14 @@ extension Daemon {
       // A round after a stale snapshot sees the new one: a monitor swapped meanwhile on a
       // settled output is a new monitor.
       forgetGoneMonitors()
-      settleMain()
+      let main = unsettledMain()
+      if let main, main.inItsMode { settle(main.output.id) }
       // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
       // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
       // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
       var planner = Planner(
         topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
-      planner.replanningMain = mainWantsItsMode
+      planner.replanningMain = main.map { !$0.inItsMode && litByRules.contains($0.output.id) } ?? false
       return planner.plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel))
     } judge: { step in
       let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
@@ -46,34 +47,25 @@ extension Daemon {
     }
   }
 
-  /// Main, lit in the mode its rule asks, is settled where it is: the rules never move it,
-  /// and when another output becomes main (one lit after it, the primary lit again) it is
-  /// not placed afresh by the next look as a monitor never configured. In another mode it
-  /// is left to be planned once it is no longer main (in the same reconcile: `arrange`).
+  /// Main, lit, not settled, not in its grace, and kept on by its rule, with whether it is in
+  /// the mode its rule asks (or its rule asks none); nil for any other main.
+  ///
+  /// In its mode, main is settled where it is: the rules never move it, and when another
+  /// output becomes main (one lit after it, the primary lit again) it is not placed afresh by
+  /// the next look as a monitor never configured. In another mode, on an output the rules lit
+  /// (another monitor swapped on it, or a reload gave it another rule), it is planned for its
+  /// mode, as a fresh daemon would have planned it before it became main; a main the daemon
+  /// never lit (the panel at start-up, one lit by hand) stays as it is, and is planned once it
+  /// is no longer main (in the same reconcile: `arrange`).
   ///
   /// A main whose rule turns it off is lit only because it is main (never a dark desk): not
   /// settled, so the rule turns it off once another output is main.
-  private func settleMain() {
+  private func unsettledMain() -> (output: Output, inItsMode: Bool)? {
     guard let main = config.mainOutput(in: topology), settled[main.id] == nil, grace.pending[main.id] == nil,
       let crtc = topology.activeCrtc(of: main), let settings = config.settings(for: main), settings.enabled
-    else { return }
+    else { return nil }
     let wanted = ModePolicy.candidates(settings.mode, custom: settings.custom, for: main, in: topology).modes.first
-    guard wanted == nil || wanted?.id == crtc.mode else { return }
-    settle(main.id)
-  }
-
-  /// Main is lit, not settled, in another mode than its rule's, on an output the rules lit
-  /// (another monitor swapped on it, or a reload gave it another rule): planned for its mode,
-  /// as a fresh daemon would have planned it before it became main. A main the daemon never
-  /// lit (the panel at start-up, one lit by hand) stays as it is, and so does one its rule
-  /// turns off (planned, it would be settled lit: `settleMain`).
-  private var mainWantsItsMode: Bool {
-    guard let main = config.mainOutput(in: topology), settled[main.id] == nil, grace.pending[main.id] == nil,
-      litByRules.contains(main.id), let crtc = topology.activeCrtc(of: main), let settings = config.settings(for: main),
-      settings.enabled
-    else { return false }
-    let wanted = ModePolicy.candidates(settings.mode, custom: settings.custom, for: main, in: topology).modes.first
-    return wanted != nil && wanted?.id != crtc.mode
+    return (main, wanted == nil || wanted?.id == crtc.mode)
   }
 
   /// One more failure in a row for each output's monitor (the first for a new monitor).
