@@ -30,14 +30,15 @@ public final class OutputManagerLayout {
 
   public let manager: any OutputManager
   public let desk: Desk
-  /// The PNP ids a head's make stands for.
-  public let vendors: PNPVendors
+  /// The PNP ids the makes of a snapshot's heads stand for (a table read as makes appear).
+  public let vendors: (_ makes: [String]) -> PNPVendors
   /// Where what the bridge left out of a snapshot is said (once while it stays the same).
   let warn: (String) -> Void
   private var lastWarnings: [String] = []
 
   public init(
-    _ manager: any OutputManager, desk: Desk, vendors: PNPVendors = .none, warn: @escaping (String) -> Void = { _ in }
+    _ manager: any OutputManager, desk: Desk, vendors: @escaping (_ makes: [String]) -> PNPVendors = { _ in .none },
+    warn: @escaping (String) -> Void = { _ in }
   ) {
     self.manager = manager
     self.desk = desk
@@ -49,7 +50,7 @@ public final class OutputManagerLayout {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     let (bounded, warnings) = try manager.heads(probe: options.probe).bounded()
     report(warnings)
-    var topology = Topology(bounded: bounded, vendors: vendors)
+    var topology = Topology(bounded: bounded, vendors: vendors(bounded.heads.map(\.make)))
     (topology.screen.maxWidth, topology.screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
     return topology
   }

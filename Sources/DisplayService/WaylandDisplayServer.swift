@@ -27,12 +27,14 @@ public final class WaylandDisplayServer: DisplayServer {
 
   /// The compositor at `socket` (default `$WAYLAND_DISPLAY`): its surfaces and its output
   /// manager on one connection; `vendors`: the PNP ids a head's make stands for (hwdata's
-  /// `pnp.ids`, read at run time).
-  public init(socket: String?, log: Logger, vendors: PNPVendors = .system) throws(DisplayError) {
+  /// `pnp.ids`, read at run time for the makes the heads show).
+  public init(socket: String?, log: Logger, vendors: PNPVendorTable = PNPVendorTable()) throws(DisplayError) {
     surfaces = try WaylandSurfaces(socket: socket)
     outputs = try WaylandOutputManager(sharing: surfaces)
     note = { log.info($0) }
-    layout = OutputManagerLayout(outputs, desk: Self.desk, vendors: vendors) { log.warning("compositor: " + $0) }
+    layout = OutputManagerLayout(outputs, desk: Self.desk, vendors: { vendors.vendors(for: $0) }) {
+      log.warning("compositor: " + $0)
+    }
     outputs.changed = { [unowned self] in self.changes += 1 }
   }
 

@@ -28,7 +28,8 @@ struct ProfileCommand: Subcommand {
   /// The compositor's heads as the daemon sees them: through the bridge, with the make's
   /// PNP ids from the system's `pnp.ids`.
   private func waylandDesk(_ args: Arguments) throws -> Topology {
-    Topology(heads: try connectWayland(args).heads(probe: false), vendors: .system)
+    let snapshot = try connectWayland(args).heads(probe: false)
+    return Topology(heads: snapshot, vendors: PNPVendorTable().vendors(for: snapshot.heads.map(\.make)))
   }
 
   /// From the daemon when one runs, else from the default config and a fresh snapshot.

@@ -177,6 +177,22 @@ import Testing
     #expect(with.errors.isEmpty)
   }
 
+  /// The layout asks for the PNP ids of the makes the snapshot's heads show, and a rule's
+  /// `manufacturer` id then matches a head that has only a make.
+  @Test func theSnapshotAsksTheVendorsOfTheMakesItsHeadsShow() throws {
+    var dell = FakeOutputManager.head("DP-1", at: (0, 0))
+    dell.make = "Dell Inc."
+    let manager = FakeOutputManager([dell, FakeOutputManager.head("eDP-1", at: (1920, 0))])
+    var asked: [[String]] = []
+    let layout = OutputManagerLayout(manager, desk: PortDisplayServer.desk) { makes in
+      asked.append(makes)
+      return PNPVendors(pnpIDs: "DEL\tDell Inc.\n", names: Set(makes))
+    }
+    let topology = try layout.snapshot(ReadOptions())
+    #expect(asked == [["Dell Inc.", ""]])
+    #expect(topology.output(named: "DP-1")?.headIdentity?.vendorIDs == ["DEL"])
+  }
+
   @Test func theSnapshotHasTheScreenLimitsTheBackendStates() throws {
     let manager = FakeOutputManager([FakeOutputManager.head("eDP-1", at: (0, 0))])
     let desk = OutputManagerLayout.Desk(server: "the fake", maxWidth: 8192, maxHeight: 4096)

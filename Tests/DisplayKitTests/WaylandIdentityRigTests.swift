@@ -36,7 +36,8 @@ struct WaylandIdentityRigTests {
   /// What the daemon matches: the compositor's heads through the bridge, with the system's
   /// pnp.ids.
   static func topology(_ sway: SwayCompositor) throws -> Topology {
-    Topology(heads: try heads(sway), vendors: .system)
+    let snapshot = try heads(sway)
+    return Topology(heads: snapshot, vendors: PNPVendorTable().vendors(for: snapshot.heads.map(\.make)))
   }
 
   static func matches(_ profile: String, _ t: Topology) throws -> Bool {
@@ -58,8 +59,9 @@ struct WaylandIdentityRigTests {
     let manager = try WaylandOutputManager(socket: labwc.host.runtime + "/" + labwc.waylandDisplay)
     let heads = try manager.heads(probe: false).heads
     #expect(heads.count == 2 && heads.allSatisfy { $0.make.isEmpty && $0.model.isEmpty && $0.serial.isEmpty })
-    #expect(
-      Topology(heads: try manager.heads(probe: false), vendors: .system).outputs.allSatisfy { $0.headIdentity == nil })
+    let snapshot = try manager.heads(probe: false)
+    let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
+    #expect(Topology(heads: snapshot, vendors: vendors).outputs.allSatisfy { $0.headIdentity == nil })
   }
 
   /// A profile whose entries name only the make and model matches the two X11 heads (told

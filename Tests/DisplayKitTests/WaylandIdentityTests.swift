@@ -4,6 +4,7 @@ import DisplayPorts
 import DisplayService
 import Foundation
 import Testing
+import XRig
 
 @testable import DisplayWayland
 
@@ -55,8 +56,45 @@ import Testing
   /// Debian 12's hwdata ships the table wlroots' names come from; the service reads it.
   @Test func theSystemsPnpIdsNamesDellAsDEL() {
     #expect(FileManager.default.fileExists(atPath: PNPVendors.systemPath))
-    #expect(PNPVendors.system.ids(make: "Dell Inc.") == ["DEL"])
-    #expect(PNPVendors.system.nameByID["SAM"] == "Samsung Electric Company")
+    let table = PNPVendorTable()
+    #expect(table.vendors(for: ["Dell Inc."]).ids(make: "Dell Inc.") == ["DEL"])
+    #expect(table.vendors(for: ["Samsung Electric Company"]).nameByID["SAM"] == "Samsung Electric Company")
+    #expect(table.vendors.ids(make: "Dell Inc.") == ["DEL"], "a make looked up stays")
+  }
+
+  /// The daemon keeps the entries of the makes its heads show, not the whole table (about
+  /// 0.5 MB of heap for some 2500 companies), and reads the file once per new make: never
+  /// for a make that is an id itself or empty, never again for one asked, found or not.
+  @Test func theDaemonsTableHoldsOnlyTheMakesItsHeadsShowAndReadsOncePerMake() throws {
+    let path = try Self.temporaryFile("pnp.ids", "DEL\tDell Inc.\nDLL\tDell Inc\nSAM\tSamsung Electric Company\n")
+    let table = PNPVendorTable(path: path)
+    #expect(table.vendors(for: ["", "DEL", "PNP(BOE)"]) == .none && table.reads == 0)
+    let dell = table.vendors(for: ["Dell Inc.", "Dell Inc."])
+    #expect(
+      dell.ids(make: "Dell Inc.") == ["DEL"] && dell.idsByName.count == 1 && dell.nameByID == ["DEL": "Dell Inc."])
+    #expect(table.reads == 1)
+    _ = table.vendors(for: ["Dell Inc.", "Nobody Corp"])
+    _ = table.vendors(for: ["Nobody Corp", "Dell Inc."])
+    #expect(table.reads == 2 && table.vendors.idsByName.keys.sorted() == ["Dell Inc."])
+    let both = table.vendors(for: ["Samsung Electric Company"])
+    #expect(both.ids(make: "Dell Inc.") == ["DEL"] && both.ids(make: "Samsung Electric Company") == ["SAM"])
+  }
+
+  /// A compositor naming a new make at every event has the file read a bounded number of times.
+  @Test func aFloodOfNewMakesReadsTheTableABoundedNumberOfTimes() throws {
+    let table = PNPVendorTable(path: try Self.temporaryFile("pnp.ids", "DEL\tDell Inc.\n"))
+    for i in 0..<(PNPVendorTable.maxMakes * 4) { _ = table.vendors(for: ["Make \(i)"]) }
+    #expect(table.reads == PNPVendorTable.maxMakes)
+  }
+
+  /// The filtered table is the whole table's entries for those names.
+  @Test func aTableForSomeNamesHasTheWholeTablesEntriesForThem() {
+    let text = "DEL\tDell Inc.\nDLL\tDell Inc\n\nSAM\t Samsung Electric Company \r\nXX\tbad\n"
+    let whole = PNPVendors(pnpIDs: text)
+    let some = PNPVendors(pnpIDs: text, names: ["Samsung Electric Company", "Dell Inc"])
+    #expect(some.idsByName == whole.idsByName.filter { ["Samsung Electric Company", "Dell Inc"].contains($0.key) })
+    #expect(some.nameByID == ["SAM": "Samsung Electric Company", "DLL": "Dell Inc"])
+    #expect(whole.idsByName.count == 3 && whole.merging(some) == whole)
   }
 
   /// A profile written on X (`manufacturer` is the EDID's three letters) matches the head.
@@ -170,6 +208,12 @@ import Testing
     let t = Self.topology([xorg, acme])
     let assignment = try ProfileMatcher.match(try #require(config.profiles.first), topology: t, lid: .open).get()
     #expect(assignment.outputs.compactMap { t.output($0)?.name } == ["X11-1", "DP-1"])
+  }
+
+  static func temporaryFile(_ name: String, _ text: String) throws -> String {
+    let path = try makeTempDirectory("displayd-pnp") + "/" + name
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
   }
 
   /// A company with two ids in pnp.ids: either matches, and save writes the make itself.

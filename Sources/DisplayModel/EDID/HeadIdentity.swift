@@ -15,15 +15,46 @@ public struct PNPVendors: Hashable, Sendable {
 
   /// `ID<tab>Company name` lines; others are skipped. At most `limit` lines are read.
   public init(pnpIDs text: String, limit: Int = 100_000) {
-    for line in text.split(separator: "\n").prefix(max(0, limit)) {
-      let parts = line.split(separator: "\t", maxSplits: 1)
-      guard parts.count == 2, PNPVendors.isID(parts[0]) else { continue }
-      let id = String(parts[0])
-      let name = String(parts[1]).trimmingSpaces
-      guard !name.isEmpty else { continue }
+    self.init(pnpIDs: text, only: nil, limit: limit)
+  }
+
+  /// The same, keeping only the companies `names` (makes as a compositor writes them): the
+  /// table a daemon needs for the monitors it sees, a few entries instead of some 2500.
+  public init(pnpIDs text: String, names: Set<String>, limit: Int = 100_000) {
+    self.init(pnpIDs: text, only: Set(names.map(\.trimmingSpaces)), limit: limit)
+  }
+
+  private init(pnpIDs text: String, only names: Set<String>?, limit: Int) {
+    // Line by line, without an array of every line: reading the table for one make costs
+    // no memory beyond what it keeps.
+    var (start, read) = (text.startIndex, 0)
+    while start < text.endIndex, read < limit {
+      let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+      let line = text[start..<end]
+      (start, read) = (end < text.endIndex ? text.index(after: end) : end, read + 1)
+      guard let tab = line.firstIndex(of: "\t"), PNPVendors.isID(line[..<tab]) else { continue }
+      let name = line[line.index(after: tab)...].trimmingSpaces
+      guard !name.isEmpty, names.map({ $0.contains(name) }) ?? true else { continue }
+      let id = String(line[..<tab])
       idsByName[name, default: []].append(id)
       if nameByID[id] == nil { nameByID[id] = name }
     }
+  }
+
+  /// This table with `other`'s entries added (an id already named keeps its name).
+  public func merging(_ other: PNPVendors) -> PNPVendors {
+    var merged = self
+    for (name, ids) in other.idsByName {
+      merged.idsByName[name, default: []] += ids.filter { !(merged.idsByName[name] ?? []).contains($0) }
+    }
+    merged.nameByID.merge(other.nameByID) { kept, _ in kept }
+    return merged
+  }
+
+  /// Whether `make` is an id itself (`DEL`, `PNP(DEL)`) or nothing: no table is needed for it.
+  public static func needsNoTable(_ make: String) -> Bool {
+    let make = make.trimmingSpaces
+    return make.isEmpty || isID(Substring(make)) || (make.hasPrefix("PNP(") && make.hasSuffix(")") && make.count == 8)
   }
 
   /// The ids a compositor's `make` stands for: the id itself (`DEL`, or libdisplay-info's
