@@ -15,9 +15,11 @@ public protocol OutputManager: AnyObject {
   func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult
   /// Puts `configuration` in force, all or nothing.
   func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult
-  /// As `apply`, with what was set when it was applied: each head's mode as the server took
-  /// it (after fallbacks) and its place, for the log. A backend that puts in force exactly
-  /// what it is asked need not implement it.
+  /// As `apply`, with its report: each head's mode as the server took it (after fallbacks)
+  /// and its place, the heads already as asked, and, when it failed part way and put
+  /// everything back, the heads that failed and why and the other problems. The daemon's
+  /// account of an apply is read from the two (`OutputManagerLayout.outcome`). A backend that
+  /// puts in force exactly what it is asked, all at once, need not implement it.
   func applyReporting(_ configuration: OutputConfiguration) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   )

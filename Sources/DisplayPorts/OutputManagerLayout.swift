@@ -3,7 +3,8 @@ import DisplayModel
 /// The daemon's layout (a `Topology` to plan from, a `Plan` to put in force) over any output
 /// manager: heads through the `Topology(heads:vendors:)` bridge, plans sent as one
 /// configuration (`OutputConfiguration(plan:in:)`), tested, then applied, and the port's
-/// answer in the daemon's `ApplyOutcome`. What a display server says of its desk beyond the
+/// answer in the daemon's `ApplyOutcome` (`outcome(_:_:_:_:refusedBy:)`, which the X layout
+/// uses too). What a display server says of its desk beyond the
 /// heads (its screen's limits, whether it has a primary, how the log names it) is its
 /// `Desk`. The backend's event loop stays with it: this adds no roundtrip of its own, one
 /// `heads` a snapshot and one `test` and one `apply` a plan.
@@ -71,28 +72,9 @@ public final class OutputManagerLayout {
       outcome.refused = "the plan names an output \(desk.server) does not list"
       return outcome
     }
-    var result = try manager.test(configuration)
-    if result == .applied { result = try manager.apply(configuration) }
-    return Self.outcome(result, plan, topology, server: desk.server)
-  }
-
-  /// The port's answer in the daemon's terms: heads whose transform was refused by the CRTC
-  /// the plan set each on, so that the daemon plans them unscaled.
-  public static func outcome(
-    _ result: ApplyResult, _ plan: Plan, _ topology: Topology, server: String
-  ) -> ApplyOutcome {
-    var outcome = ApplyOutcome()
-    switch result {
-    case .applied:
-      outcome.applied = plan.changes.map { ($0, $0.mode) }
-    case .stale:
-      outcome.stale = true
-    case .refused(let refusal):
-      outcome.problems = ["\(server) refused the configuration: \(refusal.reason)"]
-      outcome.notRestored = refusal.notRestored
-      outcome.transformRefused = crtcs(of: refusal.transformRefused, plan, topology)
-    }
-    return outcome
+    var (result, report) = (try manager.test(configuration), ApplyReport())
+    if result == .applied { (result, report) = try manager.applyReporting(configuration) }
+    return Self.outcome(result, report, plan, topology, refusedBy: desk.server)
   }
 
   /// The CRTCs the plan set the named heads on: a head lit for the first time has none in

@@ -110,27 +110,28 @@ public final class RandROutputManager: OutputManager {
   public func applyReporting(_ configuration: OutputConfiguration) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {
-    let topology = try server.readTopology(ReadOptions(probe: false, properties: false))
+    try applyReporting(configuration, from: try server.readTopology(ReadOptions(probe: false, properties: false)))
+  }
+
+  /// `applyReporting` planned from `topology`, a snapshot the caller read (no read of its
+  /// own): the server's apply finds a configuration changed since `topology` under its grab
+  /// and sends nothing (`.stale`). It learns the CRTCs that refused a transform.
+  public func applyReporting(_ configuration: OutputConfiguration, from topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
     switch check(configuration, in: topology) {
     case .failure(let failure): return (failure.result, ApplyReport())
     case .success(let planned):
-      let sent = try send(planned, in: topology)
-      return (sent.result, sent.report)
+      guard !planned.plan.isEmpty else { return (.applied, ApplyReport()) }
+      let outcome = try server.apply(planned.plan, in: topology)
+      transformRefusing.formUnion(outcome.transformRefused)
+      return (Self.result(outcome, planned), Self.report(outcome, planned, topology))
     }
   }
 
-  /// What `send` did: the port's answer and report, and the server's own account of the
-  /// plan it ran (nil when nothing was sent).
-  struct Sent {
-    var result: ApplyResult
-    var report = ApplyReport()
-    var outcome: ApplyOutcome?
-  }
-
-  /// `test` against `topology`, a snapshot the caller read (no read of its own): the plan
-  /// `apply` would send, else `.stale` (`topology` is not the configuration's generation) or
-  /// `.refused`.
-  func check(_ configuration: OutputConfiguration, in topology: Topology) -> Result<
+  /// `test` against `topology`: the plan `apply` would send, else `.stale` (`topology` is not
+  /// the configuration's generation) or `.refused`.
+  private func check(_ configuration: OutputConfiguration, in topology: Topology) -> Result<
     PlannedConfiguration, CheckFailure
   > {
     guard Self.generation(topology) == configuration.generation else { return .failure(CheckFailure(.stale)) }
@@ -141,20 +142,9 @@ public final class RandROutputManager: OutputManager {
   }
 
   /// Why `check` found a configuration that cannot be sent: `.stale` or `.refused`.
-  struct CheckFailure: Error {
+  private struct CheckFailure: Error {
     var result: ApplyResult
     init(_ result: ApplyResult) { self.result = result }
-  }
-
-  /// Sends a plan `check` made from `topology` (no read of its own: the server's apply finds a
-  /// configuration changed since `topology` under its grab and sends nothing, `.stale`), and
-  /// learns the CRTCs that refused a transform.
-  func send(_ planned: PlannedConfiguration, in topology: Topology) throws(DisplayError) -> Sent {
-    guard !planned.plan.isEmpty else { return Sent(result: .applied) }
-    let outcome = try server.apply(planned.plan, in: topology)
-    transformRefusing.formUnion(outcome.transformRefused)
-    return Sent(
-      result: Self.result(outcome, planned), report: Self.report(outcome, planned, topology), outcome: outcome)
   }
 
   /// The port's answer for what an apply did: typed problems for the CRTCs that refused a
@@ -172,30 +162,5 @@ public final class RandROutputManager: OutputManager {
     problems += errors.map { .failed($0.description) }
     guard !problems.isEmpty else { return .applied }
     return .refused(ApplyRefusal(problems: problems, notRestored: outcome.notRestored))
-  }
-
-  /// What was set, as the daemon logs it: the heads of each CRTC applied at the mode the
-  /// server took, or off; the screen's size when it changed.
-  static func report(_ outcome: ApplyOutcome, _ planned: PlannedConfiguration, _ topology: Topology) -> ApplyReport {
-    guard !outcome.stale, outcome.errors.isEmpty, outcome.transformRefused.isEmpty else {
-      return ApplyReport(warnings: outcome.warnings)
-    }
-    let entries = outcome.applied.map { applied -> ApplyReport.Entry in
-      let names = planned.crtcNames[applied.change.crtc] ?? [applied.change.outputName]
-      guard let id = applied.mode else {
-        return ApplyReport.Entry(heads: names, mode: nil, modeLabel: nil, x: applied.change.x, y: applied.change.y)
-      }
-      // A mode made by the apply has an id only the server knows: it is the planned one.
-      let mode =
-        planned.plan.mode(id, in: topology) ?? applied.change.mode.flatMap { planned.plan.mode($0, in: topology) }
-      let shown = mode.map {
-        HeadMode(
-          width: $0.width, height: $0.height, refreshMilliHz: RandRHeadValues.refreshMilliHz($0),
-          interlaced: $0.isInterlaced, custom: $0.name.hasPrefix(CustomModes.prefix))
-      }
-      return ApplyReport.Entry(
-        heads: names, mode: shown, modeLabel: mode?.label ?? id.description, x: applied.change.x, y: applied.change.y)
-    }
-    return ApplyReport(entries: entries, deskSize: outcome.screen, warnings: outcome.warnings)
   }
 }

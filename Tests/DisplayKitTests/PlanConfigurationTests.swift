@@ -78,11 +78,13 @@ struct PlanConfigurationTests {
     var plan = Plan()
     plan.changes = [try Self.change(t, "B", mode: nil)]
     let server = WaylandDisplayServer.desk.server
-    let applied = OutputManagerLayout.outcome(.applied, plan, t, server: server)
+    let asked = ApplyReport(asked: try #require(OutputConfiguration(plan: plan, in: t)))
+    let applied = OutputManagerLayout.outcome(.applied, asked, plan, t, refusedBy: server)
     #expect(applied.applied.count == 1 && applied.errors.isEmpty && !applied.stale)
-    #expect(OutputManagerLayout.outcome(.stale, plan, t, server: server).stale)
+    #expect(OutputManagerLayout.outcome(.stale, ApplyReport(), plan, t, refusedBy: server).stale)
     let refused = OutputManagerLayout.outcome(
-      .refused(ApplyRefusal(reason: "failed", transformRefused: ["B"], notRestored: ["A"])), plan, t, server: server)
+      .refused(ApplyRefusal(reason: "failed", transformRefused: ["B"], notRestored: ["A"])), ApplyReport(), plan, t,
+      refusedBy: server)
     #expect(refused.applied.isEmpty && !refused.errors.isEmpty)
     // Every problem of the refusal is in the one line, the refused transform too.
     #expect(

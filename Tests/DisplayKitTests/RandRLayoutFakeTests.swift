@@ -32,7 +32,8 @@ import Testing
   }
 
   /// The server ran the manager's plan, turning off first as the connection does; the
-  /// outcome names the daemon's changes, offs first, then in the daemon's order.
+  /// outcome names the daemon's changes, offs first, then in the daemon's order. The plan
+  /// is made from the daemon's snapshot: nothing is read.
   @Test func whatTheServerRanIsTheDaemonsChangesInItsOrder() throws {
     let t = Self.desk
     let server = FakeRandRServer(t)
@@ -46,6 +47,7 @@ import Testing
     let plan = Self.swap(t)
     let outcome = try RandRLayout.apply(plan, in: t, through: RandROutputManager(server: server))
     #expect(server.sent.count == 1)
+    #expect(server.reads == 0, "planned from the daemon's snapshot, no read of its own")
     let said = outcome.applied.map { "\($0.change.outputName) \($0.mode.map { "\($0.rawValue)" } ?? "off")" }
     #expect(said == ["C off", "B 2", "A 1"])
     #expect(outcome.applied.map(\.change.crtc) == [plan.changes[2].crtc, plan.changes[0].crtc, plan.changes[1].crtc])

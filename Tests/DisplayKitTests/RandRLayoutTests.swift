@@ -91,6 +91,28 @@ extension XServerTests {
           return Planner(topology: t, config: try Config.parse(Array(rule.utf8), file: "test.json5")).plan(settled: [])
         }),
       Case(
+        name: "a custom mode the server refuses, with nothing to fall back to, fails its head and rolls back",
+        server: { try TestXServer.dummy() },
+        prepare: { server in
+          try B.lightDummies(server, 1)
+          try server.must([
+            "xrandr", "--newmode", "displayd-1600x700_60.00", "10", "1600", "1601", "1602", "1603", "700", "701",
+            "702", "703",
+          ])
+        },
+        plan: { t in
+          let output = try #require(t.output(named: "DUMMY1"))
+          var custom = try #require(
+            CustomModes.wanted(.sizeRate(width: 1600, height: 700, refresh: 60), .cvt(reduced: false)))
+          custom.id = ModeID(rawValue: CustomModes.virtualBase + output.id.rawValue)
+          var plan = Plan()
+          plan.changes = [try B.change(t, "DUMMY0", "800x600"), try B.change(t, "DUMMY1", nil, at: 800, 0)]
+          plan.changes[1].mode = custom.id
+          plan.customModes[custom.id] = custom
+          plan.screen = (2400, 700)
+          return plan
+        }),
+      Case(
         name: "a plan that leaves the desk dark is refused in the daemon's words",
         server: { try TestXServer.dummy() },
         plan: { t in
@@ -154,7 +176,9 @@ extension XServerTests {
     func theLayoutThroughThePortDoesWhatTheConnectionDoes(_ c: Case) throws {
       let old = try run(c) { connection, plan, t in try connection.apply(plan, in: t) }
       let new = try run(c) { connection, plan, t in try RandRLayout(connection).apply(plan, in: t) }
-      let said = !old.0.applied.isEmpty || old.0.refused != nil || old.0.stale || !old.0.transformRefused.isEmpty
+      let said =
+        !old.0.applied.isEmpty || !old.0.failed.isEmpty || old.0.refused != nil || old.0.stale
+        || !old.0.transformRefused.isEmpty
       #expect(said, "\(c.name): the case does something")
       #expect(new.0 == old.0, "\(c.name)\n port: \(new.0)\n connection: \(old.0)")
       #expect(new.1 == old.1, "\(c.name)\n port: \(new.1)\n connection: \(old.1)")

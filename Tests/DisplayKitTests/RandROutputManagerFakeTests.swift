@@ -22,9 +22,15 @@ final class FakeRandRServer: RandRServer {
     return outcome
   }
 
+  /// How many snapshots were read.
+  private(set) var reads = 0
+
   init(_ topology: Topology) { self.topology = topology }
 
-  func readTopology(_ options: ReadOptions) throws(DisplayError) -> Topology { topology }
+  func readTopology(_ options: ReadOptions) throws(DisplayError) -> Topology {
+    reads += 1
+    return topology
+  }
 
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
     sent.append(plan)

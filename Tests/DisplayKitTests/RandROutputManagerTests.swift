@@ -147,6 +147,38 @@ extension XServerTests {
       #expect(again.transformRefused == ["DUMMY0"])
     }
 
+    /// A head the server will not light with any mode asked (here a custom mode whose name
+    /// another client holds with other timings: BadName, and no fallback) fails the apply:
+    /// the report names the head and the server's reason, and what was set before it, all of
+    /// it put back.
+    @Test func aFailedApplysReportNamesTheHeadAndTheReason() throws {
+      let server = try TestXServer.dummy()
+      try B.lightDummies(server, 1)
+      let name = "displayd-1600x700_60.00"
+      try server.must(["xrandr", "--newmode", name, "10", "1600", "1601", "1602", "1603", "700", "701", "702", "703"])
+      let manager = RandROutputManager(try XConnection(name: server.display))
+      let heads = try manager.heads(probe: true)
+      let layout = Layout(try B.snapshot(server))
+      var line = ModeLine(
+        try #require(CustomModes.wanted(.sizeRate(width: 1600, height: 700, refresh: 60), .cvt(reduced: false))))
+      line.name = String(name.dropFirst(CustomModes.prefix.count))
+      let configuration = OutputConfiguration(
+        generation: heads.generation, heads: [lit("DUMMY0", listed(800, 600)), lit("DUMMY1", .custom(line), x: 800)])
+      let (result, report) = try manager.applyReporting(configuration)
+      guard case .refused(let refusal) = result else {
+        Issue.record("\(result)")
+        return
+      }
+      #expect(report.failed.map(\.heads) == [["DUMMY1"]] && report.failed.map(\.enabled) == [true], "\(report)")
+      let reason = try #require(report.failed.first?.reason)
+      #expect(reason.hasPrefix("custom mode \(name): ") && reason.contains("BadName"), "\(reason)")
+      #expect(report.rolledBack && report.entries.map(\.heads) == [["DUMMY0"]], "set before DUMMY1 failed")
+      #expect(report.entries.first?.modeName == "800x600" && report.entries.first?.madeMode == nil)
+      #expect(refusal.reason.contains("could not configure DUMMY1: custom mode \(name)"), "\(refusal)")
+      #expect(report.warnings.contains { $0.hasPrefix("DUMMY1: the server refused custom mode \(name)") })
+      #expect(Layout(try B.snapshot(server)) == layout, "everything put back")
+    }
+
     /// A configuration planned before another client moved a head is stale, sends nothing,
     /// and leaves the other client's layout.
     @Test func aConfigurationPlannedBeforeAnotherClientsChangeIsStale() throws {

@@ -93,8 +93,10 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
   }
 }
 
-/// What an apply set, for the log: each CRTC's heads at the mode the server took (after any
-/// fallbacks) and their place, or turned off, and the desk's size when it changed.
+/// What an apply did, for the log and for the daemon's account of it: each CRTC's heads set
+/// at the mode the server took (after any fallbacks) and their place, or turned off; those
+/// already as asked; and, when it failed part way and was put back, which heads failed and
+/// why, and what else went wrong. The desk's size when it changed.
 public struct ApplyReport: Hashable, Sendable {
   /// One thing set: heads lit at a mode and place, or turned off.
   public struct Entry: Hashable, Sendable, CustomStringConvertible {
@@ -104,13 +106,27 @@ public struct ApplyReport: Hashable, Sendable {
     public var mode: HeadMode?
     /// The mode as logs name it (`1920x1080@60.00`); nil when turned off.
     public var modeLabel: String?
+    /// The mode's name on the server (RandR's `1920x1080`, `displayd-1600x700_60.00` for a
+    /// mode displayd makes); nil when turned off or not known.
+    public var modeName: String?
+    /// The backend's handle for a mode the apply made (or found by its name) for a custom
+    /// request, which no snapshot before the apply lists for the head: opaque to the model,
+    /// the id the backend's own next snapshot lists the mode under (RandR: the mode's XID).
+    /// Nil for a mode the head listed, and from backends whose snapshots come through the
+    /// heads bridge.
+    public var madeMode: UInt64?
     public var x: Int
     public var y: Int
 
-    public init(heads: [String], mode: HeadMode?, modeLabel: String?, x: Int, y: Int) {
+    public init(
+      heads: [String], mode: HeadMode?, modeLabel: String?, modeName: String? = nil, madeMode: UInt64? = nil,
+      x: Int, y: Int
+    ) {
       self.heads = heads
       self.mode = mode
       self.modeLabel = modeLabel
+      self.modeName = modeName
+      self.madeMode = madeMode
       self.x = x
       self.y = y
     }
@@ -123,7 +139,40 @@ public struct ApplyReport: Hashable, Sendable {
     }
   }
 
+  /// Heads the server would not set with any mode asked for them (fallbacks included), or
+  /// not turn off: the apply was then put back.
+  public struct Failure: Hashable, Sendable, CustomStringConvertible {
+    /// The heads (several for clones), as the log names them.
+    public var heads: [String]
+    /// Whether they were to be lit (false: turned off).
+    public var enabled: Bool
+    /// The server's answer, said whole (one reason a mode tried).
+    public var reason: String
+
+    public init(heads: [String], enabled: Bool, reason: String) {
+      self.heads = heads
+      self.enabled = enabled
+      self.reason = reason
+    }
+
+    /// `could not configure DP-1: BadMatch`: the daemon's words.
+    public var description: String { "could not configure \(heads.joined(separator: ",")): \(reason)" }
+  }
+
+  /// What was set; after a failure, what was set before it (and put back since).
   public var entries: [Entry]
+  /// Whether `entries` are in the order the server set them, one after another (RandR sets
+  /// CRTC by CRTC, every one turned off before any is lit); false when the configuration was
+  /// put in force at once.
+  public var sequential: Bool
+  /// What was already as asked: nothing was sent for it.
+  public var unchanged: [Entry]
+  /// What the server would not set; the apply was put back.
+  public var failed: [Failure]
+  /// Failures that are no single head's (RandR: the screen's size, the primary, a read-back
+  /// that differs from what was set, a refused transform), in the backend's words; the apply
+  /// was put back.
+  public var problems: [String]
   /// The desk's size afterwards, when it changed (RandR's screen); nil elsewhere.
   public var deskSize: (width: Int, height: Int)? {
     get { deskWidth.flatMap { w in deskHeight.map { (w, $0) } } }
@@ -135,11 +184,22 @@ public struct ApplyReport: Hashable, Sendable {
   /// head fell back along its modes).
   public var warnings: [String]
 
-  public init(entries: [Entry] = [], deskSize: (width: Int, height: Int)? = nil, warnings: [String] = []) {
+  public init(
+    entries: [Entry] = [], deskSize: (width: Int, height: Int)? = nil, warnings: [String] = [],
+    sequential: Bool = false, unchanged: [Entry] = [], failed: [Failure] = [], problems: [String] = []
+  ) {
     self.entries = entries
     self.warnings = warnings
+    self.sequential = sequential
+    self.unchanged = unchanged
+    self.failed = failed
+    self.problems = problems
     self.deskSize = deskSize
   }
+
+  /// Whether the apply was sent and put back part way: a head failed, or `problems` say why.
+  /// A refusal whose report has neither was refused before anything was set.
+  public var rolledBack: Bool { !failed.isEmpty || !problems.isEmpty }
 
   /// Every head as the configuration asks it, for backends that put in force exactly what
   /// they were asked (no fallbacks).
