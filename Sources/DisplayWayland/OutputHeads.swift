@@ -45,7 +45,8 @@ final class HeadState {
       },
       currentMode: current, x: x, y: y, transform: transform, scale: 1 / logicalScale,
       isInternalPanel: ["eDP", "LVDS", "DSI"].contains { name.hasPrefix($0) },
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true, customModes: true))
+      capabilities: HeadCapabilities(
+        transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true))
   }
 }
 

@@ -67,6 +67,7 @@ public final class RandROutputManager: OutputManager {
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)
     head.transform = RandRHeadValues.transform(crtc.rotation)
+    head.spelling = crtc.rotation.spelling
     if let mode = crtc.mode.flatMap({ topology.modes[$0] }),
       CrtcTransform.identity.footprint(
         x: crtc.x, y: crtc.y, width: mode.width, height: mode.height, rotation: crtc.rotation)
@@ -85,8 +86,10 @@ public final class RandROutputManager: OutputManager {
     let version = server.randrVersion
     let atLeast = { (minor: Int) in version.major > 1 || (version.major == 1 && version.minor >= minor) }
     let scaling = atLeast(3) && crtcs.contains { !transformRefusing.contains($0.id) }
+    // RandR 1.2 creates modes; an output still shows only the modes it lists.
     return HeadCapabilities(
-      transforms: transforms.isEmpty ? [.normal] : transforms, scaling: scaling, customModes: atLeast(2))
+      transforms: transforms.isEmpty ? [.normal] : transforms, scaling: scaling, customModes: atLeast(2),
+      anySize: false)
   }
 
   /// Checks `configuration` against the server's state without sending anything (RandR has

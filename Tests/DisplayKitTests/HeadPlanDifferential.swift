@@ -152,10 +152,6 @@ enum HeadPlanDifferential {
       line.name = nil
       return .custom(line)
     }
-    // Heads carry no RandR spelling of their transform yet (the old planner sends a kept
-    // transform in its CRTC's bits): the transform is compared, its spelling is pinned by the
-    // spelling tests of the RandR planner and of the bridge.
-    h.spelling = .turned
     h.mode = h.mode.map(unnamed)
     // A request asked twice is tried once (the bridge gives two listed modes of one size and
     // rate the same request; the head planner asks it once).

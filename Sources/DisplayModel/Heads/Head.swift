@@ -48,13 +48,22 @@ public struct HeadCapabilities: Hashable, Sendable {
   public var transforms: Set<HeadTransform>
   /// Whether `scale` other than 1 is possible (RandR: a CRTC transform; wlroots: always).
   public var scaling: Bool
-  /// Whether a mode the head does not list can be asked for.
+  /// Whether the backend can add a mode the head does not list (RandR 1.2: a CVT mode or a
+  /// modeline it creates; wlroots: `set_custom_mode`).
   public var customModes: Bool
+  /// Whether the head shows any size it is asked for, so that a size it does not list is
+  /// asked as it is instead of its preferred mode (wlroots' custom mode; RandR makes only
+  /// the modes a rule's `custom` or `modeline` asks).
+  public var anySize: Bool
 
-  public init(transforms: Set<HeadTransform> = [.normal], scaling: Bool = false, customModes: Bool = false) {
+  public init(
+    transforms: Set<HeadTransform> = [.normal], scaling: Bool = false, customModes: Bool = false,
+    anySize: Bool = false
+  ) {
     self.transforms = transforms
     self.scaling = scaling
     self.customModes = customModes
+    self.anySize = anySize
   }
 }
 
@@ -84,6 +93,9 @@ public struct Head: Hashable, Sendable {
   public var x: Int
   public var y: Int
   public var transform: HeadTransform
+  /// How RandR's bits spell `transform` now (`TransformSpelling`): what keeps a head the
+  /// rules do not turn as it is; `.turned` where the backend has no spelling.
+  public var spelling: TransformSpelling
   /// The config's meaning on every backend: the head shows an area `scale` times its
   /// mode (as `xrandr --scale`); wlroots' logical scale is 1/scale.
   public var scale: Double
@@ -97,7 +109,7 @@ public struct Head: Hashable, Sendable {
     name: String, description: String = "", make: String = "", model: String = "", serial: String = "",
     edid: [UInt8]? = nil, mmWidth: Int = 0, mmHeight: Int = 0, connected: Bool = true, enabled: Bool = false,
     modes: [HeadMode] = [], currentMode: Int? = nil, x: Int = 0, y: Int = 0, transform: HeadTransform = .normal,
-    scale: Double = 1, isInternalPanel: Bool = false, nonDesktop: Bool = false,
+    spelling: TransformSpelling = .turned, scale: Double = 1, isInternalPanel: Bool = false, nonDesktop: Bool = false,
     capabilities: HeadCapabilities = HeadCapabilities()
   ) {
     self.name = name
@@ -115,6 +127,7 @@ public struct Head: Hashable, Sendable {
     self.x = x
     self.y = y
     self.transform = transform
+    self.spelling = spelling
     self.scale = scale
     self.isInternalPanel = isInternalPanel
     self.nonDesktop = nonDesktop
