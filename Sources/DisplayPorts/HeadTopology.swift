@@ -3,7 +3,7 @@ import DisplayModel
 extension Topology {
   /// The heads of a snapshot as the RandR-shaped topology the reports, the diff and the
   /// daemon read: one output per head and one virtual CRTC per lit head, turned as the head's
-  /// bits spell it. Ids are made from
+  /// bits spell it and scaled by the head's scale (its transform). Ids are made from
   /// the head's name, so that a head keeps its id across snapshots (the diff matches by id).
   /// Modes have no timings on Wayland: a mode's dot clock is its pixel rate (width × height
   /// × refresh), so that its refresh reads back exactly; preferred modes come first (RandR's
@@ -43,11 +43,13 @@ extension Topology {
       if let rect = head.rect {
         output.crtc = crtc
         output.possibleCrtcs = [crtc]
-        crtcs.append(
-          Crtc(
-            id: crtc, x: rect.x, y: rect.y, width: rect.width, height: rect.height,
-            mode: head.currentMode.flatMap { ids[$0] }, rotation: Self.rotation(head.transform, head.spelling),
-            outputs: [id], possibleOutputs: [id], rotations: Self.allRotations))
+        var lit = Crtc(
+          id: crtc, x: rect.x, y: rect.y, width: rect.width, height: rect.height,
+          mode: head.currentMode.flatMap { ids[$0] }, rotation: Self.rotation(head.transform, head.spelling),
+          outputs: [id], possibleOutputs: [id], rotations: Self.allRotations)
+        // A plan that moves the head keeps its scale.
+        lit.transform = Self.transform(scale: head.scale)
+        crtcs.append(lit)
       } else if head.connected {
         output.possibleCrtcs = [crtc]
         crtcs.append(
@@ -94,6 +96,13 @@ extension Topology {
   /// is about the vertical axis, RandR's X reflection; spelled as the head spells it.
   static func rotation(_ transform: HeadTransform, _ spelling: TransformSpelling = .turned) -> Rotation {
     Rotation(transform, spelling)
+  }
+
+  /// The scale matrix of a head's scale (`xrandr --scale`): the identity for 1 and for a
+  /// scale that is not a positive, finite number.
+  static func transform(scale: Double) -> CrtcTransform {
+    guard scale != 1, scale.isFinite, scale > 0 else { return .identity }
+    return CrtcTransform(matrix: [scale, 0, 0, 0, scale, 0, 0, 0, 1])
   }
 }
 

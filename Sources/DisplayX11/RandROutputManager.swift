@@ -31,8 +31,8 @@ public final class RandROutputManager: OutputManager {
     return snapshot(topology)
   }
 
-  /// The snapshot `topology` is, reading the CRTC transforms of CRTCs whose extent is not
-  /// their plain mode's (something scales them).
+  /// The snapshot `topology` is: each lit head at its CRTC's place, rotation bits and the
+  /// scale of the CRTC transform the snapshot read.
   func snapshot(_ topology: Topology) -> HeadSnapshot {
     let heads = topology.outputs.map { head($0, topology) }
     let primary = topology.primary.flatMap { topology.output($0)?.name }
@@ -68,13 +68,7 @@ public final class RandROutputManager: OutputManager {
     (head.x, head.y) = (crtc.x, crtc.y)
     head.transform = RandRHeadValues.transform(crtc.rotation)
     head.spelling = crtc.rotation.spelling
-    if let mode = crtc.mode.flatMap({ topology.modes[$0] }),
-      CrtcTransform.identity.footprint(
-        x: crtc.x, y: crtc.y, width: mode.width, height: mode.height, rotation: crtc.rotation)
-        != crtc.rect, let transform = server.crtcTransform(crtc.id)
-    {
-      head.scale = RandRHeadValues.scale(transform)
-    }
+    head.scale = RandRHeadValues.scale(crtc.transform)
     return head
   }
 

@@ -1,13 +1,16 @@
 import DisplayModel
 import DisplayPorts
-import DisplayX11
 import Foundation
 import Testing
 import XRig
 
+@testable import DisplayX11
+
 extension XServerTests {
   /// What a RandR head says beyond its transform, against real servers: the spelling of the
-  /// CRTC's bits, and that an output shows only the modes it lists.
+  /// CRTC's bits, the CRTC's transform as the snapshot reads it, and that an output shows only
+  /// the modes it lists. (None of the servers here takes a CRTC transform: the scale and the
+  /// area it covers are pinned by values.)
   @Suite struct RandRHeadFactsServer {
     typealias B = PlanBuilder
 
@@ -36,6 +39,22 @@ extension XServerTests {
       #expect(applied == .applied, "\(applied)")
       let crtc = try #require(try B.snapshot(server).crtcs.first(where: \.isActive))
       #expect((crtc.width, crtc.height, crtc.rotation) == (800, 600, bits))
+    }
+
+    /// The snapshot reads each lit CRTC's transform in its one pipelined round trip: what
+    /// `RRGetCrtcTransform` answers alone (the identity here, none of these servers scales).
+    @Test func theSnapshotReadsEachLitCrtcsTransformAsTheServerHasIt() throws {
+      let server = try TestXServer.dummy()
+      try B.lightDummies(server, 2)
+      let connection = try XConnection(name: server.display)
+      let t = try connection.readTopology()
+      let lit = t.crtcs.filter(\.isActive)
+      #expect(lit.count == 3)
+      for crtc in lit {
+        let alone = try #require(connection.crtcTransform(crtc.id))
+        #expect(crtc.transform == CrtcTransform(alone), "\(crtc.id)")
+        #expect(crtc.transform.isIdentity)
+      }
     }
 
     /// The dummy's outputs take modes the backend creates (`customModes`) but show only the

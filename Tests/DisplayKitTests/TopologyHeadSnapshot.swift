@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 
 extension HeadSnapshot {
   /// A RandR-shaped topology as the port's heads, without a server (for the differential): what
@@ -7,10 +8,8 @@ extension HeadSnapshot {
   /// the topology's order; its make, model and serial from the EDID (else what the output
   /// says of itself); modes with their refresh in mHz, the first `preferredCount` preferred,
   /// displayd's own marked custom; the transform its CRTC's rotation makes, spelled as its
-  /// bits spell it. A topology holds
-  /// no CRTC transform, so a lit head whose extent is not its turned mode's has the scale that
-  /// makes its width. Its capabilities are its CRTCs' (the lit one, else every possible one):
-  /// the transforms RandR can spell with their rotations, scaling unless each is in
+  /// bits spell it, and the scale of its CRTC's transform. Its capabilities are its CRTCs' (the lit one, else every possible one): the
+  /// transforms RandR can spell with their rotations, scaling unless each is in
   /// `noTransform`, custom modes (RandR makes them), and any size where the output takes it.
   /// Pure.
   init(topology: Topology, noTransform: Set<CrtcID> = []) {
@@ -45,11 +44,7 @@ extension HeadSnapshot {
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)
     (head.transform, head.spelling) = (crtc.rotation.transform, crtc.rotation.spelling)
-    if let mode = topology.currentMode(of: output), let plain = mode.footprint(crtc.rotation), plain.width > 0,
-      (plain.width, plain.height) != (crtc.width, crtc.height)
-    {
-      head.scale = Double(crtc.width) / Double(plain.width)
-    }
+    head.scale = RandRHeadValues.scale(crtc.transform)
     return head
   }
 
