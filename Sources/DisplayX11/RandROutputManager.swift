@@ -63,6 +63,7 @@ public final class RandROutputManager: OutputManager {
         custom: mode.name.hasPrefix(CustomModes.prefix))
     }
     head.capabilities = capabilities(output, topology)
+    head.scaledArea = .randr
     guard let crtc else { return head }
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)

@@ -10,7 +10,7 @@ extension XServerTests {
   /// What a RandR head says beyond its transform, against real servers: the spelling of the
   /// CRTC's bits, the CRTC's transform as the snapshot reads it, and that an output shows only
   /// the modes it lists. (None of the servers here takes a CRTC transform: the scale and the
-  /// area it covers are pinned by values.)
+  /// area it covers are pinned by values in `RandRHeadAreaTests`.)
   @Suite struct RandRHeadFactsServer {
     typealias B = PlanBuilder
 

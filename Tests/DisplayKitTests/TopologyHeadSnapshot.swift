@@ -8,7 +8,8 @@ extension HeadSnapshot {
   /// the topology's order; its make, model and serial from the EDID (else what the output
   /// says of itself); modes with their refresh in mHz, the first `preferredCount` preferred,
   /// displayd's own marked custom; the transform its CRTC's rotation makes, spelled as its
-  /// bits spell it, and the scale of its CRTC's transform. Its capabilities are its CRTCs' (the lit one, else every possible one): the
+  /// bits spell it, and the scale of its CRTC's transform; its area rounded as RandR rounds
+  /// it. Its capabilities are its CRTCs' (the lit one, else every possible one): the
   /// transforms RandR can spell with their rotations, scaling unless each is in
   /// `noTransform`, custom modes (RandR makes them), and any size where the output takes it.
   /// Pure.
@@ -40,6 +41,7 @@ extension HeadSnapshot {
         custom: mode.name.hasPrefix(CustomModes.prefix))
     }
     head.capabilities = capabilities(output, topology, noTransform: noTransform)
+    head.scaledArea = .randr
     guard let crtc else { return head }
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)
