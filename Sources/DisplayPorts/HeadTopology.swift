@@ -2,7 +2,8 @@ import DisplayModel
 
 extension Topology {
   /// The heads of a snapshot as the RandR-shaped topology the reports, the diff and the
-  /// daemon read: one output per head and one virtual CRTC per lit head. Ids are made from
+  /// daemon read: one output per head and one virtual CRTC per lit head, turned as the head's
+  /// bits spell it and scaled by the head's scale (its transform). Ids are made from
   /// the head's name, so that a head keeps its id across snapshots (the diff matches by id).
   /// Modes have no timings on Wayland: a mode's dot clock is its pixel rate (width × height
   /// × refresh), so that its refresh reads back exactly; preferred modes come first (RandR's
@@ -35,18 +36,20 @@ extension Topology {
         mmHeight: head.mmHeight, modes: order.compactMap { ids[$0] },
         preferredCount: head.modes.filter(\.preferred).count, edid: head.edid, nonDesktop: head.nonDesktop)
       output.headIdentity = HeadIdentity(make: head.make, model: head.model, serial: head.serial, vendors: vendors)
-      output.takesAnySize = head.capabilities.customModes
+      output.takesAnySize = head.capabilities.anySize
       // Every connected head has its own CRTC, an idle one while it is off, so that a plan
       // can light it again.
       let crtc = CrtcID(rawValue: id.rawValue)
       if let rect = head.rect {
         output.crtc = crtc
         output.possibleCrtcs = [crtc]
-        crtcs.append(
-          Crtc(
-            id: crtc, x: rect.x, y: rect.y, width: rect.width, height: rect.height,
-            mode: head.currentMode.flatMap { ids[$0] }, rotation: Self.rotation(head.transform), outputs: [id],
-            possibleOutputs: [id], rotations: Self.allRotations))
+        var lit = Crtc(
+          id: crtc, x: rect.x, y: rect.y, width: rect.width, height: rect.height,
+          mode: head.currentMode.flatMap { ids[$0] }, rotation: Self.rotation(head.transform, head.spelling),
+          outputs: [id], possibleOutputs: [id], rotations: Self.allRotations)
+        // A plan that moves the head keeps its scale.
+        lit.transform = Self.transform(scale: head.scale)
+        crtcs.append(lit)
       } else if head.connected {
         output.possibleCrtcs = [crtc]
         crtcs.append(
@@ -90,8 +93,17 @@ extension Topology {
   static let allRotations: Rotation = [.normal, .left, .inverted, .right, .reflectX, .reflectY]
 
   /// wl_output's counter-clockwise quarter turns are RandR's (`rotated90` is `left`); a flip
-  /// is about the vertical axis, RandR's X reflection.
-  static func rotation(_ transform: HeadTransform) -> Rotation { Rotation(transform, .turned) }
+  /// is about the vertical axis, RandR's X reflection; spelled as the head spells it.
+  static func rotation(_ transform: HeadTransform, _ spelling: TransformSpelling = .turned) -> Rotation {
+    Rotation(transform, spelling)
+  }
+
+  /// The scale matrix of a head's scale (`xrandr --scale`): the identity for 1 and for a
+  /// scale that is not a positive, finite number.
+  static func transform(scale: Double) -> CrtcTransform {
+    guard scale != 1, scale.isFinite, scale > 0 else { return .identity }
+    return CrtcTransform(matrix: [scale, 0, 0, 0, scale, 0, 0, 0, 1])
+  }
 }
 
 extension Topology {

@@ -34,7 +34,8 @@ final class HeadState {
 
   init(_ proxy: OpaquePointer) { self.proxy = proxy }
 
-  /// The port's value: the config's scale is 1/logical scale.
+  /// The port's value: the config's scale is 1/logical scale, the area the mode divided by
+  /// it as the compositor lays the head out.
   var head: Head {
     let current = enabled ? modes.firstIndex { $0.proxy == currentMode } : nil
     return Head(
@@ -43,9 +44,10 @@ final class HeadState {
       modes: modes.map {
         HeadMode(width: $0.width, height: $0.height, refreshMilliHz: $0.refreshMilliHz, preferred: $0.preferred)
       },
-      currentMode: current, x: x, y: y, transform: transform, scale: 1 / logicalScale,
+      currentMode: current, x: x, y: y, transform: transform, scale: 1 / logicalScale, scaledArea: .logical,
       isInternalPanel: ["eDP", "LVDS", "DSI"].contains { name.hasPrefix($0) },
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true, customModes: true))
+      capabilities: HeadCapabilities(
+        transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true))
   }
 }
 

@@ -43,6 +43,15 @@ public struct FixedTransform: Hashable, Sendable {
   public var values: [Double] { matrix.map { Double($0) / 65536 } }
 }
 
+extension CrtcTransform {
+  /// The model's value of a transform read from the server: each 16.16 entry exactly (a
+  /// Double holds it), the filter by its name (a filter the model has no name for, or none,
+  /// reads as bilinear, xrandr's for a scale).
+  public init(_ fixed: FixedTransform) {
+    self.init(matrix: fixed.values, filter: ScaleFilter(rawValue: fixed.filter) ?? .bilinear)
+  }
+}
+
 /// The geometry an apply needs beyond where a CRTC lands (`CrtcTransform.footprint`): the
 /// screen's physical size. Pure.
 public enum ApplyGeometry {

@@ -55,9 +55,10 @@ public enum RandRHeadValues {
 
   /// The port's `scale` a CRTC transform read from the server means: the matrix's scale when
   /// it is a uniform scale (as `xrandr --scale s` or the config's `scale` sets), else 1 (a
-  /// shear, a projection or unequal sides have no one scale).
-  public static func scale(_ transform: FixedTransform) -> Double {
-    let v = transform.values
+  /// shear, a projection or unequal sides have no one scale). The reader keeps the server's
+  /// 16.16 entries exactly, so this is the scale the server applies, not one its area suggests.
+  public static func scale(_ transform: CrtcTransform) -> Double {
+    let v = transform.matrix
     guard v.count == 9, v[1] == 0, v[2] == 0, v[3] == 0, v[5] == 0, v[6] == 0, v[7] == 0, v[8] == 1,
       v[0] == v[4], v[0] > 0
     else { return 1 }

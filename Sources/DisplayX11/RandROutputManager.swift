@@ -31,8 +31,8 @@ public final class RandROutputManager: OutputManager {
     return snapshot(topology)
   }
 
-  /// The snapshot `topology` is, reading the CRTC transforms of CRTCs whose extent is not
-  /// their plain mode's (something scales them).
+  /// The snapshot `topology` is: each lit head at its CRTC's place, rotation bits and the
+  /// scale of the CRTC transform the snapshot read.
   func snapshot(_ topology: Topology) -> HeadSnapshot {
     let heads = topology.outputs.map { head($0, topology) }
     let primary = topology.primary.flatMap { topology.output($0)?.name }
@@ -63,17 +63,13 @@ public final class RandROutputManager: OutputManager {
         custom: mode.name.hasPrefix(CustomModes.prefix))
     }
     head.capabilities = capabilities(output, topology)
+    head.scaledArea = .randr
     guard let crtc else { return head }
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)
     head.transform = RandRHeadValues.transform(crtc.rotation)
-    if let mode = crtc.mode.flatMap({ topology.modes[$0] }),
-      CrtcTransform.identity.footprint(
-        x: crtc.x, y: crtc.y, width: mode.width, height: mode.height, rotation: crtc.rotation)
-        != crtc.rect, let transform = server.crtcTransform(crtc.id)
-    {
-      head.scale = RandRHeadValues.scale(transform)
-    }
+    head.spelling = crtc.rotation.spelling
+    head.scale = RandRHeadValues.scale(crtc.transform)
     return head
   }
 
@@ -85,8 +81,10 @@ public final class RandROutputManager: OutputManager {
     let version = server.randrVersion
     let atLeast = { (minor: Int) in version.major > 1 || (version.major == 1 && version.minor >= minor) }
     let scaling = atLeast(3) && crtcs.contains { !transformRefusing.contains($0.id) }
+    // RandR 1.2 creates modes; an output still shows only the modes it lists.
     return HeadCapabilities(
-      transforms: transforms.isEmpty ? [.normal] : transforms, scaling: scaling, customModes: atLeast(2))
+      transforms: transforms.isEmpty ? [.normal] : transforms, scaling: scaling, customModes: atLeast(2),
+      anySize: false)
   }
 
   /// Checks `configuration` against the server's state without sending anything (RandR has

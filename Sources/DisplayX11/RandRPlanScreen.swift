@@ -17,7 +17,8 @@ extension RandRConfigurationPlanner {
       work.plan.changes.append(
         CrtcChange(
           crtc: crtc.id, mode: kept.isEmpty ? nil : crtc.mode, x: crtc.x, y: crtc.y, rotation: crtc.rotation,
-          outputs: kept, fallbacks: [], outputName: names.joined(separator: ",")))
+          outputs: kept, fallbacks: [], outputName: names.joined(separator: ","),
+          transform: kept.isEmpty ? .identity : crtc.transform))
     }
   }
 

@@ -59,8 +59,8 @@ func xcbReply<R>(_ get: (UnsafeMutablePointer<UnsafeMutablePointer<xcb_generic_e
 extension XConnection {
   /// One reading of the RandR state in two round trips, through XCB on the same connection:
   /// the screen resources and the primary output first; then every CRTC's and every output's
-  /// information and each output's `EDID` and `non-desktop` properties, all sent before any
-  /// reply is awaited (Xlib would wait for each in turn).
+  /// information, its transform (RandR 1.3) and each output's `EDID` and `non-desktop`
+  /// properties, all sent before any reply is awaited (Xlib would wait for each in turn).
   func readPipelined(_ options: ReadOptions) throws(DisplayError) -> Topology {
     try checkAlive()
     guard let c = XGetXCBConnection(display) else { throw .connectionLost(display: name) }
@@ -87,8 +87,9 @@ extension XConnection {
     let res = RandRResources(resources)
     // Every request of the second round trip goes out before any of its replies is read.
     let crtcCookies = res.crtcs.map { xcb_randr_get_crtc_info(c, $0, res.configTimestamp) }
+    let transformCookies = randrVersion >= (1, 3) ? res.crtcs.map { xcb_randr_get_crtc_transform(c, $0) } : []
     let outputs = try readOutputs(c, res, options)
-    let crtcs = try readCrtcs(c, res, crtcCookies)
+    let crtcs = try readCrtcs(c, res, crtcCookies, transformCookies)
     // Events that arrived while XCB waited for the replies wait in XCB's queue, where poll()
     // on the socket cannot see them: move them to Xlib's.
     XEventsQueued(display, QueuedAfterReading)
@@ -99,11 +100,22 @@ extension XConnection {
       configTimestamp: UInt(res.configTimestamp), timestamp: UInt(res.timestamp))
   }
 
+  /// The CRTCs, each lit one with the transform it shows its mode through (none read: the
+  /// identity).
   private func readCrtcs(
-    _ c: OpaquePointer, _ res: RandRResources, _ cookies: [xcb_randr_get_crtc_info_cookie_t]
+    _ c: OpaquePointer, _ res: RandRResources, _ cookies: [xcb_randr_get_crtc_info_cookie_t],
+    _ transformCookies: [xcb_randr_get_crtc_transform_cookie_t]
   ) throws(DisplayError) -> [Crtc] {
-    let crtcs = zip(res.crtcs, cookies).compactMap { id, cookie -> Crtc? in
-      xcbReply { xcb_randr_get_crtc_info_reply(c, cookie, $0) }.map { crtc(CrtcID(rawValue: UInt(id)), $0) }
+    var crtcs: [Crtc] = []
+    for (i, id) in res.crtcs.enumerated() {
+      let info = xcbReply { xcb_randr_get_crtc_info_reply(c, cookies[i], $0) }
+      let transform =
+        transformCookies.indices.contains(i)
+        ? xcbReply { xcb_randr_get_crtc_transform_reply(c, transformCookies[i], $0) }.map(currentTransform) : nil
+      guard let info else { continue }
+      var crtc = crtc(CrtcID(rawValue: UInt(id)), info)
+      if crtc.isActive, let transform { crtc.transform = CrtcTransform(transform) }
+      crtcs.append(crtc)
     }
     try checkXCB(c)
     return crtcs
@@ -172,6 +184,15 @@ extension XConnection {
       modes: r.u32s(36 + crtcs * 4, modes).map { ModeID(rawValue: UInt($0)) }, preferredCount: Int(r.u16(30)),
       possibleCrtcs: r.u32s(36, crtcs).map { CrtcID(rawValue: UInt($0)) })
   }
+}
+
+/// The transform in force of an `RRGetCrtcTransform` reply: nine 16.16 numbers at 48, and the
+/// filter's name after the pending filter's name (padded to 4 bytes) and parameters.
+private func currentTransform(_ r: XReply) -> FixedTransform {
+  let matrix = (0..<9).map { Int32(bitPattern: r.u32(48 + $0 * 4)) }
+  let (pendingName, pendingParameters, name) = (Int(r.u16(88)), Int(r.u16(90)), Int(r.u16(92)))
+  let nameAt = 96 + (pendingName + 3) / 4 * 4 + pendingParameters * 4
+  return FixedTransform(matrix: matrix, filter: String(decoding: r.bytes(nameAt, name), as: UTF8.self))
 }
 
 /// A property's items as bytes, nil when the output does not have it; 16- and 32-bit items

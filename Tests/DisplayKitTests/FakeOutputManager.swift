@@ -211,8 +211,10 @@ extension FakeOutputManager {
     ]
     return Head(
       name: name, edid: edid, mmWidth: 510, mmHeight: 290, enabled: place != nil, modes: modes,
-      currentMode: place == nil ? nil : 0, x: place?.x ?? 0, y: place?.y ?? 0, isInternalPanel: panel,
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true, customModes: true))
+      currentMode: place == nil ? nil : 0, x: place?.x ?? 0, y: place?.y ?? 0, scaledArea: .logical,
+      isInternalPanel: panel,
+      capabilities: HeadCapabilities(
+        transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true))
   }
 }
 

@@ -42,7 +42,7 @@ struct HeadDeskDraw {
       modes.append(HeadMode(width: w, height: h, refreshMilliHz: milli))
     }
     if random.chance(80) { modes[random.below(modes.count)].preferred = true }
-    let all = HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true, customModes: true)
+    let all = HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true)
     let (make, model, serial) =
       random.chance(30)
       ? random.pick([("ACR", "V193W", "LBP0C0034000"), ("AUS", "VA279", ""), ("Apple", "0x9227", "")])
@@ -50,7 +50,9 @@ struct HeadDeskDraw {
     var head = Head(
       name: name, make: make, model: model, serial: serial, modes: modes, isInternalPanel: name.hasPrefix("eDP"),
       capabilities: random.chance(85)
-        ? all : HeadCapabilities(scaling: random.chance(50), customModes: random.chance(50)))
+        ? all
+        : HeadCapabilities(
+          scaling: random.chance(50), customModes: random.chance(50), anySize: random.chance(50)))
     guard random.chance(first ? 85 : 55) else { return head }
     head.enabled = true
     head.currentMode = random.below(modes.count)

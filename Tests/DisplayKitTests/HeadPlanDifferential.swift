@@ -56,7 +56,7 @@ enum HeadPlanDifferential {
       // The old planner asks the CRTC it allocates; a dark head offers what any of its CRTCs can.
       return .excluded("the CRTC given refuses transforms")
     }
-    if let why = deliberate(old, new.configuration, snapshot, configured) { return .deliberate(why) }
+    if let why = deliberate(old, new.configuration, snapshot) { return .deliberate(why) }
     return .differs(problems)
   }
 
@@ -152,10 +152,6 @@ enum HeadPlanDifferential {
       line.name = nil
       return .custom(line)
     }
-    // Heads carry no RandR spelling of their transform yet (the old planner sends a kept
-    // transform in its CRTC's bits): the transform is compared, its spelling is pinned by the
-    // spelling tests of the RandR planner and of the bridge.
-    h.spelling = .turned
     h.mode = h.mode.map(unnamed)
     // A request asked twice is tried once (the bridge gives two listed modes of one size and
     // rate the same request; the head planner asks it once).
@@ -166,23 +162,10 @@ enum HeadPlanDifferential {
     return h
   }
 
-  /// The documented differences this is, nil when it is none:
-  /// - a lit head the rules do not plan, moved by the layout, keeps its scale with the head
-  ///   planner; the old planner's move (a `CrtcChange` with no transform) sets the identity;
-  /// - a head already showing the transform asked, spelled otherwise by RandR (`inverted`
-  ///   for `reflect: xy`), is left alone by the head planner; the old planner, comparing
-  ///   rotation bits, sets it again.
-  static func deliberate(
-    _ old: OutputConfiguration, _ new: OutputConfiguration, _ snapshot: HeadSnapshot, _ configured: Set<String>
-  ) -> String? {
-    var old = old
-    var reasons: [String] = []
-    for i in old.heads.indices where !configured.contains(old.heads[i].name) && old.heads[i].enabled {
-      if let head = snapshot.head(named: old.heads[i].name), head.scale != 1, old.heads[i].scale == 1 {
-        old.heads[i].scale = head.scale
-        if reasons.isEmpty { reasons.append("a moved head the rules do not plan keeps its scale") }
-      }
-    }
+  /// The documented difference this is, nil when it is none: a head already showing the
+  /// transform asked, spelled otherwise by RandR (`inverted` for `reflect: xy`), is left alone
+  /// by the head planner; the old planner, comparing rotation bits, sets it again.
+  static func deliberate(_ old: OutputConfiguration, _ new: OutputConfiguration, _ snapshot: HeadSnapshot) -> String? {
     let planned = Set(new.heads.map(\.name))
     let respelled = old.heads.filter { change in
       guard !planned.contains(change.name), change.enabled, let head = snapshot.head(named: change.name),
@@ -191,11 +174,10 @@ enum HeadPlanDifferential {
       return change.mode == .listed(width: mode.width, height: mode.height, refreshMilliHz: mode.refreshMilliHz)
         && (change.x, change.y, change.transform) == (head.x, head.y, head.transform)
     }
-    if !respelled.isEmpty {
-      old.heads.removeAll { change in respelled.contains { $0.name == change.name } }
-      reasons.append("a transform in force that RandR spells otherwise is left alone")
-    }
-    return !reasons.isEmpty && compare(old, new).isEmpty ? reasons.joined(separator: "; ") : nil
+    guard !respelled.isEmpty else { return nil }
+    var old = old
+    old.heads.removeAll { change in respelled.contains { $0.name == change.name } }
+    return compare(old, new).isEmpty ? "a transform in force that RandR spells otherwise is left alone" : nil
   }
 
   /// The old planner's plan, as the tests of it run it, after checking the head planner on

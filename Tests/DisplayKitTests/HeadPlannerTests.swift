@@ -125,6 +125,7 @@ struct DeskDraw {
     let place = random.chance(50) ? (x, 0) : (random.below(500) * 10, random.below(300) * 10)
     crtc.mode = mode.id
     (crtc.x, crtc.y, crtc.width, crtc.height, crtc.rotation) = (place.0, place.1, size.width, size.height, rotation)
+    crtc.transform = transform
     crtc.outputs = [output.id]
     output.crtc = crtc.id
     x = max(x, place.0 + size.width)

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 import Testing
 
 /// The head planner with values where the port's heads say more than RandR's topology:
@@ -83,15 +84,20 @@ import Testing
 
   @Test func aSizeNotListedIsAskedForOnlyWhereTheHeadMakesAnySize() throws {
     let rule = "{match: {output: 'HDMI-1'}, mode: '1600x700@60'}"
-    let makes = Head(name: "HDMI-1", modes: [Self.full], capabilities: HeadCapabilities(customModes: true))
+    let makes = Head(
+      name: "HDMI-1", modes: [Self.full], capabilities: HeadCapabilities(customModes: true, anySize: true))
     guard case .custom(let line) = try Self.plan(rule, Self.desk(makes)).configuration.heads.first?.mode else {
       Issue.record("no custom mode")
       return
     }
     #expect((line.hDisplay, line.vDisplay) == (1600, 700))
-    let lists = try Self.plan(rule, Self.desk(Head(name: "HDMI-1", modes: [Self.full])))
-    #expect(lists.configuration.heads.first?.mode == .listed(width: 1920, height: 1080, refreshMilliHz: 60000))
-    #expect(lists.warnings.map(\.description) == ["HDMI-1 has no mode 1600x700@60.0; using 1920x1080@60.00 instead"])
+    // RandR can add modes (`customModes`), but an output shows only the modes it lists.
+    for randr in [HeadCapabilities(), HeadCapabilities(customModes: true)] {
+      let lists = try Self.plan(rule, Self.desk(Head(name: "HDMI-1", modes: [Self.full], capabilities: randr)))
+      #expect(lists.configuration.heads.first?.mode == .listed(width: 1920, height: 1080, refreshMilliHz: 60000))
+      #expect(
+        lists.warnings.map(\.description) == ["HDMI-1 has no mode 1600x700@60.0; using 1920x1080@60.00 instead"])
+    }
   }
 
   @Test func theHeadOfAMonitorThatIsGoneIsTurnedOff() throws {
@@ -125,13 +131,30 @@ import Testing
     var t = TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080], primary: "eDP-1")
     t.outputs[1].connection = .connected
     (t.crtcs[0].width, t.crtcs[0].height) = (960, 540)
+    t.crtcs[0].transform = CrtcTransform(matrix: [0.5, 0, 0, 0, 0.5, 0, 0, 0, 1], filter: .nearest)
     let config = try Config.parse(
       Array("{monitors: [{match: {output: 'HDMI-1'}, position: 'left-of main'}]}".utf8), file: "test.json5")
     let plan = Planner(topology: t, config: config).plan(settled: [])
     let moved = try #require(plan.changes.first { $0.outputName == "eDP-1" })
     #expect(moved.x == 1920)
-    withKnownIssue("the move is a CrtcChange with no transform: the apply sets the identity, main loses its scale") {
-      #expect(moved.transform.matrix == [0.5, 0, 0, 0, 0.5, 0, 0, 0, 1])
-    }
+    #expect(moved.transform == t.crtcs[0].transform, "the move keeps the scale and its filter")
+  }
+
+  /// The daemon plans on the heads' topology (`Topology(heads:)`): a scaled head the layout
+  /// moves is sent at its new place with its scale, and a head turned as RandR spells
+  /// `reflect: xy` keeps that spelling.
+  @Test func aHeadTheLayoutMovesKeepsItsScaleAndSpellingThroughTheBridge() throws {
+    let main = Head(
+      name: "eDP-1", enabled: true, modes: [Self.full], currentMode: 0, transform: .rotated180,
+      spelling: .reflectedY, scale: 0.5, scaledArea: .randr, isInternalPanel: true,
+      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
+    let snapshot = HeadSnapshot(heads: [main, Head(name: "HDMI-1", modes: [Self.full])], primary: "eDP-1")
+    var t = Topology(heads: snapshot)
+    (t.screen.maxWidth, t.screen.maxHeight) = (8192, 8192)
+    let config = try Config.parse(
+      Array("{monitors: [{match: {output: 'HDMI-1'}, position: 'left-of main'}]}".utf8), file: "test.json5")
+    let plan = Planner(topology: t, config: config).plan(settled: [])
+    let sent = try #require(OutputConfiguration(plan: plan, in: t)?.heads.first { $0.name == "eDP-1" })
+    #expect((sent.x, sent.scale, sent.transform, sent.spelling) == (1920, 0.5, .rotated180, .reflectedY))
   }
 }

@@ -24,6 +24,19 @@ import Testing
     #expect(LidPolicy.plan(topology: after, config: disable, lid: .closed).changes.isEmpty, "once is enough")
   }
 
+  @Test func closingAndOpeningTheLidKeepTheScaleOfTheOutputsTheyMove() throws {
+    var scaled = laptop
+    let half = CrtcTransform(matrix: [0.5, 0, 0, 0, 0.5, 0, 0, 0, 1])
+    (scaled.crtcs[1].width, scaled.crtcs[1].height, scaled.crtcs[1].transform) = (960, 540, half)
+    let closing = LidPolicy.plan(topology: scaled, config: disable, lid: .closed)
+    #expect(closing.changes.first { $0.crtc == scaled.crtcs[1].id }?.transform == half, "HDMI-1 moved to 0,0")
+    let closed = scaled.applying(closing)
+    #expect(rects(closed) == ["eDP-1": "off", "HDMI-1": "960x540+0+0"])
+    let opening = LidPolicy.plan(topology: closed, config: disable, lid: .open, previous: scaled.crtcs[0].rect)
+    #expect(opening.changes.first { $0.crtc == scaled.crtcs[1].id }?.transform == half, "HDMI-1 moved right")
+    #expect(rects(closed.applying(opening)) == rects(scaled))
+  }
+
   @Test func closingTheLidWithNoOtherOutputLitChangesNothing() {
     let alone = F.desk(["eDP-1"])
     #expect(changesNothing(LidPolicy.plan(topology: alone, config: disable, lid: .closed)))

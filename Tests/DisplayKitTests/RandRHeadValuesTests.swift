@@ -59,13 +59,14 @@ import Testing
     let half = V.crtcTransform(scale: 0.5, filter: .nearest)
     #expect(half.matrix == [0.5, 0, 0, 0, 0.5, 0, 0, 0, 1] && half.filter == .nearest)
     #expect(V.crtcTransform(scale: 1, filter: .nearest) == .identity)
-    #expect(V.scale(try #require(FixedTransform(half))) == 0.5)
-    #expect(V.scale(try #require(FixedTransform(V.crtcTransform(scale: 1.25, filter: .bilinear)))) == 1.25)
+    func read(_ t: CrtcTransform) throws -> CrtcTransform { CrtcTransform(try #require(FixedTransform(t))) }
+    #expect(V.scale(try read(half)) == 0.5)
+    #expect(V.scale(try read(V.crtcTransform(scale: 1.25, filter: .bilinear))) == 1.25)
     #expect(V.scale(.identity) == 1)
     let shear = FixedTransform(matrix: [65536, 32768, 0, 0, 65536, 0, 0, 0, 65536], filter: "bilinear")
-    #expect(V.scale(shear) == 1, "a shear has no one scale")
+    #expect(V.scale(CrtcTransform(shear)) == 1, "a shear has no one scale")
     let unequal = FixedTransform(matrix: [65536, 0, 0, 0, 131072, 0, 0, 0, 65536], filter: "bilinear")
-    #expect(V.scale(unequal) == 1)
+    #expect(V.scale(CrtcTransform(unequal)) == 1)
   }
 
   @Test func aListedModeIsTheSameSizeAtTheNearestRefresh() {

@@ -12,7 +12,6 @@ final class FakeRandRServer: RandRServer {
   var topology: Topology
   var name = ":fake"
   var randrVersion = (major: 1, minor: 6)
-  var transforms: [CrtcID: FixedTransform] = [:]
   /// The plans `apply` was sent, in order.
   private(set) var sent: [Plan] = []
   /// The applier's answer to a plan; by default every change in force as planned.
@@ -36,8 +35,6 @@ final class FakeRandRServer: RandRServer {
     sent.append(plan)
     return answer(plan)
   }
-
-  func crtcTransform(_ crtc: CrtcID) -> FixedTransform? { transforms[crtc] }
 }
 
 @Suite struct RandROutputManagerFakeTests {

@@ -1,16 +1,18 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 
 extension HeadSnapshot {
   /// A RandR-shaped topology as the port's heads, without a server (for the differential): what
   /// `RandROutputManager` reports for it, where the topology tells. One head per output in
   /// the topology's order; its make, model and serial from the EDID (else what the output
   /// says of itself); modes with their refresh in mHz, the first `preferredCount` preferred,
-  /// displayd's own marked custom; the transform its CRTC's rotation makes. A topology holds
-  /// no CRTC transform, so a lit head whose extent is not its turned mode's has the scale that
-  /// makes its width. Its capabilities are its CRTCs' (the lit one, else every possible one):
-  /// the transforms RandR can spell with their rotations, scaling unless each is in
-  /// `noTransform`, and custom modes where the output takes any size. Pure.
+  /// displayd's own marked custom; the transform its CRTC's rotation makes, spelled as its
+  /// bits spell it, and the scale of its CRTC's transform; its area rounded as RandR rounds
+  /// it. Its capabilities are its CRTCs' (the lit one, else every possible one): the
+  /// transforms RandR can spell with their rotations, scaling unless each is in
+  /// `noTransform`, custom modes (RandR makes them), and any size where the output takes it.
+  /// Pure.
   init(topology: Topology, noTransform: Set<CrtcID> = []) {
     let heads = topology.outputs.map { Self.head($0, topology, noTransform: noTransform) }
     self.init(
@@ -39,15 +41,12 @@ extension HeadSnapshot {
         custom: mode.name.hasPrefix(CustomModes.prefix))
     }
     head.capabilities = capabilities(output, topology, noTransform: noTransform)
+    head.scaledArea = .randr
     guard let crtc else { return head }
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)
-    head.transform = crtc.rotation.transform
-    if let mode = topology.currentMode(of: output), let plain = mode.footprint(crtc.rotation), plain.width > 0,
-      (plain.width, plain.height) != (crtc.width, crtc.height)
-    {
-      head.scale = Double(crtc.width) / Double(plain.width)
-    }
+    (head.transform, head.spelling) = (crtc.rotation.transform, crtc.rotation.spelling)
+    head.scale = RandRHeadValues.scale(crtc.transform)
     return head
   }
 
@@ -57,7 +56,7 @@ extension HeadSnapshot {
     let transforms = Set(HeadTransform.allCases.filter { t in spellings(t).contains { allowed.isSuperset(of: $0) } })
     return HeadCapabilities(
       transforms: transforms.union([.normal]), scaling: crtcs.contains { !noTransform.contains($0.id) },
-      customModes: output.takesAnySize)
+      customModes: true, anySize: output.takesAnySize)
   }
 
   /// RandR's two spellings of a transform (`TransformSpelling`).

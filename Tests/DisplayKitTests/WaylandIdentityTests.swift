@@ -20,7 +20,7 @@ import XRig
     Head(
       name: name, make: make, model: model, serial: serial, enabled: true,
       modes: [HeadMode(width: 1920, height: 1080, refreshMilliHz: 60000, preferred: true)], currentMode: 0, x: x,
-      capabilities: HeadCapabilities(customModes: true))
+      capabilities: HeadCapabilities(customModes: true, anySize: true))
   }
 
   static let dell = head("DP-2", make: "Dell Inc.", model: "DELL U2720Q", serial: "ABC123")

@@ -12,13 +12,13 @@ import Testing
   /// A head as sway's headless backend lists it: one 1920x1080 mode without a refresh.
   static let headless = Head(
     name: "HEADLESS-2", enabled: true, modes: [HeadMode(width: 1920, height: 1080, refreshMilliHz: 0)],
-    currentMode: 0, x: 1280, capabilities: HeadCapabilities(customModes: true))
+    currentMode: 0, x: 1280, capabilities: HeadCapabilities(customModes: true, anySize: true))
 
   static func configuration(_ rules: String, _ head: Head = headless) throws -> (Plan, OutputConfiguration?) {
     // The main head (the daemon arranges the others around it) and the one the rules match.
     let main = Head(
       name: "HEADLESS-1", enabled: true, modes: [HeadMode(width: 1280, height: 720, refreshMilliHz: 0)],
-      currentMode: 0, capabilities: HeadCapabilities(customModes: true))
+      currentMode: 0, capabilities: HeadCapabilities(customModes: true, anySize: true))
     var t = Topology(heads: HeadSnapshot(heads: [main, head]))
     // As the daemon's Wayland server reads it: no screen maximum but the protocol's.
     (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
@@ -71,10 +71,11 @@ import Testing
     #expect(planned == .custom(width: 1600, height: 700, refreshMilliHz: 59848))
   }
 
-  /// X outputs are not marked: there a missing size still falls back with a warning.
+  /// X outputs make modes but show only what they list: there a missing size still falls
+  /// back with a warning.
   @Test func aServerThatDoesNotMakeSizesStillFallsBack() throws {
     var head = Self.headless
-    head.capabilities.customModes = false
+    head.capabilities.anySize = false
     let (plan, _) = try Self.configuration("{ match: { output: 'HEADLESS-2' }, mode: '1280x1024@60' }", head)
     #expect(plan.customModes.isEmpty && plan.warnings.count == 1, "\(plan.customModes) \(plan.warnings)")
   }

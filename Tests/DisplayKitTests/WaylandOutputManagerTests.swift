@@ -103,6 +103,24 @@ struct WaylandOutputManagerTests {
     #expect(head.rect == Rect(x: 1280, y: 0, width: 512, height: 640))
   }
 
+  /// A head at a fractional scale covers the area sway lays it out at: the mode divided by
+  /// the logical scale, rounded down (1366 at 1.5 is 910, where RandR's rounding up or the
+  /// nearest would say 911), and exactly where the scale divides it. (The protocol's scale is
+  /// 24.8 fixed point: a scale it cannot hold, such as 1.2, reaches a client rounded.)
+  @Test(arguments: [1.5, 1.25, 1.75, 2, 3])
+  func aHeadAtAFractionalScaleCoversWhatSwayLaysOut(_ logical: Double) throws {
+    let sway = try SwayCompositor()
+    let name = try sway.plug()
+    let set = try sway.swaymsg(["--", "output", name, "mode", "--custom", "1366x768", "scale", "\(logical)"])
+    try #require(set.status == 0, "\(set.out) \(set.err)")
+    let manager = try Self.manager(sway)
+    let output = try #require(try sway.outputs().first { $0.name == name })
+    let head = try #require(try manager.heads(probe: false).head(named: name))
+    #expect(head.mode.map { [$0.width, $0.height] } == [1366, 768])
+    let r = output.rect
+    #expect(head.rect == Rect(x: r.x, y: r.y, width: r.width, height: r.height), "sway's scale \(output.scale)")
+  }
+
   @Test func turningAMonitorOffAndOnAgain() throws {
     let sway = try SwayCompositor()
     let name = try sway.plug()

@@ -48,13 +48,52 @@ public struct HeadCapabilities: Hashable, Sendable {
   public var transforms: Set<HeadTransform>
   /// Whether `scale` other than 1 is possible (RandR: a CRTC transform; wlroots: always).
   public var scaling: Bool
-  /// Whether a mode the head does not list can be asked for.
+  /// Whether the backend can add a mode the head does not list (RandR 1.2: a CVT mode or a
+  /// modeline it creates; wlroots: `set_custom_mode`).
   public var customModes: Bool
+  /// Whether the head shows any size it is asked for, so that a size it does not list is
+  /// asked as it is instead of its preferred mode (wlroots' custom mode; RandR makes only
+  /// the modes a rule's `custom` or `modeline` asks).
+  public var anySize: Bool
 
-  public init(transforms: Set<HeadTransform> = [.normal], scaling: Bool = false, customModes: Bool = false) {
+  public init(
+    transforms: Set<HeadTransform> = [.normal], scaling: Bool = false, customModes: Bool = false,
+    anySize: Bool = false
+  ) {
     self.transforms = transforms
     self.scaling = scaling
     self.customModes = customModes
+    self.anySize = anySize
+  }
+}
+
+/// How a backend rounds the area a scaled head covers to whole pixels.
+public enum ScaledArea: Hashable, Sendable {
+  /// The scale in RandR's 16.16 fixed point (truncated, as `XDoubleToFixed`), the turned
+  /// mode's sides times it rounded up: the X server's extent of a CRTC under a scale
+  /// transform (`HeadTransform.footprint`).
+  case randr
+  /// The turned mode's sides divided by the logical scale (1/`scale`), rounded down: wlroots'
+  /// effective resolution, the size sway and labwc lay a head out at.
+  case logical
+
+  /// The area a `width` x `height` mode covers turned by `transform`, then scaled; nil for a
+  /// scale that is not positive and finite or an area beyond `Int`.
+  public func size(width: Int, height: Int, transform: HeadTransform, scale: Double) -> (width: Int, height: Int)? {
+    switch self {
+    case .randr:
+      return transform.footprint(width: width, height: height, scale: scale, quantum: ScaleQuantum.randr)
+    case .logical:
+      guard scale.isFinite, scale > 0 else { return nil }
+      let (w, h) = transform.swapsAxes ? (height, width) : (width, height)
+      let logical = 1 / scale
+      // The logical scale is read in 1/256 steps: a side that divides by it exactly must not
+      // lose a pixel to the error of the reciprocal, and no other side is within 1e-6 of a
+      // whole number.
+      let side = { (n: Int) in Int(exactly: (Double(n) / logical + 1e-6).rounded(.towardZero)) }
+      guard let sw = side(w), let sh = side(h) else { return nil }
+      return (sw, sh)
+    }
   }
 }
 
@@ -84,9 +123,14 @@ public struct Head: Hashable, Sendable {
   public var x: Int
   public var y: Int
   public var transform: HeadTransform
+  /// How RandR's bits spell `transform` now (`TransformSpelling`): what keeps a head the
+  /// rules do not turn as it is; `.turned` where the backend has no spelling.
+  public var spelling: TransformSpelling
   /// The config's meaning on every backend: the head shows an area `scale` times its
   /// mode (as `xrandr --scale`); wlroots' logical scale is 1/scale.
   public var scale: Double
+  /// How `rect` rounds a scaled head's area, as its backend does (RandR's unless it says).
+  public var scaledArea: ScaledArea
   /// Marked as a built-in panel (eDP, LVDS, DSI) or the backend says so.
   public var isInternalPanel: Bool
   /// `non-desktop` (a VR headset): never arranged.
@@ -97,7 +141,8 @@ public struct Head: Hashable, Sendable {
     name: String, description: String = "", make: String = "", model: String = "", serial: String = "",
     edid: [UInt8]? = nil, mmWidth: Int = 0, mmHeight: Int = 0, connected: Bool = true, enabled: Bool = false,
     modes: [HeadMode] = [], currentMode: Int? = nil, x: Int = 0, y: Int = 0, transform: HeadTransform = .normal,
-    scale: Double = 1, isInternalPanel: Bool = false, nonDesktop: Bool = false,
+    spelling: TransformSpelling = .turned, scale: Double = 1, scaledArea: ScaledArea = .randr,
+    isInternalPanel: Bool = false, nonDesktop: Bool = false,
     capabilities: HeadCapabilities = HeadCapabilities()
   ) {
     self.name = name
@@ -115,7 +160,9 @@ public struct Head: Hashable, Sendable {
     self.x = x
     self.y = y
     self.transform = transform
+    self.spelling = spelling
     self.scale = scale
+    self.scaledArea = scaledArea
     self.isInternalPanel = isInternalPanel
     self.nonDesktop = nonDesktop
     self.capabilities = capabilities
@@ -124,14 +171,13 @@ public struct Head: Hashable, Sendable {
   /// The mode shown now.
   public var mode: HeadMode? { currentMode.flatMap { modes.indices.contains($0) ? modes[$0] : nil } }
 
-  /// The area it covers in desktop coordinates: the mode turned, then scaled; nil when off.
+  /// The area it covers in desktop coordinates: the mode turned, then scaled, rounded as
+  /// its backend rounds it (`scaledArea`); nil when off or when the scale gives no area.
   public var rect: Rect? {
-    guard enabled, let mode else { return nil }
-    let (w, h) = transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
-    let sw = (Double(w) * scale).rounded()
-    let sh = (Double(h) * scale).rounded()
-    guard let width = Int(exactly: sw), let height = Int(exactly: sh) else { return nil }
-    return Rect(x: x, y: y, width: width, height: height)
+    guard enabled, let mode,
+      let size = scaledArea.size(width: mode.width, height: mode.height, transform: transform, scale: scale)
+    else { return nil }
+    return Rect(x: x, y: y, width: size.width, height: size.height)
   }
 }
 

@@ -101,7 +101,7 @@ extension ScreenSize {
 }
 
 /// `xrandr --scale`'s arithmetic: the matrix holds 16.16 fixed-point numbers
-/// (`XDoubleToFixed` truncates); `CrtcTransform.footprint` gives the area it covers.
+/// (`XDoubleToFixed` truncates); `Mode.footprint` gives the area it covers.
 enum FixedScale {
   static let one = 65536
 

@@ -99,6 +99,9 @@ public struct Crtc: Hashable, Sendable {
   public var possibleOutputs: [OutputID]
   /// The rotations and reflections this CRTC can do (`XRRCrtcInfo.rotations`).
   public var rotations: Rotation
+  /// What it shows its mode through (`xrandr --scale` or `--transform`), as the server holds
+  /// it: the identity when it is off or nothing transforms it. A plan that moves it keeps it.
+  public var transform = CrtcTransform.identity
 
   public init(
     id: CrtcID, x: Int = 0, y: Int = 0, width: Int = 0, height: Int = 0, mode: ModeID? = nil,

@@ -22,7 +22,7 @@ public struct PlannedMode: Hashable, Sendable, ChoosableMode {
 
 /// `ModePolicy` over a head's modes: the rule's request if the head lists it, else its
 /// preferred mode, else its largest; a custom request (`custom`, `modeline`) a mode to make
-/// when the head lacks it, and on a head that makes any size (`HeadCapabilities.customModes`)
+/// when the head lacks it, and on a head that shows any size (`HeadCapabilities.anySize`)
 /// a size it does not list asked for as it is. A head's modes carry no timings: a listed mode
 /// meets a modeline by its size, refresh (to the mHz) and interlace. The server's maximum
 /// screen is the backend's to enforce. Pure.
@@ -37,7 +37,7 @@ public enum HeadModePolicy {
     let all = head.modes.filter { !$0.custom && usable($0) }.map(PlannedMode.init)
     let preferred = head.modes.first(where: \.preferred).flatMap { usable($0) ? PlannedMode($0) : nil }
     let largest = ModeChoice.largest(all)
-    let anySize = head.capabilities.customModes
+    let anySize = head.capabilities.anySize
     let current = head.enabled ? head.mode.flatMap { usable($0) ? PlannedMode($0) : nil } : nil
     var requested = ModeChoice.requested(
       request, in: all, preferred: preferred, largest: largest, current: current, anySize: anySize)
@@ -73,7 +73,7 @@ public enum HeadModePolicy {
       let wanted = line.mode(id: ModeID(rawValue: 0), name: "")
       if let own = listed.first(where: { same($0, wanted) }) { return (own, nil) }
       let sized = { (m: PlannedMode) in m.width == wanted.width && m.height == wanted.height }
-      if head.capabilities.customModes,
+      if head.capabilities.anySize,
         let own = listed.first(where: { sized($0) && abs($0.refreshHz - wanted.refreshHz) < 0.001 })
       {
         return (own, nil)

@@ -145,9 +145,15 @@ public struct HeadPlanner {
     layout.rects[head.name] = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     return HeadTarget(
       mode: mode, fallbacks: Array(fallbacks.prefix(Planner.maxFallbacks)), transform: transform,
-      // RandR's spelling of the rule's transform, when the head shows that one.
-      spelling: transform == settings.transform ? settings.transformSpelling : .turned, scale: scale,
-      filter: settings.scaleFilter, scaled: settings.scale != nil)
+      spelling: spelling(head, settings, transform), scale: scale, filter: settings.scaleFilter,
+      scaled: settings.scale != nil)
+  }
+
+  /// RandR's spelling of the transform a head gets: the rule's, when the head gets the one
+  /// the rule asks; the head's own, when it keeps the one it shows; else the plainer.
+  func spelling(_ head: Head, _ settings: MonitorSettings, _ transform: HeadTransform) -> TransformSpelling {
+    if let wanted = settings.transform { return transform == wanted ? settings.transformSpelling : .turned }
+    return head.enabled && transform == head.transform ? head.spelling : .turned
   }
 
   /// The area a mode covers turned and scaled; nil when it covers none.

@@ -39,7 +39,7 @@ extension HeadPlanner {
         guard head.x != rect.x || head.y != rect.y, let mode = head.mode else { return nil }
         return HeadConfiguration(
           name: head.name, enabled: true, mode: PlannedMode(mode).request, x: rect.x, y: rect.y,
-          transform: head.transform, scale: head.scale)
+          transform: head.transform, spelling: head.spelling, scale: head.scale)
       }
       let same =
         head.enabled && t.mode.listed != nil && head.mode == t.mode.listed && (head.x, head.y) == (rect.x, rect.y)

@@ -31,10 +31,11 @@ extension Planner {
           result.append(change)
         }
       } else if let crtc = topology.activeCrtc(of: output), crtc.x != rect.x || crtc.y != rect.y {
+        // Moved as it is: its rotation and its transform (a scale) stay.
         result.append(
           CrtcChange(
             crtc: crtc.id, mode: crtc.mode, x: rect.x, y: rect.y, rotation: crtc.rotation,
-            outputs: crtc.outputs, fallbacks: [], outputName: output.name))
+            outputs: crtc.outputs, fallbacks: [], outputName: output.name, transform: crtc.transform))
       }
     }
     return result

@@ -37,7 +37,8 @@ extension Planner {
           result.append(
             CrtcChange(
               crtc: crtc.id, mode: crtc.mode, x: crtc.x, y: crtc.y, rotation: crtc.rotation, outputs: crtc.outputs,
-              fallbacks: [], outputName: crtc.outputs.compactMap { topology.output($0)?.name }.joined(separator: ",")))
+              fallbacks: [], outputName: crtc.outputs.compactMap { topology.output($0)?.name }.joined(separator: ","),
+              transform: crtc.transform))
           return result.count - 1
         }()
       result[index].outputs = result[index].outputs.filter(keeps)

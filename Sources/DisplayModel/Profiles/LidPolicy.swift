@@ -30,11 +30,13 @@ public enum LidPolicy {
   static func close(_ panel: Output, _ crtc: Crtc, _ t: Topology, _ config: Config) -> Plan {
     let others = t.connectedOutputs.filter { $0.id != panel.id && t.geometry(of: $0) != nil }
     guard !others.isEmpty else { return Plan() }
-    // Every active CRTC without the panel; one that drove only the panel goes off.
+    // Every active CRTC without the panel, turned and transformed as it is; one that drove
+    // only the panel goes off.
     var after: [CrtcChange] = t.crtcs.filter(\.isActive).map { c in
       CrtcChange(
         crtc: c.id, mode: c.mode, x: c.x, y: c.y, rotation: c.rotation, outputs: c.outputs.filter { $0 != panel.id },
-        fallbacks: [], outputName: c.outputs.compactMap { t.output($0)?.name }.joined(separator: ","))
+        fallbacks: [], outputName: c.outputs.compactMap { t.output($0)?.name }.joined(separator: ","),
+        transform: c.transform)
     }
     for i in after.indices where after[i].outputs.isEmpty { after[i].mode = nil }
     var plan = relayout(after, t, extra: nil)
@@ -60,7 +62,7 @@ public enum LidPolicy {
     let after = lit.map { c in
       CrtcChange(
         crtc: c.id, mode: c.mode, x: c.x, y: c.y, rotation: c.rotation, outputs: c.outputs, fallbacks: [],
-        outputName: c.outputs.compactMap { t.output($0)?.name }.joined(separator: ","))
+        outputName: c.outputs.compactMap { t.output($0)?.name }.joined(separator: ","), transform: c.transform)
     }
     let panelChange = CrtcChange(
       crtc: crtc.id, mode: mode.id, x: rect.x, y: rect.y, rotation: .normal, outputs: [panel.id], fallbacks: [],

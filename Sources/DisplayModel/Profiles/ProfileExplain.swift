@@ -9,9 +9,9 @@ extension Topology {
       for i in t.outputs.indices where t.outputs[i].crtc == change.crtc { t.outputs[i].crtc = nil }
       var crtc = t.crtcs[ci]
       (crtc.mode, crtc.x, crtc.y, crtc.rotation, crtc.outputs) = (change.mode, change.x, change.y, change.rotation, [])
-      (crtc.width, crtc.height) = (0, 0)
+      (crtc.width, crtc.height, crtc.transform) = (0, 0, .identity)
       if let id = change.mode, let mode = t.modes[id], let size = mode.footprint(change.rotation, change.transform) {
-        (crtc.width, crtc.height) = size
+        (crtc.width, crtc.height, crtc.transform) = (size.width, size.height, change.transform)
         crtc.outputs = change.outputs
         for i in t.outputs.indices where change.outputs.contains(t.outputs[i].id) { t.outputs[i].crtc = crtc.id }
       }
