@@ -54,7 +54,9 @@ struct WaylandAnchorTests {
       ["wl-mirror", "--fullscreen-output", name, "HEADLESS-1"], name: "wl-mirror",
       environment: SwayCompositor.mesaEnvironment())
     var window: SwayWindow?
-    let shown = try eventually(within: 10) {
+    // Mesa's software EGL starts in about 5 s alone; with the whole suite beside it, it has
+    // taken more than 10.
+    let shown = try eventually(within: 30) {
       window = try sway.windows().first { $0.shell == "xdg_shell" }
       return window?.output == name || mirror.hasEnded
     }
