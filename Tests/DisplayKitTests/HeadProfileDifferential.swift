@@ -22,12 +22,14 @@ struct HeadProfileDifferential {
   /// The heads the entries took, once both matchers agree.
   var names: [String] = []
 
+  /// `heads`: the snapshot `t` was made from (`Topology(heads:)`), else `t` as heads.
   static func verdict(
-    _ t: Topology, _ config: Config, _ profile: Profile, lid: LidState, noTransform: Set<CrtcID> = []
+    _ t: Topology, _ config: Config, _ profile: Profile, lid: LidState, noTransform: Set<CrtcID> = [],
+    heads: HeadSnapshot? = nil
   ) -> Verdict {
     var desk = HeadProfileDifferential(
       topology: t, config: config, profile: profile, lid: lid, noTransform: noTransform,
-      snapshot: HeadSnapshot(topology: t, noTransform: noTransform))
+      snapshot: heads ?? HeadSnapshot(topology: t, noTransform: noTransform))
     if let why = D.unsayable(t, desk.snapshot) { return .excluded(why) }
     switch (
       ProfileMatcher.match(profile, topology: t, lid: lid),

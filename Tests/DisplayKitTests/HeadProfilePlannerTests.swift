@@ -25,6 +25,26 @@ import Testing
     tally.expectAgreement(
       of: Self.desks, "desks and profiles", planner: "head profile planner", minimumSame: Self.desks * 3 / 5)
   }
+
+  @Test func aProfileOverWaylandHeadsPlansWhatTheRandRProfilePlannerPlansOverTheirTopology() throws {
+    var tally = HeadPlanDifferential.Tally()
+    for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
+      var heads = HeadDeskDraw(seed: seed)
+      let snapshot = try heads.desk().0
+      var t = Topology(heads: snapshot)
+      // As the daemon's Wayland server reads it: no screen maximum but the protocol's.
+      (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
+      var draw = ProfileDraw(seed: seed)
+      let text = draw.profile(t)
+      let config = try Config.parse(Array(text.utf8), file: "profile.json5")
+      let profile = try #require(config.profiles.first)
+      let lid: LidState = draw.random.chance(30) ? .closed : .open
+      tally.add(
+        HeadProfileDifferential.verdict(t, config, profile, lid: lid, heads: snapshot), seed: seed, config: text)
+    }
+    tally.expectAgreement(
+      of: Self.desks, "Wayland desks and profiles", planner: "head profile planner", minimumSame: Self.desks * 3 / 5)
+  }
 }
 
 /// A random RandR desk (`RandomDesk`'s or `DeskDraw`'s, with EDIDs, non-desktop outputs,

@@ -94,6 +94,15 @@ import Testing
     #expect(try Self.change(p, "DP-1").sameAs == "eDP-1")
   }
 
+  @Test func aRingOfSameAsThroughMainLightsBothHeadsAtOnePlaceWithAWarning() throws {
+    // Main is the panel, which is the same as HDMI-1: one of the two is placed on its own.
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}, position: 'same-as HDMI-1'}, {match: {output: 'HDMI-1'}, position: 'same-as main'}")
+    let clone = try Self.change(p, "HDMI-1")
+    #expect(clone.enabled && (clone.x, clone.y) == (0, 0) && clone.sameAs == nil)
+    #expect(p.warnings == [.anchorMissing(output: "HDMI-1", position: "same-as main")])
+  }
+
   @Test func aClosedLidTurnsThePanelOffWhenLidClosedSaysDisableAndMainBecomesPrimary() throws {
     let p = try Self.plan(
       "{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}}", config: "defaults: {lid_closed: 'disable'},",
