@@ -145,3 +145,53 @@ struct ProfileDraw {
     return keys
   }
 }
+
+extension HeadProfilePlannerTests {
+  /// A Wayland desk, a profile over it, and the desk after the fake compositor applied the
+  /// profile's configuration (nil where it is refused or cannot say it).
+  static func applied(_ seed: UInt64) throws -> (HeadSnapshot, Config, Profile, LidState, String)? {
+    var heads = HeadDeskDraw(seed: seed)
+    let snapshot = try heads.desk().0
+    var draw = ProfileDraw(seed: seed)
+    let text = draw.profile(Topology(heads: snapshot))
+    let config = try Config.parse(Array(text.utf8), file: "profile.json5")
+    let profile = try #require(config.profiles.first)
+    let lid: LidState = draw.random.chance(30) ? .closed : .open
+    guard case .success(let assignment) = HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid),
+      let plan = try? HeadProfilePlanner(snapshot: snapshot, config: config, lid: lid).plan(
+        profile, assignment: assignment),
+      // The fake compositor has one scale per head. A size a head makes is asked for again
+      // (the mode policy asks a head that makes any size for the size, not for a mode it
+      // made before), and a mode without a refresh is one of any refresh to the backend.
+      !plan.configuration.heads.contains(where: { $0.scaleY != nil || Self.isAnyOfItsSize($0.mode) }),
+      case .success(let after) = FakeOutputManager.configure(
+        snapshot.heads, plan.configuration, generation: snapshot.generation)
+    else { return nil }
+    let primary = plan.configuration.primary ?? snapshot.primary
+    return (HeadSnapshot(heads: after, primary: primary, generation: snapshot.generation), config, profile, lid, text)
+  }
+
+  static func isAnyOfItsSize(_ request: HeadModeRequest?) -> Bool {
+    switch request {
+    case .custom: return true
+    case .listed(_, _, let refresh): return refresh == 0
+    case nil: return false
+    }
+  }
+
+  @Test func aProfilePlannedAgainAfterItsConfigurationIsAppliedChangesNothing() throws {
+    var planned = 0
+    for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
+      guard let (after, config, profile, lid, text) = try Self.applied(seed) else { continue }
+      let assignment = try HeadProfileMatcher.match(profile, snapshot: after, lid: lid).get()
+      let again = try HeadProfilePlanner(snapshot: after, config: config, lid: lid).plan(
+        profile, assignment: assignment)
+      planned += 1
+      #expect(
+        again.configuration.heads.isEmpty && again.configuration.primary == nil,
+        "seed \(seed): \(again.configuration.heads) \(String(describing: again.configuration.primary))\n  \(text)")
+    }
+    #expect(planned > Self.desks / 3)
+    print("head profile planner planned again after applying on \(planned) of \(Self.desks) Wayland desks")
+  }
+}

@@ -79,6 +79,12 @@ import Testing
     #expect(target.sameAs == nil && target.mode == Self.listed(Self.full))
   }
 
+  @Test func aCloneAlreadyShowingItsTargetsPictureIsLeftAsItIs() throws {
+    let desk = HeadSnapshot(heads: [Self.head("eDP-1", lit: 0), Self.head("HDMI-1", lit: 0)], primary: "eDP-1")
+    let p = try Self.plan("{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, position: 'same-as eDP-1'}", desk)
+    #expect(p.isEmpty, "\(p.configuration)")
+  }
+
   @Test func aSameAsEntryOfAnotherSizeShowsItsOwnModeScaledToItsTargetsArea() throws {
     let p = try Self.plan(
       "{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, mode: '1280x1024', position: 'same-as eDP-1'}")

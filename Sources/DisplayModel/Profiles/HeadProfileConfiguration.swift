@@ -2,18 +2,19 @@
 extension HeadProfilePlanner {
   /// The lit heads that differ from what they show now (entries first, then clones that
   /// show heads of their own, as RandR gives CRTCs), the clones sharing another head's
-  /// picture (that head sent too), then the heads turned off: the profile's that are not
-  /// lit, and those whose monitor is gone.
+  /// picture (that head sent too, unless all of them already show it), then the heads
+  /// turned off: the profile's that are not lit, and those whose monitor is gone.
   func changes(_ slots: [HeadSlot]) -> [HeadConfiguration] {
     var plain: [HeadConfiguration] = []
     var ownClones: [HeadConfiguration] = []
     var sharing: [HeadConfiguration] = []
     for (i, slot) in slots.enumerated() where slot.lit && slot.sharesWith == nil {
       guard let configuration = configuration(i, slots) else { continue }
+      // A snapshot does not say which heads share a CRTC: a clone showing its target's
+      // mode, place, transform and area already shows its picture.
       let clones = slots.filter { $0.lit && $0.sharesWith == i }
-      if !clones.isEmpty || !unchanged(slot) {
-        if slot.cloneOf == nil { plain.append(configuration) } else { ownClones.append(configuration) }
-      }
+      guard !clones.allSatisfy(unchanged) || !unchanged(slot) else { continue }
+      if slot.cloneOf == nil { plain.append(configuration) } else { ownClones.append(configuration) }
       for clone in clones {
         var shown = configuration
         (shown.name, shown.sameAs) = (clone.head.name, slot.head.name)
@@ -47,10 +48,11 @@ extension HeadProfilePlanner {
   /// the slot's area (so at its scale).
   func unchanged(_ slot: HeadSlot) -> Bool {
     let head = slot.head
-    guard head.enabled, let listed = slot.mode?.listed, let rect = slot.rect, let shown = head.rect else {
-      return false
-    }
-    return head.mode == listed && (head.x, head.y) == (rect.x, rect.y) && head.transform == slot.transform
+    guard head.enabled, let mode = slot.mode, let listed = mode.listed, let rect = slot.rect, let shown = head.rect
+    else { return false }
+    // A clone sharing its target's picture shows the target's mode, as its own list has it.
+    let same = slot.sharesWith == nil ? head.mode == listed : head.mode.map(PlannedMode.init)?.request == mode.request
+    return same && (head.x, head.y) == (rect.x, rect.y) && head.transform == slot.transform
       && (shown.width, shown.height) == slot.size
   }
 
