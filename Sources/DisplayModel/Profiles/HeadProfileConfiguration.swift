@@ -13,7 +13,7 @@ extension HeadProfilePlanner {
       // A snapshot does not say which heads share a CRTC: a clone showing its target's
       // mode, place, transform and area already shows its picture.
       let clones = slots.filter { $0.lit && $0.sharesWith == i }
-      guard !clones.allSatisfy(unchanged) || !unchanged(slot) else { continue }
+      guard !clones.allSatisfy({ unchanged($0, at: slot.rect) }) || !unchanged(slot, at: slot.rect) else { continue }
       if slot.cloneOf == nil { plain.append(configuration) } else { ownClones.append(configuration) }
       for clone in clones {
         var shown = configuration
@@ -44,11 +44,12 @@ extension HeadProfilePlanner {
       scaleFilter: slot.filter)
   }
 
-  /// Whether the head already shows this: lit at the mode, place and transform, covering
+  /// Whether the head already shows this: lit at the mode, transform and place (`rect`: a
+  /// clone's is its target's, where it is shown whatever the layout made of it), covering
   /// the slot's area (so at its scale).
-  func unchanged(_ slot: HeadSlot) -> Bool {
+  func unchanged(_ slot: HeadSlot, at rect: Rect?) -> Bool {
     let head = slot.head
-    guard head.enabled, let mode = slot.mode, let listed = mode.listed, let rect = slot.rect, let shown = head.rect
+    guard head.enabled, let mode = slot.mode, let listed = mode.listed, let rect, let shown = head.rect
     else { return false }
     // A clone sharing its target's picture shows the target's mode, as its own list has it.
     let same = slot.sharesWith == nil ? head.mode == listed : head.mode.map(PlannedMode.init)?.request == mode.request
