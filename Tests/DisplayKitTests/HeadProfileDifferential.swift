@@ -107,7 +107,7 @@ struct HeadProfileDifferential {
   func explained(_ plan: Plan, _ old: OutputConfiguration, _ new: HeadProfilePlan, _ configured: Set<String>)
     -> Verdict?
   {
-    if D.beyondCapabilities(old, snapshot) {
+    if D.beyondCapabilities(old, snapshot) || turnedBeyondCapabilities(plan, new) {
       return .deliberate("the old path asks a head a transform or scale its capabilities lack")
     }
     if plan.warnings.contains(where: D.isTransformWarning) || sharedUnturned(old) {

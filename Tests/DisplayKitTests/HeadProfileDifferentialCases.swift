@@ -39,6 +39,15 @@ extension HeadProfileDifferential {
     return lit.first
   }
 
+  /// Whether the head plan turns a head otherwise than asked, for its capabilities, where
+  /// the old plan's CRTCs could (a head the old plan leaves as it is, already so turned,
+  /// is in no configuration for `D.beyondCapabilities` to see).
+  func turnedBeyondCapabilities(_ plan: Plan, _ new: HeadProfilePlan) -> Bool {
+    let cannot = { (w: PlanWarning) in if case .headCannot = w { true } else { false } }
+    let crtcCannot = { (w: PlanWarning) in if case .crtcCannot = w { true } else { false } }
+    return new.warnings.contains(where: cannot) && !plan.warnings.contains(where: crtcCannot)
+  }
+
   /// Whether the old plan puts a clone on its target's CRTC though its entry asks another
   /// transform: RandR shares where the CRTC it gave the target cannot turn the clone as
   /// asked (and says nothing); heads offer what any CRTC of theirs can.
