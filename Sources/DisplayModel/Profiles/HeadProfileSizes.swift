@@ -1,0 +1,136 @@
+// How the head profile planner turns, clones and scales its entries.
+extension HeadProfilePlanner {
+  /// Gives every lit slot the transform its head can show, and puts each `same-as` entry on
+  /// its target (clones of clones after their targets) where heads tell that they can
+  /// share: the clone lists the target's mode, its own has the target's size, and the
+  /// target's head shows the clone's transform as the target's. Others are heads of their
+  /// own, as is every clone in a ring of `same-as` (through `main`).
+  func fit(_ slots: inout [HeadSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
+    for i in slots.indices { slots[i].cloneOf = cloneTarget(i, slots, profile) }
+    let clones = Set(slots.indices.filter { slots[$0].cloneOf != nil })
+    let plain = slots.indices.filter { !clones.contains($0) && slots[$0].lit }
+    for i in plain { turn(&slots[i], &warnings) }
+    var done = Set(plain)
+    while let i = clones.sorted().first(where: { c in
+      !done.contains(c) && slots[c].cloneOf.map { done.contains($0) || !clones.contains($0) } == true
+    }) {
+      done.insert(i)
+      if let t = slots[i].cloneOf, share(&slots, i, t) { continue }
+      turn(&slots[i], &warnings)
+    }
+    for i in clones.sorted() where !done.contains(i) {
+      slots[i].cloneOf = nil
+      turn(&slots[i], &warnings)
+    }
+  }
+
+  /// The transform the entry asks, else the nearest its head can show, with a warning.
+  func turn(_ slot: inout HeadSlot, _ warnings: inout [PlanWarning]) {
+    let wanted = slot.entry.transform
+    let can = slot.head.capabilities.transforms
+    let shown = Self.nearest(wanted, can)
+    if shown != wanted {
+      let offered = HeadTransform.allCases.filter(can.contains)
+      warnings.append(.headCannot(output: slot.head.name, transform: wanted, can: offered, instead: shown))
+    }
+    slot.transform = shown
+    // RandR's spelling of the entry's transform, when the head shows that one.
+    slot.spelling = shown == wanted ? slot.entry.transformSpelling : .turned
+  }
+
+  /// `wanted` where `can` has it, else the turn without the flip, the flip without the
+  /// turn, or none, as the rule planner over heads falls back.
+  static func nearest(_ wanted: HeadTransform, _ can: Set<HeadTransform>) -> HeadTransform {
+    guard !can.contains(wanted) else { return wanted }
+    let turn = HeadTransform(rawValue: wanted.rawValue % 4) ?? .normal
+    let flip: HeadTransform = wanted.isFlipped ? .flipped : .normal
+    return [turn, flip].first { can.contains($0) } ?? .normal
+  }
+
+  /// Puts the clone `i` on what its target `t` shows, when heads tell it can: it then shows
+  /// the mode, transform and scale of the head that shows it first.
+  func share(_ slots: inout [HeadSlot], _ i: Int, _ t: Int) -> Bool {
+    let root = slots[t].sharesWith ?? t
+    let target = slots[root]
+    guard let mode = target.mode, let own = slots[i].mode, mode.listed != nil,
+      (own.width, own.height) == (mode.width, mode.height), Self.lists(slots[i].head, mode),
+      Self.nearest(slots[i].entry.transform, target.head.capabilities.transforms) == target.transform
+    else { return false }
+    slots[i].sharesWith = root
+    slots[i].modes = [mode]
+    (slots[i].transform, slots[i].spelling) = (target.transform, target.spelling)
+    return true
+  }
+
+  /// Whether the head lists a mode asked as `mode` is (by size and refresh).
+  static func lists(_ head: Head, _ mode: PlannedMode) -> Bool {
+    mode.listed != nil && head.modes.contains { PlannedMode($0).request == mode.request }
+  }
+
+  /// Each lit slot's scales and the size of the area it shows: its mode (sides swapped when
+  /// turned a quarter) times its scale; a clone: its target's area.
+  func sizeAll(_ slots: inout [HeadSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
+    var done = Set<Int>()
+    while let i = slots.indices.first(where: { i in
+      !done.contains(i) && (slots[i].cloneOf.map { done.contains($0) } ?? true)
+    }) {
+      done.insert(i)
+      guard slots[i].lit, let mode = slots[i].mode, let own = footprint(mode, slots[i].transform, (1, 1)) else {
+        continue
+      }
+      if let t = slots[i].cloneOf {
+        sizeClone(&slots[i], own, slots[t], &warnings)
+        continue
+      }
+      var scale = slots[i].entry.scale
+      if HeadTransform.quantized(scale, scaleQuantum) != 1 && !slots[i].head.capabilities.scaling {
+        warnings.append(.cannotScale(output: slots[i].head.name, scale: scale))
+        scale = 1
+      }
+      slots[i].scale = (scale, scale)
+      slots[i].size = footprint(mode, slots[i].transform, slots[i].scale) ?? own
+    }
+  }
+
+  /// A clone shows its target's area: as the target where they share, at its own mode
+  /// where the sizes agree, else scaled to it (unscaled, with a warning, where the head
+  /// cannot scale or the scale would be beyond `ProfileOutput.scales`).
+  func sizeClone(
+    _ slot: inout HeadSlot, _ own: (width: Int, height: Int), _ target: HeadSlot, _ warnings: inout [PlanWarning]
+  ) {
+    let (fx, fy) = (Double(target.size.width) / Double(own.width), Double(target.size.height) / Double(own.height))
+    if slot.sharesWith != nil {
+      (slot.scale, slot.filter, slot.size) = (target.scale, target.filter, target.size)
+    } else if own == target.size {
+      (slot.scale, slot.size) = ((1, 1), target.size)
+    } else if !slot.head.capabilities.scaling {
+      warnings.append(.cloneCannotScale(output: slot.head.name))
+      slot.size = own
+    } else if !ProfileOutput.scales.contains(fx) || !ProfileOutput.scales.contains(fy) {
+      warnings.append(.cloneTooFar(output: slot.head.name))
+      slot.size = own
+    } else if let mode = slot.mode {
+      slot.scale = (fx, fy)
+      slot.size = footprint(mode, slot.transform, slot.scale) ?? own
+    }
+  }
+
+  /// The area a mode covers turned, then scaled across and down in the backend's steps
+  /// (`HeadTransform.footprint`); nil when it covers none.
+  func footprint(_ mode: PlannedMode, _ transform: HeadTransform, _ scale: (x: Double, y: Double)) -> (
+    width: Int, height: Int
+  )? {
+    var size: (width: Int, height: Int)?
+    if scale.x == scale.y {
+      size = transform.footprint(width: mode.width, height: mode.height, scale: scale.x, quantum: scaleQuantum)
+    } else if let sx = HeadTransform.quantized(scale.x, scaleQuantum),
+      let sy = HeadTransform.quantized(scale.y, scaleQuantum)
+    {
+      let (w, h) = transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
+      size = Footprint.extent(x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
+        .map { ($0.width, $0.height) }
+    }
+    guard let size, size.width > 0, size.height > 0 else { return nil }
+    return size
+  }
+}

@@ -1,0 +1,168 @@
+import DisplayModel
+import Testing
+
+/// The profile planner over heads with values: modes, turns, scales, clones, the lid, the
+/// dpi, and what it refuses.
+@Suite struct HeadProfilePlannerValueTests {
+  static let full = HeadMode(width: 1920, height: 1080, refreshMilliHz: 60000, preferred: true)
+  static let full50 = HeadMode(width: 1920, height: 1080, refreshMilliHz: 50000)
+  static let small = HeadMode(width: 1280, height: 1024, refreshMilliHz: 60020)
+  static let every = HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true)
+
+  static func head(_ name: String, lit x: Int? = nil) -> Head {
+    Head(
+      name: name, mmWidth: 477, mmHeight: 268, enabled: x != nil, modes: [full, full50, small],
+      currentMode: x.map { _ in 0 }, x: x ?? 0, isInternalPanel: name.hasPrefix("eDP"), capabilities: every)
+  }
+
+  /// The panel lit at 0,0 and primary; HDMI-1 (and `more`) connected and dark.
+  static func desk(_ more: [Head] = []) -> HeadSnapshot {
+    HeadSnapshot(heads: [head("eDP-1", lit: 0), head("HDMI-1")] + more, primary: "eDP-1", generation: 9)
+  }
+
+  static func plan(
+    _ entries: String, _ snapshot: HeadSnapshot = desk(), options: String = "", config: String = "",
+    lid: LidState = .open
+  ) throws -> HeadProfilePlan {
+    let text = "{\(config) profiles: [{name: 'p'\(options), outputs: [\(entries)]}]}"
+    let c = try Config.parse(Array(text.utf8), file: "test.json5")
+    let profile = try #require(c.profiles.first)
+    let assignment = try HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
+    return try HeadProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
+  }
+
+  static func change(_ plan: HeadProfilePlan, _ name: String) throws -> HeadConfiguration {
+    try #require(plan.configuration.heads.first { $0.name == name }, "\(plan.configuration.heads)")
+  }
+
+  static func listed(_ m: HeadMode) -> HeadModeRequest {
+    .listed(width: m.width, height: m.height, refreshMilliHz: m.refreshMilliHz)
+  }
+
+  @Test func anEntryWithoutAModeTakesThePreferredOneWithTheSameSizeAsFallbackAfterTheLast() throws {
+    let p = try Self.plan("{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}}")
+    #expect(
+      p.configuration.heads == [
+        HeadConfiguration(
+          name: "HDMI-1", enabled: true, mode: Self.listed(Self.full), fallbackModes: [Self.listed(Self.full50)],
+          x: 1920)
+      ])
+    #expect(p.configuration.generation == 9 && p.configures == ["eDP-1", "HDMI-1"] && p.warnings.isEmpty)
+  }
+
+  @Test func aRotatedEntryShowsItsModeTurnedAndTheNextStartsAfterItsTurnedWidth() throws {
+    let p = try Self.plan("{match: {output: 'eDP-1'}, rotate: 'left'}, {match: {output: 'HDMI-1'}}")
+    #expect(try Self.change(p, "eDP-1").transform == .rotated90)
+    #expect(try Self.change(p, "HDMI-1").x == 1080)
+  }
+
+  @Test func aScaledEntryCoversItsScaledAreaAndTheNextStartsAfterIt() throws {
+    let p = try Self.plan("{match: {output: 'eDP-1'}, scale: 0.5}, {match: {output: 'HDMI-1'}}")
+    #expect(try Self.change(p, "eDP-1").scale == 0.5)
+    #expect(try Self.change(p, "HDMI-1").x == 960)
+  }
+
+  @Test func aScaleOnAHeadThatCannotScaleIsOneWithAWarning() throws {
+    var desk = Self.desk()
+    desk.heads[1].capabilities.scaling = false
+    let p = try Self.plan("{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, scale: 2}", desk)
+    #expect(try Self.change(p, "HDMI-1").scale == 1)
+    #expect(p.warnings == [.cannotScale(output: "HDMI-1", scale: 2)])
+  }
+
+  @Test func aSameAsEntryListingTheModeSharesItsTargetsPictureAndTheTargetIsSentToo() throws {
+    let p = try Self.plan("{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, position: 'same-as eDP-1'}")
+    let target = try Self.change(p, "eDP-1")
+    var clone = target
+    (clone.name, clone.sameAs) = ("HDMI-1", "eDP-1")
+    #expect(try Self.change(p, "HDMI-1") == clone)
+    #expect(target.sameAs == nil && target.mode == Self.listed(Self.full))
+  }
+
+  @Test func aCloneAlreadyShowingItsTargetsPictureIsLeftAsItIs() throws {
+    let desk = HeadSnapshot(heads: [Self.head("eDP-1", lit: 0), Self.head("HDMI-1", lit: 0)], primary: "eDP-1")
+    let p = try Self.plan("{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, position: 'same-as eDP-1'}", desk)
+    #expect(p.isEmpty, "\(p.configuration)")
+  }
+
+  @Test func aSameAsEntryOfAnotherSizeShowsItsOwnModeScaledToItsTargetsArea() throws {
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, mode: '1280x1024', position: 'same-as eDP-1'}")
+    let clone = try Self.change(p, "HDMI-1")
+    #expect(clone.sameAs == nil && clone.mode == Self.listed(Self.small) && (clone.x, clone.y) == (0, 0))
+    #expect(clone.scale == 1.5 && clone.scaleY == 1080.0 / 1024)
+  }
+
+  @Test func aCloneOfACloneSharesTheFirstHeadsPicture() throws {
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, position: 'same-as eDP-1'},"
+        + " {match: {output: 'DP-1'}, position: 'same-as HDMI-1'}", Self.desk([Self.head("DP-1")]))
+    #expect(try Self.change(p, "DP-1").sameAs == "eDP-1")
+  }
+
+  @Test func aRingOfSameAsThroughMainLightsBothHeadsAtOnePlaceWithAWarning() throws {
+    // Main is the panel, which is the same as HDMI-1: one of the two is placed on its own.
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}, position: 'same-as HDMI-1'}, {match: {output: 'HDMI-1'}, position: 'same-as main'}")
+    let clone = try Self.change(p, "HDMI-1")
+    #expect(clone.enabled && (clone.x, clone.y) == (0, 0) && clone.sameAs == nil)
+    #expect(p.warnings == [.anchorMissing(output: "HDMI-1", position: "same-as main")])
+  }
+
+  @Test func aClosedLidTurnsThePanelOffWhenLidClosedSaysDisableAndMainBecomesPrimary() throws {
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}}", config: "defaults: {lid_closed: 'disable'},",
+      lid: .closed)
+    #expect(
+      p.configuration.heads == [
+        HeadConfiguration(
+          name: "HDMI-1", enabled: true, mode: Self.listed(Self.full), fallbackModes: [Self.listed(Self.full50)]),
+        .off("eDP-1"),
+      ])
+    #expect(p.configuration.primary == "HDMI-1")
+  }
+
+  @Test func aClosedLidLeavesThePanelOnWhenItsEntrySaysEnabled() throws {
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}, enabled: true}, {match: {output: 'HDMI-1'}}",
+      config: "defaults: {lid_closed: 'disable'},", lid: .closed)
+    #expect(p.configuration.heads.map(\.name) == ["HDMI-1"] && p.configuration.primary == nil)
+  }
+
+  @Test func aProfileThatLightsNoHeadIsRefusedAsDark() throws {
+    #expect(throws: ProfilePlanError.dark(profile: "p")) {
+      try Self.plan("{match: {output: 'eDP-1'}, enabled: false}, {match: {output: 'HDMI-1'}, enabled: false}")
+    }
+  }
+
+  @Test func anAssignmentNamingAHeadTheSnapshotLacksIsRefused() throws {
+    let c = try Config.parse(Array("{profiles: [{name: 'p', outputs: [{match: {}}]}]}".utf8), file: "test.json5")
+    let profile = try #require(c.profiles.first)
+    #expect(throws: ProfilePlanError.assignment(profile: "p")) {
+      try HeadProfilePlanner(snapshot: Self.desk(), config: c).plan(profile, assignment: .init(heads: ["DP-9"]))
+    }
+  }
+
+  @Test func aProfileAlreadyInForceChangesNothing() throws {
+    let desk = HeadSnapshot(heads: [Self.head("eDP-1", lit: 0), Self.head("HDMI-1", lit: 1920)], primary: "eDP-1")
+    let p = try Self.plan("{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}}", desk)
+    #expect(p.isEmpty, "\(p.configuration)")
+  }
+
+  @Test func aDpiGivesTheLitAreaItsPhysicalSizeAndAutoMeasuresThePrimary() throws {
+    let entries = "{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}}"
+    let fixed = try Self.plan(entries, options: ", dpi: 96")
+    #expect(fixed.configuration.physicalSize == PhysicalSize(width: 1016, height: 286) && fixed.dpi == 96)
+    let measured = try Self.plan(entries, options: ", dpi: 'auto'")
+    #expect(measured.dpi == 1080 * 25.4 / 268)
+  }
+
+  @Test func aWildcardEntryTakesTheHeadTheNamedEntriesLeave() throws {
+    let c = try Config.parse(
+      Array("{profiles: [{name: 'p', outputs: [{match: {output: '*'}}, {match: {output: 'eDP-1'}}]}]}".utf8),
+      file: "test.json5")
+    let profile = try #require(c.profiles.first)
+    let assignment = try HeadProfileMatcher.match(profile, snapshot: Self.desk(), lid: .open).get()
+    #expect(assignment.heads == ["HDMI-1", "eDP-1"])
+  }
+}
