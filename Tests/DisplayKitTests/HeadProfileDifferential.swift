@@ -120,7 +120,7 @@ struct HeadProfileDifferential {
       return .excluded("RandR cannot drive the clone from its target's CRTC")
     }
     if mainIsAClone(new) { return .deliberate(Self.shiftingMain) }
-    if let why = D.deliberate(old, new.configuration, snapshot, configured) { return .deliberate(why) }
+    if let why = D.deliberate(old, new.configuration, snapshot) { return .deliberate(why) }
     if cloneOfCloneLit(plan, old, new.configuration) {
       return .deliberate("a clone of a clone shows the first head's picture; the old planner turns it off")
     }
