@@ -24,17 +24,17 @@ public struct ProfileListing: Sendable {
   public var active: Bool
 }
 
-/// What a profile's choice depends on: the connected monitors (connector and EDID), the lid
-/// and the config. While it stays the same, a profile once applied is not applied again, so
-/// the daemon's own RandR events and a user's later `xrandr` change nothing.
+/// What a profile's choice depends on: the connected monitors (connector and `MonitorKey`),
+/// the lid and the config. While it stays the same, a profile once applied is not applied
+/// again, so the daemon's own RandR events and a user's later `xrandr` change nothing.
 struct DeskKey: Equatable {
-  var monitors: [String: [UInt8]]
+  var monitors: [String: MonitorKey]
   var lid: LidState
   var config: Config
 
   init(_ topology: Topology, lid: LidState, config: Config) {
-    var monitors: [String: [UInt8]] = [:]
-    for output in topology.connectedOutputs { monitors[output.name] = output.edid ?? [] }
+    var monitors: [String: MonitorKey] = [:]
+    for output in topology.connectedOutputs { monitors[output.name] = MonitorKey(output) }
     self.monitors = monitors
     self.lid = lid
     self.config = config

@@ -1,0 +1,66 @@
+import DisplayKit
+import DisplayModel
+import DisplayPorts
+import DisplaySupport
+import Testing
+
+/// What the simulation found over the output-management port, each pinned by a focused test
+/// against `FakeOutputManager` (the seeds that found it in the comment). A compositor gives
+/// no EDID: a head's monitor is what its make, model and serial say.
+@Suite struct SimulationPortFindings {
+  let quiet = Logger(level: .error) { _ in }
+  let surfaces = FakeSurfaceHost()
+
+  func config(_ text: String) throws -> Config { try Config.parse(Array(text.utf8), file: "test.json5") }
+
+  /// The head of a monitor that says it is `model`, as a compositor lists it.
+  func head(_ name: String, _ model: String) -> Head {
+    var head = FakeOutputManager.head(name)
+    (head.make, head.model, head.serial) = ("Acer Technologies", model, "1")
+    return head
+  }
+
+  /// eDP-1 lit as main, HDMI-1 (BETA) plugged and arranged by the daemon.
+  func desk(_ config: Config) throws -> (FakeOutputManager, Daemon) {
+    let manager = FakeOutputManager([FakeOutputManager.head("eDP-1", at: (0, 0), panel: true)])
+    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: surfaces, config: config, log: quiet)
+    try daemon.start()
+    manager.plug(head("HDMI-1", "BETA"))
+    try daemon.handleServerEvents()
+    try daemon.handleServerEvents()
+    #expect(manager.head("HDMI-1")?.rect == Rect(x: 1920, y: 0, width: 1920, height: 1080))
+    return (manager, daemon)
+  }
+
+  /// Another monitor on a lit head (its identity swapped) was the same monitor to the
+  /// daemon, which told monitors apart by their EDID alone: settled, it kept the mode and
+  /// place of the one before, where its own rule gives another.
+  @Test func anotherMonitorOnALitHeadGetsItsOwnRulesMode() throws {
+    let (manager, daemon) = try desk(
+      try config("{ monitors: [ { match: { product_name: 'ALPHA' }, mode: '1280x1024', position: 'below main' } ] }"))
+    manager.change { heads in
+      for i in heads.indices where heads[i].name == "HDMI-1" { heads[i].model = "ALPHA" }
+    }
+    try daemon.handleServerEvents()
+    #expect(manager.head("HDMI-1")?.rect == Rect(x: 0, y: 1080, width: 1280, height: 1024), "ALPHA's rule")
+    #expect(surfaces.rects == [Rect(x: 0, y: 1080, width: 1280, height: 1024)])
+  }
+
+  /// Seed 1592590701: a profile in force, its monitor replaced while the daemon did not look
+  /// (one batch of events: the head gone and another of the same name, off). The profile's
+  /// desk was keyed by EDIDs, all absent, so the desk looked the same and the profile in
+  /// force: the new monitor stayed dark.
+  @Test func aProfilesMonitorReplacedUnseenIsLitByTheProfile() throws {
+    let (manager, daemon) = try desk(
+      try config(
+        """
+        { profiles: [ { name: 'docked', outputs: [ { match: { output: 'eDP-1' } },
+                                                   { match: { output: 'HDMI-1' }, position: 'right-of eDP-1' } ] } ] }
+        """))
+    #expect(daemon.activeProfile.name == "docked")
+    manager.remove("HDMI-1")
+    manager.plug(head("HDMI-1", "GAMMA"))
+    try daemon.handleServerEvents()
+    #expect(manager.head("HDMI-1")?.rect == Rect(x: 1920, y: 0, width: 1920, height: 1080), "lit by the profile")
+  }
+}
