@@ -152,7 +152,11 @@ extension Daemon {
 
   /// None is active: the per-monitor rules apply, and `Xft.dpi` follows no profile.
   private func noProfileMatches() {
-    if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
+    if profileRuntime.active.name != nil {
+      log.info("profile: none matches the monitors present")
+      // The profile may have lit the panel on a desk the lid policy was done with: it looks again.
+      if lid == .closed { profileRuntime.lidDesk = nil }
+    }
     profileRuntime.active = ActiveProfile(name: nil, reason: .none)
     (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
     followXftDPI(nil)

@@ -63,4 +63,28 @@ import Testing
     try daemon.handleServerEvents()
     #expect(manager.head("HDMI-1")?.rect == Rect(x: 1920, y: 0, width: 1920, height: 1080), "lit by the profile")
   }
+
+  /// Seeds 1592591248, 1592591274, 1592592137, 1592592184: the lid closed, the panel off, the
+  /// only monitor lit went (a compositor drops its head at once: the desk dark), a profile of
+  /// the panel alone lit it, and the monitor came back: the rules lit it, and the lid policy,
+  /// done with that desk before the profile, left the panel lit.
+  @Test func thePanelGoesOffAgainWhenAProfileThatLitItEndsWithTheLidClosed() throws {
+    let manager = FakeOutputManager([FakeOutputManager.head("eDP-1", at: (0, 0), panel: true)])
+    let rules = try config(
+      "{ disconnect_grace: 0, defaults: { lid_closed: 'disable' }, profiles: [ { name: 'solo', outputs: [ { match: { output: 'eDP-1' } } ] } ] }"
+    )
+    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: surfaces, config: rules, log: quiet)
+    try daemon.start()
+    manager.plug(head("DP-2", "ALPHA"))
+    try daemon.handleServerEvents()
+    try daemon.setLid(.closed)
+    #expect(manager.head("eDP-1")?.enabled == false && manager.head("DP-2")?.enabled == true)
+    manager.remove("DP-2")
+    try daemon.handleServerEvents()
+    #expect(daemon.activeProfile.name == "solo" && manager.head("eDP-1")?.enabled == true, "never a dark desk")
+    manager.plug(head("DP-2", "ALPHA"))
+    try daemon.handleServerEvents()
+    #expect(manager.head("DP-2")?.enabled == true)
+    #expect(manager.head("eDP-1")?.enabled == false, "the lid closed: the panel off again")
+  }
 }
