@@ -190,7 +190,9 @@ extension Daemon {
     if active != profileRuntime.active { log.info("profile '\(choice.profile.name)' \(choice.reason.rawValue)") }
     profileRuntime.active = active
     profileRuntime.chosen = (choice.profile, choice.assignment)
-    if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk {
+    // A dark desk is never in force (another client turned the last monitor off, or a head
+    // came back off): planned again, never left dark.
+    if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk, !deskIsDark {
       log.debug("reconcile \(n) (\(reason)): profile '\(choice.profile.name)' in force; nothing to change")
       return .inForce
     }

@@ -88,6 +88,22 @@ import Testing
     #expect(manager.head("eDP-1")?.enabled == false, "the lid closed: the panel off again")
   }
 
+  /// Seeds 1592599714, 1592594517, 1592605089, 1592626483 (from 40000 lives): a layout in
+  /// force with the panel off, its only monitor lit back off (gone and back unseen, or
+  /// turned off by another client): the desk the same, the layout was taken as in force,
+  /// and the desk stayed dark.
+  @Test func aLayoutInForceOnADarkDeskIsPlannedAgain() throws {
+    let (manager, daemon) = try desk(try config("{ disconnect_grace: 0 }"))
+    _ = try daemon.switchTo(.layout(.externalOnly)).get()
+    #expect(manager.head("eDP-1")?.enabled == false && manager.head("HDMI-1")?.enabled == true)
+    try daemon.handleServerEvents()
+    manager.change { heads in
+      for i in heads.indices where heads[i].name == "HDMI-1" { (heads[i].enabled, heads[i].currentMode) = (false, nil) }
+    }
+    try daemon.handleServerEvents()
+    #expect(manager.heads.contains { $0.enabled }, "never a dark desk")
+  }
+
   /// Seed 1592590496 (over the port): a monitor unplugged and plugged back before the daemon
   /// looked (one batch of events) comes back as a head of the same name and identity, off,
   /// which to the daemon is a head another client turned off: left off, where a fresh daemon
