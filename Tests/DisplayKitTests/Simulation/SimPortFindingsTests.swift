@@ -116,4 +116,18 @@ import Testing
       if let failure = run.run(steps: DaemonSimulation.steps) { Issue.record("\(failure)") }
     }
   }
+
+  /// Lives of 40000 over the port that still end in another layout than a fresh daemon's,
+  /// not yet understood: 1592607957, a head gone and back unseen with another monitor (from
+  /// no identity to ALPHA) left off; 1592607662, DP-2 (config 0's rule: 1280x1024) left at
+  /// 1920x1080 after a layout chosen by hand, the lid closed and a reload. (12 more alike of
+  /// the 40000: 1592593036, 1592594536, 1592595107, 1592595410, 1592601007, 1592605156,
+  /// 1592606841, 1592608338, 1592609466, 1592609813, 1592610455, 1592615244.)
+  @Test(arguments: [1_592_607_957, 1_592_607_662] as [UInt64])
+  func theseLivesOverThePortEndInAFreshDaemonsLayout(seed: UInt64) {
+    let run = SimRun(seed: seed, over: .port)
+    withKnownIssue("the settled layout differs from a fresh daemon's; cause not yet found") {
+      if let failure = run.run(steps: DaemonSimulation.steps) { Issue.record("\(failure)") }
+    }
+  }
 }
