@@ -30,6 +30,11 @@ final class FakeOutputManager: OutputManager {
     case refused(String)
     /// Another client changes the desk just before it: it finds the generation moved on.
     case stale
+    /// The compositor sets the first `heads` heads asked (fewer when it asks fewer), each
+    /// with its `done`, then fails on the next (as wlroots before 0.17, head by head), and
+    /// the backend puts them back as they were (as the Wayland backend's rollback does):
+    /// refused, the heads as before, the generation moved on.
+    case partWay(heads: Int)
   }
 
   init(_ heads: [Head]) { self.heads = heads }
@@ -70,6 +75,12 @@ final class FakeOutputManager: OutputManager {
   /// Just before the `n`th apply from now (1: the next), another client changes the desk.
   func staleApply(_ n: Int) { faults[applied.count + n] = .stale }
 
+  /// The `n`th apply from now (1: the next) fails after the first `heads` heads were set.
+  func failApplyPartWay(_ n: Int, after heads: Int) { faults[applied.count + n] = .partWay(heads: heads) }
+
+  /// No apply fails any more.
+  func clearFaults() { faults = [:] }
+
   private func changed() {
     generation += 1
     pendingChanges += 1
@@ -93,6 +104,7 @@ final class FakeOutputManager: OutputManager {
     switch faults.removeValue(forKey: applied.count) {
     case .refused(let reason): return .refused(ApplyRefusal(reason: reason))
     case .stale: changed()
+    case .partWay(let count): return failPartWay(configuration, after: count)
     case nil: break
     }
     let outcome = Self.configure(heads, configuration, generation: generation)
@@ -101,6 +113,25 @@ final class FakeOutputManager: OutputManager {
       changed()
     }
     return Self.result(of: outcome)
+  }
+
+  /// `configuration`'s first `count` heads set one by one, then put back: refused.
+  private func failPartWay(_ configuration: OutputConfiguration, after count: Int) -> ApplyResult {
+    guard configuration.generation == generation else { return .stale }
+    let before = heads
+    for wanted in configuration.heads.prefix(count) {
+      guard let i = heads.firstIndex(where: { $0.name == wanted.name }),
+        case .success(let head) = Self.configure(heads[i], wanted), head != heads[i]
+      else { continue }
+      heads[i] = head
+      changed()
+    }
+    if heads != before {
+      heads = before
+      changed()
+    }
+    let failing = configuration.heads.dropFirst(count).first?.name ?? "the desk"
+    return .refused(ApplyRefusal(reason: "\(failing) could not be set (fake); put back as it was"))
   }
 
   private static func result(of outcome: Result<[Head], Refusal>) -> ApplyResult {

@@ -3,10 +3,12 @@ import DisplayPorts
 import DisplayRender
 import DisplaySupport
 
-/// Which monitor is on an output, as far as the daemon tells them apart: by its EDID.
+/// Which monitor is on an output, as far as the daemon tells them apart: by its EDID, else
+/// (a compositor gives none) by the make, model and serial its head lists.
 struct MonitorKey: Equatable {
   var edid: [UInt8]?
-  init(_ output: Output?) { edid = output?.edid }
+  var identity: HeadIdentity?
+  init(_ output: Output?) { (edid, identity) = (output?.edid, output?.headIdentity) }
 }
 
 /// The display manager: gives every connected external monitor its chosen mode and place,

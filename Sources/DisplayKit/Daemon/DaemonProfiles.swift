@@ -24,17 +24,17 @@ public struct ProfileListing: Sendable {
   public var active: Bool
 }
 
-/// What a profile's choice depends on: the connected monitors (connector and EDID), the lid
-/// and the config. While it stays the same, a profile once applied is not applied again, so
-/// the daemon's own RandR events and a user's later `xrandr` change nothing.
+/// What a profile's choice depends on: the connected monitors (connector and `MonitorKey`),
+/// the lid and the config. While it stays the same, a profile once applied is not applied
+/// again, so the daemon's own RandR events and a user's later `xrandr` change nothing.
 struct DeskKey: Equatable {
-  var monitors: [String: [UInt8]]
+  var monitors: [String: MonitorKey]
   var lid: LidState
   var config: Config
 
   init(_ topology: Topology, lid: LidState, config: Config) {
-    var monitors: [String: [UInt8]] = [:]
-    for output in topology.connectedOutputs { monitors[output.name] = output.edid ?? [] }
+    var monitors: [String: MonitorKey] = [:]
+    for output in topology.connectedOutputs { monitors[output.name] = MonitorKey(output) }
     self.monitors = monitors
     self.lid = lid
     self.config = config
@@ -152,7 +152,11 @@ extension Daemon {
 
   /// None is active: the per-monitor rules apply, and `Xft.dpi` follows no profile.
   private func noProfileMatches() {
-    if profileRuntime.active.name != nil { log.info("profile: none matches the monitors present") }
+    if profileRuntime.active.name != nil {
+      log.info("profile: none matches the monitors present")
+      // The profile may have lit the panel on a desk the lid policy was done with: it looks again.
+      if lid == .closed { profileRuntime.lidDesk = nil }
+    }
     profileRuntime.active = ActiveProfile(name: nil, reason: .none)
     (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
     followXftDPI(nil)
@@ -186,7 +190,9 @@ extension Daemon {
     if active != profileRuntime.active { log.info("profile '\(choice.profile.name)' \(choice.reason.rawValue)") }
     profileRuntime.active = active
     profileRuntime.chosen = (choice.profile, choice.assignment)
-    if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk {
+    // A dark desk is never in force (another client turned the last monitor off, or a head
+    // came back off): planned again, never left dark.
+    if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk, !deskIsDark {
       log.debug("reconcile \(n) (\(reason)): profile '\(choice.profile.name)' in force; nothing to change")
       return .inForce
     }

@@ -224,9 +224,9 @@ import Testing
     (config.disconnectGrace, config.lidClosed) = (0, .disable)
     let daemon = try Daemon(server: world, surfaces: world, config: config, log: quiet, clock: ManualClock())
     try daemon.start()
-    world.plug(1, edid: SimScenario.monitors[0])
+    world.plug(1, monitor: 0)
     try daemon.handleServerEvents()
-    world.plug(2, edid: SimScenario.monitors[1])
+    world.plug(2, monitor: 1)
     try daemon.setLid(.closed)
     let t = world.topology
     #expect(t.geometry(of: t.outputs[0]) == nil, "the panel off")

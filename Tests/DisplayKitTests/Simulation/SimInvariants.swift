@@ -112,7 +112,7 @@ extension SimRun {
     let retrying = !daemon.failures.isEmpty || world.lastApplyFailed || releasing
     for look in 0..<2 {
       let (applies, opened, refused) = (world.applies, world.surfacesOpened, world.surfaceless.count)
-      world.pendingRandR += 1
+      world.repeatEvent()
       do {
         try daemon.handleServerEvents()
         try daemon.reconcile(reason: "simulation: a look again")
@@ -143,11 +143,15 @@ extension SimRun {
     // A profile whose apply failed is not tried again on the same desk (a server refusing it
     // is not asked again at every event): the layout before it stays, by design.
     if daemon.profileRuntime.failed { return [] }
-    let fresh = SimWorld(connectors: SimScenario.connectors)
-    for (i, output) in world.topology.outputs.enumerated() where i > 0 && output.isConnected {
-      fresh.fake.topology.outputs[i].connection = .connected
-      fresh.fake.topology.outputs[i].edid = output.edid
+    // A monitor that went and came back unseen over the port is a head another client
+    // turned off, for all the daemon can tell, and left off: a limit of the port, pinned in
+    // SimulationPortFindings.
+    let t = world.topology
+    let returnedOff = world.returnedUnseen.contains { c in
+      t.output(named: SimScenario.connectors[c]).map { t.geometry(of: $0) == nil } ?? false
     }
+    if returnedOff && excusesUnseenReturns { return [] }
+    let fresh = world.fresh()
     do {
       let other = try Daemon(
         server: fresh, surfaces: fresh, facilities: fresh.facilities, config: SimScenario.configs[config],
@@ -225,7 +229,9 @@ extension SimRun {
   /// `crowded`), in connector order.
   func layout(_ t: Topology, places: Bool = true, crowded: Set<String> = []) -> [String] {
     let o = origin(t)
-    return t.connectedOutputs.map { output in
+    // In connector order: a compositor lists heads in the order they came.
+    let order = { (o: Output) in SimScenario.connectors.firstIndex(of: o.name) ?? Int.max }
+    return t.connectedOutputs.sorted { order($0) < order($1) }.map { output in
       let mode = crowded.contains(output.name) ? "lit" : t.currentMode(of: output).map(\.name) ?? ""
       let place = { (r: Rect) in places ? self.shifted(r, o) + " " : "" }
       return "\(output.name) " + (t.geometry(of: output).map { place($0) + mode } ?? "off")

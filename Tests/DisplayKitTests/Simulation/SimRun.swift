@@ -7,6 +7,7 @@ import Foundation
 /// What a failed sequence tells: its seed, the steps up to the failure, what broke.
 struct SimFailure: Error, CustomStringConvertible {
   var seed: UInt64
+  var backend: SimBackend
   var steps: [String]
   var problems: [String]
   var log: [String]
@@ -14,9 +15,12 @@ struct SimFailure: Error, CustomStringConvertible {
   var description: String {
     let numbered = steps.enumerated().map { "  \($0.offset + 1). \($0.element)" }
     return
-      (["simulation seed \(seed) failed after \(steps.count) step(s):"] + numbered
+      (["simulation seed \(seed) over \(backend.rawValue) failed after \(steps.count) step(s):"] + numbered
       + ["invariants broken:"] + problems.map { "  - " + $0 }
-      + ["replay: DISPLAYD_SIM_SEED=\(seed) swift test --filter DaemonSimulation"]).joined(separator: "\n")
+      + [
+        "replay: DISPLAYD_SIM_WORLD=\(backend.rawValue) DISPLAYD_SIM_SEED=\(seed) swift test --filter DaemonSimulation"
+      ])
+      .joined(separator: "\n")
   }
 }
 
@@ -25,7 +29,7 @@ struct SimFailure: Error, CustomStringConvertible {
 final class SimRun {
   let seed: UInt64
   var random: SimRandom
-  let world = SimWorld(connectors: SimScenario.connectors)
+  let world: SimWorld
   let clock = ManualClock()
   var daemon: Daemon!
   var config: Int
@@ -38,12 +42,19 @@ final class SimRun {
 
   /// Step kinds left out (`SimRandom.kinds`).
   let without: Set<String>
+  /// Whether the log is kept for a replay (with the steps between its lines).
+  let keepingLog: Bool
+  /// Whether a monitor back unseen and left off is excused (`freshProblems`); a finding's
+  /// test turns it off to show it.
+  var excusesUnseenReturns = true
 
   /// `keepingLog`: the daemon's lines are kept for the failure's report (a replay shows
   /// them); else only errors are formatted, which the daemon counts (a sixth of the cost of
   /// a life went to lines nobody read). The daemon does the same whatever its log level.
-  init(seed: UInt64, without: Set<String> = [], keepingLog: Bool = false) {
+  init(seed: UInt64, over backend: SimBackend = .randr, without: Set<String> = [], keepingLog: Bool = false) {
     self.seed = seed
+    self.keepingLog = keepingLog
+    world = SimWorld(backend, connectors: SimScenario.connectors, seed: seed)
     self.without = without
     random = SimRandom(seed: seed)
     config = random.below(SimScenario.configs.count)
@@ -70,7 +81,7 @@ final class SimRun {
       if let failure = check(afterStep: true) { return failure }
       for _ in 0..<count {
         let step = random.step(
-          connected: world.topology.outputs.map(\.isConnected), configs: SimScenario.configs.count,
+          connected: world.connected, configs: SimScenario.configs.count,
           choices: choices(), without: without)
         // Lost events are followed by a resync before anything else happens. (Had the
         // daemon applied something meanwhile, its own snapshot would show the monitor whose
@@ -81,13 +92,16 @@ final class SimRun {
           try resync()
         }
         steps.append(step.description)
+        if keepingLog { log.append("-- step \(steps.count): \(step)") }
         try perform(step)
+        try takeAnswers()
         if let failure = check(afterStep: true) { return failure }
       }
       try settle()
       return check(afterStep: false)
     } catch {
-      return SimFailure(seed: seed, steps: steps, problems: ["the daemon threw: \(error)"], log: log)
+      return SimFailure(
+        seed: seed, backend: world.backend, steps: steps, problems: ["the daemon threw: \(error)"], log: log)
     }
   }
 
@@ -99,17 +113,17 @@ final class SimRun {
   func perform(_ step: SimStep) throws {
     switch step {
     case .plug(let c, let m, let delivery):
-      world.plug(c, edid: SimScenario.monitors[m])
+      world.plug(c, monitor: m)
       try deliver(delivery)
     case .unplug(let c, let delivery):
       world.unplug(c)
       try deliver(delivery)
     case .flap(let c, let ms):
-      let edid = world.output(c).edid
+      guard let monitor = world.plugged[c] else { return }
       world.unplug(c)
       try daemon.handleServerEvents()
       try advance(ms * 1_000_000)
-      world.plug(c, edid: edid)
+      world.plug(c, monitor: monitor)
       try daemon.handleServerEvents()
     case .lid(let state): try daemon.setLid(state)
     case .reload(let c):
@@ -138,12 +152,19 @@ final class SimRun {
     case .now: try daemon.handleServerEvents()
     case .late: break
     case .twice:
-      world.pendingRandR += 1
+      world.repeatEvent()
       try daemon.handleServerEvents()
     case .lost:
-      world.pendingRandR = 0
+      world.loseEvents()
       owesResync = true
     }
+  }
+
+  /// The server's answers to the daemon's own configurations (a compositor's `done`; the
+  /// RandR fake sends none) reach its event loop at once, as on a real connection. Taking
+  /// them makes no apply of its own (the watch on applies would say), so a few rounds end it.
+  func takeAnswers() throws {
+    for _ in 0..<4 where world.answersWaiting { try daemon.handleServerEvents() }
   }
 
   func resync() throws {
@@ -174,6 +195,7 @@ final class SimRun {
     if owesResync { try resync() }
     for _ in 0..<3 { try advance(61_000_000_000) }
     if world.queuedEvents > 0 { try daemon.handleServerEvents() }
+    try takeAnswers()
   }
 
   /// The invariants: after a step (`afterStep`), those that hold at every moment, and the
@@ -184,6 +206,6 @@ final class SimRun {
     if !owesResync && world.queuedEvents == 0 { problems += stateProblems() }
     if !afterStep && problems.isEmpty { problems += settledProblems() }
     guard !problems.isEmpty else { return nil }
-    return SimFailure(seed: seed, steps: steps, problems: problems, log: log)
+    return SimFailure(seed: seed, backend: world.backend, steps: steps, problems: problems, log: log)
   }
 }

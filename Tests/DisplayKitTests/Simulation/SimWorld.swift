@@ -6,86 +6,116 @@ import DisplaySupport
 
 /// The simulated world the daemon lives in: the one adapter between the simulation and the
 /// fakes. The daemon talks to it as to any display server and surface host (it is passed as
-/// both); it forwards to `FakeDisplayServer` and `FakeSurfaceHost`, injects the faults the
-/// simulation draws (the Nth apply fails, a surface cannot be opened, one is closed from
-/// outside), and watches every apply for one that would change nothing. The simulation's
-/// steps and invariants see the world only through this type, so a new fake behind other
-/// ports changes this file (and SimSurfaces.swift) alone.
+/// both); it forwards to its desk (`SimDesk`: RandR's fake server, or the fake output manager
+/// through the port) and to `FakeSurfaceHost`, injects the faults the simulation draws (the
+/// Nth apply fails, a surface cannot be opened, one is closed from outside), and keeps the
+/// desk's watch on applies that would change nothing. The simulation's steps and invariants
+/// see the world only through this type, so they are written once for every backend.
 final class SimWorld: DisplayServer {
-  let fake: FakeDisplayServer
+  let backend: SimBackend
+  let desk: any SimDesk
   let host = FakeSurfaceHost()
   /// Connector names, in output order; the first is the built-in panel.
   let connectors: [String]
+  /// The monitor (`SimScenario.monitors`) on each connector; nil for none, and for the panel.
+  private(set) var plugged: [Int?]
 
-  init(connectors: [String]) {
+  /// A world of `connectors`, the panel lit and main, `plugged` holding monitors left dark,
+  /// no event waiting. `seed` draws what the desk decides of its own (how an apply fails).
+  init(_ backend: SimBackend = .randr, connectors: [String], plugged: [Int: Int] = [:], seed: UInt64 = 0) {
+    self.backend = backend
     self.connectors = connectors
-    fake = FakeDisplayServer(TopologyBuilder.topology(connectors, on: [connectors[0]: TopologyBuilder.m1080]))
+    self.plugged = connectors.indices.map { plugged[$0] }
+    switch backend {
+    case .randr: desk = SimRandRDesk(connectors: connectors, plugged: plugged)
+    case .port: desk = SimPortDesk(connectors: connectors, plugged: plugged, seed: seed)
+    }
+  }
+
+  /// A world of the same backend at start-up, with this one's monitors plugged.
+  func fresh() -> SimWorld {
+    let monitors = plugged.enumerated().compactMap { i, m in m.map { (i, $0) } }
+    return SimWorld(backend, connectors: connectors, plugged: Dictionary(uniqueKeysWithValues: monitors))
   }
 
   // Faults.
 
-  /// Applies from now until the one to fail (1: the next).
-  private var applyFault: Int?
-  /// Applies that changed nothing: each a description of the plan.
-  private(set) var redundantApplies: [String] = []
-  private(set) var applies = 0
   /// Whether the last apply failed (and was rolled back).
   private(set) var lastApplyFailed = false
   /// Applies that failed, from the start.
   private(set) var failedApplies = 0
+  var applies: Int { desk.applies }
+  var redundantApplies: [String] { desk.redundantApplies }
 
-  func failApply(_ n: Int) { applyFault = n }
+  func failApply(_ n: Int) { desk.failApply(n) }
   /// The `n`th surface open from now fails (1: the next).
   func failOpen(_ n: Int) { host.failOpen(n) }
-  func clearFaults() { (applyFault, host.failingOpen) = (nil, nil) }
-
-  /// Counts down a fault; true when this call is the one to fail.
-  private static func strikes(_ fault: inout Int?) -> Bool {
-    guard let n = fault else { return false }
-    fault = n > 1 ? n - 1 : nil
-    return n == 1
+  func clearFaults() {
+    desk.clearFaults()
+    host.failingOpen = nil
   }
 
   // The world's side: monitors, events, other clients.
 
-  var topology: Topology { fake.topology }
+  var topology: Topology { desk.topology }
 
-  func output(_ connector: Int) -> Output { fake.topology.outputs[connector] }
+  /// Which connectors hold a monitor (the panel always).
+  var connected: [Bool] { plugged.indices.map { $0 == 0 || plugged[$0] != nil } }
 
-  /// Plugs and unplugs since the start, and as of the daemon's last snapshot: the server's
-  /// config timestamp, which a plug or unplug moves on X (and the generation on wlroots), so
-  /// that an apply planned before it is answered stale and sends nothing.
-  private var generation = 0
-  private var generationRead = 0
+  /// Change events the world made (not the server's answers to the daemon's own
+  /// configurations) that the daemon has not taken yet.
+  private var worldEvents = 0
 
-  /// A monitor plugged into (or swapped on) a connector; one RandR event.
-  func plug(_ connector: Int, edid: [UInt8]?) {
-    generation += 1
-    fake.change {
-      $0.outputs[connector].connection = .connected
-      $0.outputs[connector].edid = edid
-    }
+  /// Connectors whose monitor went and came back (the same one) before the daemon read a
+  /// snapshot between: over the port its head comes back off, which to the daemon is a head
+  /// another client turned off (a port's head has no instance a new one could be told by).
+  private(set) var returnedUnseen: Set<Int> = []
+  /// The monitors whose head went, by connector, while no snapshot has shown it gone.
+  private var goneUnseen: [Int: Int] = [:]
+
+  /// A monitor plugged into (or swapped on) a connector; one change event.
+  func plug(_ connector: Int, monitor: Int) {
+    if goneUnseen[connector] == monitor { returnedUnseen.insert(connector) } else { returnedUnseen.remove(connector) }
+    plugged[connector] = monitor
+    worldEvents += 1
+    desk.plug(connector, monitor: monitor)
   }
 
-  /// The monitor goes: as on real hardware, its CRTC stays set until a client turns it off.
+  /// The monitor goes. Where the server withdraws its head, the surfaces on it go with it.
   func unplug(_ connector: Int) {
-    generation += 1
-    fake.change {
-      $0.outputs[connector].connection = .disconnected
-      $0.outputs[connector].edid = nil
+    if desk.withdrawsSurfaces { goneUnseen[connector] = plugged[connector] }
+    returnedUnseen.remove(connector)
+    plugged[connector] = nil
+    worldEvents += 1
+    desk.unplug(connector)
+    guard desk.withdrawsSurfaces else { return }
+    for (id, surface) in host.surfaces where surface.spec.head == connectors[connector] {
+      host.headGoneFromOutside(id)
+      closedOutside.insert(id)
     }
   }
 
-  /// RandR events waiting for the daemon.
-  var pendingRandR: Int {
-    get { fake.pendingRandR }
-    set { fake.pendingRandR = newValue }
+  /// The server repeats its last change event.
+  func repeatEvent() {
+    desk.pendingChanges += 1
+    worldEvents += 1
   }
+
+  /// The change events waiting are lost.
+  func loseEvents() {
+    desk.pendingChanges = 0
+    worldEvents = 0
+  }
+
+  /// Change events wait, all of them answers to the daemon's own configurations (a
+  /// compositor's `done`): its event loop takes them at once.
+  var answersWaiting: Bool { desk.pendingChanges > 0 && worldEvents == 0 }
+
   /// Surface events waiting for the daemon's `takeEvents`.
   var pendingSurfaceEvents: Int { host.pending.count }
   var blanked: Bool {
-    get { fake.blanked }
-    set { fake.blanked = newValue }
+    get { desk.blanked }
+    set { desk.blanked = newValue }
   }
 
   /// Surfaces closed from outside whose event the daemon has not taken yet: until it does,
@@ -98,65 +128,34 @@ final class SimWorld: DisplayServer {
   var surfaceless: Set<String> = []
   var surfacesOpened = 0
 
-  // DisplayServer: forwarded, but for the faults and the watch on applies. Surface events
-  // arrive on the server's connection on X: they are queued events too.
+  // DisplayServer: forwarded to the desk, but for the count of applies that failed. Surface
+  // events arrive on the server's connection on X: they are queued events too.
 
-  var name: String { fake.name }
-  var fileDescriptor: FileDescriptor { fake.fileDescriptor }
-  var queuedEvents: Int { fake.queuedEvents + host.pending.count }
-  func readAvailable() throws(DisplayError) -> Int { try fake.readAvailable() + host.pending.count }
-  func flush() { fake.flush() }
-  func sync() throws(DisplayError) { try fake.sync() }
-  func selectChangeEvents() throws(DisplayError) { try fake.selectChangeEvents() }
+  var name: String { desk.name }
+  var fileDescriptor: FileDescriptor { desk.fileDescriptor }
+  var queuedEvents: Int { desk.queuedEvents + host.pending.count }
+  func readAvailable() throws(DisplayError) -> Int { try desk.readAvailable() + host.pending.count }
+  func flush() { desk.flush() }
+  func sync() throws(DisplayError) { try desk.sync() }
+  func selectChangeEvents() throws(DisplayError) { try desk.selectChangeEvents() }
   func takeChanges(onInputDevice: () -> Void) throws(DisplayError) -> Int {
-    try fake.takeChanges(onInputDevice: onInputDevice)
+    worldEvents = 0
+    return try desk.takeChanges(onInputDevice: onInputDevice)
   }
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
-    generationRead = generation
-    return try fake.snapshot(options)
+    goneUnseen = [:]
+    return try desk.snapshot(options)
   }
-  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try fake.releaseModes(releases) }
+  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try desk.releaseModes(releases) }
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
-    guard generationRead == generation else {
-      var stale = ApplyOutcome()
-      stale.stale = true
-      return stale
-    }
-    applies += 1
-    if Self.changesNothing(plan, fake.topology) { redundantApplies.append(Self.describe(plan)) }
-    if Self.strikes(&applyFault) { fake.failRequest(1) }
-    let outcome = try fake.apply(plan, in: planned)
-    fake.failingRequest = nil
-    lastApplyFailed = !outcome.failed.isEmpty
+    let outcome = try desk.apply(plan, in: planned)
+    guard !outcome.stale else { return outcome }
+    lastApplyFailed = !outcome.failed.isEmpty || !outcome.problems.isEmpty || outcome.refused != nil
     failedApplies += lastApplyFailed ? 1 : 0
-    // The fake leaves the primary; a server sets it with the rest.
-    if outcome.failed.isEmpty, let primary = plan.primary { fake.topology.primary = primary }
     return outcome
   }
 
-  /// Whether every part of `plan` is as the server has it already.
-  static func changesNothing(_ plan: Plan, _ t: Topology) -> Bool {
-    guard plan.customModes.isEmpty, plan.screenMillimetres == nil else { return false }
-    if let size = plan.screen, size.width != t.screen.width || size.height != t.screen.height { return false }
-    if let primary = plan.primary, primary != t.primary { return false }
-    return plan.changes.allSatisfy { change in
-      guard let crtc = t.crtcs.first(where: { $0.id == change.crtc }) else { return false }
-      guard change.mode != nil else { return crtc.mode == nil }
-      return crtc.mode == change.mode && crtc.x == change.x && crtc.y == change.y
-        && crtc.rotation == change.rotation && Set(crtc.outputs) == Set(change.outputs) && change.transform.isIdentity
-    }
-  }
-
-  static func describe(_ plan: Plan) -> String {
-    let changes = plan.changes.map { c in
-      "\(c.outputName) " + (c.mode.map { "mode \($0.rawValue) at \(c.x),\(c.y)" } ?? "off")
-    }
-    let screen = plan.screen.map { ["screen \($0.width)x\($0.height)"] } ?? []
-    let primary = plan.primary.map { ["primary \($0.rawValue)"] } ?? []
-    return (changes + screen + primary).joined(separator: ", ")
-  }
-
-  /// The fake's facilities, for the daemon.
-  var facilities: DisplayFacilities { fake.facilities }
+  /// The desk's facilities, for the daemon.
+  var facilities: DisplayFacilities { desk.facilities }
 }
