@@ -23,7 +23,7 @@ extension HeadPlanner {
   /// The rule's scale; 1 where it gives none, and (with a warning) where the head cannot scale.
   func scale(_ head: Head, _ settings: MonitorSettings, _ warnings: inout [PlanWarning]) -> Double {
     guard let scale = settings.scale else { return 1 }
-    guard HeadTransform.quantized(scale, scaleQuantum) == 1 || head.capabilities.scaling else {
+    guard head.scaledArea.sameScale(scale, 1) || head.capabilities.scaling else {
       warnings.append(.cannotScale(output: head.name, scale: scale))
       return 1
     }

@@ -75,7 +75,7 @@ extension HeadProfilePlanner {
       !done.contains(i) && (slots[i].cloneOf.map { done.contains($0) } ?? true)
     }) {
       done.insert(i)
-      guard slots[i].lit, let mode = slots[i].mode, let own = footprint(mode, slots[i].transform, (1, 1)) else {
+      guard slots[i].lit, let mode = slots[i].mode, let own = footprint(slots[i], mode, (1, 1)) else {
         continue
       }
       if let t = slots[i].cloneOf {
@@ -83,12 +83,12 @@ extension HeadProfilePlanner {
         continue
       }
       var scale = slots[i].entry.scale
-      if HeadTransform.quantized(scale, scaleQuantum) != 1 && !slots[i].head.capabilities.scaling {
+      if !slots[i].head.scaledArea.sameScale(scale, 1) && !slots[i].head.capabilities.scaling {
         warnings.append(.cannotScale(output: slots[i].head.name, scale: scale))
         scale = 1
       }
       slots[i].scale = (scale, scale)
-      slots[i].size = footprint(mode, slots[i].transform, slots[i].scale) ?? own
+      slots[i].size = footprint(slots[i], mode, slots[i].scale) ?? own
     }
   }
 
@@ -111,26 +111,15 @@ extension HeadProfilePlanner {
       slot.size = own
     } else if let mode = slot.mode {
       slot.scale = (fx, fy)
-      slot.size = footprint(mode, slot.transform, slot.scale) ?? own
+      slot.size = footprint(slot, mode, slot.scale) ?? own
     }
   }
 
-  /// The area a mode covers turned, then scaled across and down in the backend's steps
-  /// (`HeadTransform.footprint`); nil when it covers none.
-  func footprint(_ mode: PlannedMode, _ transform: HeadTransform, _ scale: (x: Double, y: Double)) -> (
+  /// The area a mode covers on the slot's head turned, then scaled across and down, as its
+  /// backend rounds it (`ScaledArea.footprint`); nil when it covers none.
+  func footprint(_ slot: HeadSlot, _ mode: PlannedMode, _ scale: (x: Double, y: Double)) -> (
     width: Int, height: Int
   )? {
-    var size: (width: Int, height: Int)?
-    if scale.x == scale.y {
-      size = transform.footprint(width: mode.width, height: mode.height, scale: scale.x, quantum: scaleQuantum)
-    } else if let sx = HeadTransform.quantized(scale.x, scaleQuantum),
-      let sy = HeadTransform.quantized(scale.y, scaleQuantum)
-    {
-      let (w, h) = transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
-      size = Footprint.extent(x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
-        .map { ($0.width, $0.height) }
-    }
-    guard let size, size.width > 0, size.height > 0 else { return nil }
-    return size
+    slot.head.scaledArea.footprint(width: mode.width, height: mode.height, transform: slot.transform, scale: scale)
   }
 }
