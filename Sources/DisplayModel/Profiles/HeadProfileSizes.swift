@@ -28,23 +28,22 @@ extension HeadProfilePlanner {
   func turn(_ slot: inout HeadSlot, _ warnings: inout [PlanWarning]) {
     let wanted = slot.entry.transform
     let can = slot.head.capabilities.transforms
-    let shown = Self.nearest(wanted, can)
-    if shown != wanted {
+    let shown = slot.head.capabilities.nearest(wanted)
+    if !can.contains(wanted) {
       let offered = HeadTransform.allCases.filter(can.contains)
       warnings.append(.headCannot(output: slot.head.name, transform: wanted, can: offered, instead: shown))
     }
     slot.transform = shown
-    // RandR's spelling of the entry's transform, when the head shows that one.
-    slot.spelling = shown == wanted ? slot.entry.transformSpelling : .turned
+    slot.spelling = Self.spelling(slot.head, slot.entry, shown)
   }
 
-  /// `wanted` where `can` has it, else the turn without the flip, the flip without the
-  /// turn, or none, as the rule planner over heads falls back.
-  static func nearest(_ wanted: HeadTransform, _ can: Set<HeadTransform>) -> HeadTransform {
-    guard !can.contains(wanted) else { return wanted }
-    let turn = HeadTransform(rawValue: wanted.rawValue % 4) ?? .normal
-    let flip: HeadTransform = wanted.isFlipped ? .flipped : .normal
-    return [turn, flip].first { can.contains($0) } ?? .normal
+  /// RandR's spelling of the transform a head gets: the entry's where it writes one
+  /// (`reflect: "y"`, `"xy"`) and the head gets that transform; the head's own where it
+  /// keeps the transform it shows; else the plainer. An entry's plain spelling is also
+  /// what it has when it names no transform, so it never respells a head.
+  static func spelling(_ head: Head, _ entry: ProfileOutput, _ shown: HeadTransform) -> TransformSpelling {
+    if shown == entry.transform && entry.transformSpelling != .turned { return entry.transformSpelling }
+    return head.enabled && shown == head.transform ? head.spelling : .turned
   }
 
   /// Puts the clone `i` on what its target `t` shows, when heads tell it can: it then shows
@@ -54,7 +53,7 @@ extension HeadProfilePlanner {
     let target = slots[root]
     guard let mode = target.mode, let own = slots[i].mode, mode.listed != nil,
       (own.width, own.height) == (mode.width, mode.height), Self.lists(slots[i].head, mode),
-      Self.nearest(slots[i].entry.transform, target.head.capabilities.transforms) == target.transform
+      target.head.capabilities.nearest(slots[i].entry.transform) == target.transform
     else { return false }
     slots[i].sharesWith = root
     slots[i].modes = [mode]
