@@ -61,6 +61,21 @@ import Testing
     #expect(p.configuration.heads.first { $0.name == "DP-1" }?.x == 1920 + 1344)
   }
 
+  @Test func aScaledWaylandHeadIsPlacedAtTheLogicalSizeSwayLaysItOutAt() throws {
+    // Scale 1/1.5 is wlroots' logical scale 1.5: 1366 / 1.5 is 910.67, rounded down to 910
+    // (RandR's 16.16 product, 910.66, would round up to 911).
+    let wide = HeadMode(width: 1366, height: 768, refreshMilliHz: 60000)
+    let every = HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true)
+    let head = Head(name: "HDMI-A-1", modes: [wide], scaledArea: .logical, capabilities: every)
+    let third = Head(name: "DP-1", modes: [Self.small], scaledArea: .logical, capabilities: every)
+    var desk = Self.desk(head)
+    desk.heads[0].scaledArea = .logical
+    desk.heads.append(third)
+    let p = try Self.plan("{match: {output: 'HDMI-A-1'}, scale: \(1 / 1.5)}", desk)
+    #expect(p.configuration.heads.first { $0.name == "HDMI-A-1" }?.x == 1920)
+    #expect(p.configuration.heads.first { $0.name == "DP-1" }?.x == 1920 + 910)
+  }
+
   @Test func aMainTheLayoutMovesKeepsItsScale() throws {
     // A rule puts HDMI-1 left of main: main moves right, as it is, at its own scale.
     let main = Head(

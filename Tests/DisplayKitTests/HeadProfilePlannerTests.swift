@@ -150,7 +150,7 @@ extension HeadProfilePlannerTests {
   /// A Wayland desk, a profile over it, and the desk after the fake compositor applied the
   /// profile's configuration (nil where it is refused or cannot say it).
   static func applied(_ seed: UInt64) throws -> (HeadSnapshot, Config, Profile, LidState, String)? {
-    var heads = HeadDeskDraw(seed: seed)
+    var heads = HeadDeskDraw(seed: seed, scaledArea: .logical)
     let snapshot = try heads.desk().0
     var draw = ProfileDraw(seed: seed)
     let text = draw.profile(Topology(heads: snapshot))

@@ -62,6 +62,30 @@ import Testing
     #expect(try Self.change(p, "HDMI-1").x == 960)
   }
 
+  @Test func aScaledWaylandEntryCoversTheLogicalSizeSwayLaysItOutAt() throws {
+    // Scale 1/1.5 is wlroots' logical scale 1.5: 1366 / 1.5 is 910.67, rounded down to 910
+    // (RandR's 16.16 product, 910.66, would round up to 911).
+    let wide = HeadMode(width: 1366, height: 768, refreshMilliHz: 60000, preferred: true)
+    var desk = Self.desk([Self.head("DP-1")])
+    for i in desk.heads.indices { desk.heads[i].scaledArea = .logical }
+    desk.heads[1].modes = [wide]
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, scale: \(1 / 1.5)}, {match: {output: 'DP-1'}}", desk)
+    #expect(try Self.change(p, "HDMI-1").x == 1920)
+    #expect(try Self.change(p, "DP-1").x == 1920 + 910)
+  }
+
+  @Test func aHeadTheProfileMovesKeepsItsOwnSpellingOfTheTransformItKeeps() throws {
+    var desk = Self.desk()
+    (desk.heads[0].transform, desk.heads[0].spelling) = (.rotated180, .reflectedY)
+    let p = try Self.plan(
+      "{match: {output: 'HDMI-1'}}, {match: {output: 'eDP-1'}, rotate: 'inverted', position: 'right-of HDMI-1'}", desk)
+    let moved = try Self.change(p, "eDP-1")
+    #expect(moved.transform == .rotated180 && moved.spelling == .reflectedY)
+    let respelled = try Self.plan("{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, reflect: 'xy'}", desk)
+    #expect(try Self.change(respelled, "HDMI-1").spelling == .reflectedY)
+  }
+
   @Test func aScaleOnAHeadThatCannotScaleIsOneWithAWarning() throws {
     var desk = Self.desk()
     desk.heads[1].capabilities.scaling = false

@@ -95,6 +95,38 @@ public enum ScaledArea: Hashable, Sendable {
       return (sw, sh)
     }
   }
+
+  /// The area a planner places a `width` x `height` mode at: turned by `transform`, scaled
+  /// by `scale` across and down, rounded as this backend rounds it; nil when it covers none.
+  /// RandR scales each side in its 16.16 steps; wlroots has one scale per head, the first.
+  public func footprint(
+    width: Int, height: Int, transform: HeadTransform, scale: (x: Double, y: Double)
+  ) -> (width: Int, height: Int)? {
+    var size: (width: Int, height: Int)?
+    if self == .logical || scale.x == scale.y {
+      size = self.size(width: width, height: height, transform: transform, scale: scale.x)
+    } else if let sx = HeadTransform.quantized(scale.x, ScaleQuantum.randr),
+      let sy = HeadTransform.quantized(scale.y, ScaleQuantum.randr)
+    {
+      let (w, h) = transform.swapsAxes ? (height, width) : (width, height)
+      size = Footprint.extent(x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
+        .map { ($0.width, $0.height) }
+    }
+    guard let size, size.width > 0, size.height > 0 else { return nil }
+    return size
+  }
+
+  /// Whether the backend is asked the same scale for `a` as for `b`: the same 16.16 value
+  /// on RandR, the same `wl_fixed` logical scale (1/scale in 1/256 steps, rounded) on wlroots.
+  public func sameScale(_ a: Double, _ b: Double) -> Bool {
+    switch self {
+    case .randr:
+      return HeadTransform.quantized(a, ScaleQuantum.randr) == HeadTransform.quantized(b, ScaleQuantum.randr)
+    case .logical:
+      let fixed = { (s: Double) in Int(exactly: (Double(ScaleQuantum.wlFixed) / s).rounded()) }
+      return fixed(a) == fixed(b)
+    }
+  }
 }
 
 /// One monitor connector as every display server describes it: what is attached, what it

@@ -29,19 +29,13 @@ public struct HeadPlanner {
   public var config: Config
   /// The PNP ids a head's make stands for, for rules matching a monitor without an EDID.
   public var vendors: PNPVendors
-  /// The backend's step of `scale` (1/65536 on RandR): placing a scaled head needs the area
-  /// the backend will give it.
-  public var scaleQuantum: Int
   /// Each head's settings by name; absent for a head a rule ignores.
   let settings: [String: MonitorSettings]
 
-  public init(
-    snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none, scaleQuantum: Int = ScaleQuantum.randr
-  ) {
+  public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none) {
     self.snapshot = snapshot.bounded().snapshot
     self.config = config
     self.vendors = vendors
-    self.scaleQuantum = scaleQuantum
     var settings: [String: MonitorSettings] = [:]
     for head in self.snapshot.heads {
       settings[head.name] = config.settings(by: config.rule(for: head, vendors: vendors))
@@ -129,7 +123,7 @@ public struct HeadPlanner {
     let transform = transform(head, settings, &layout.warnings)
     let scale = scale(head, settings, &layout.warnings)
     let sized = modes.lazy.compactMap { mode in
-      self.footprint(mode, transform, scale).map { (mode, $0) }
+      self.footprint(head, mode, transform, scale).map { (mode, $0) }
     }
     guard let (mode, size) = sized.first, let index = modes.firstIndex(of: mode) else {
       layout.warnings.append(.noModes(output: head.name, leftOff: false))
@@ -156,12 +150,12 @@ public struct HeadPlanner {
     return head.enabled && transform == head.transform ? head.spelling : .turned
   }
 
-  /// The area a mode covers turned and scaled; nil when it covers none.
-  func footprint(_ mode: PlannedMode, _ transform: HeadTransform, _ scale: Double) -> (width: Int, height: Int)? {
-    guard let size = transform.footprint(width: mode.width, height: mode.height, scale: scale, quantum: scaleQuantum),
-      size.width > 0, size.height > 0
-    else { return nil }
-    return size
+  /// The area a mode covers on the head turned and scaled, as its backend rounds it
+  /// (`ScaledArea.footprint`); nil when it covers none.
+  func footprint(_ head: Head, _ mode: PlannedMode, _ transform: HeadTransform, _ scale: Double) -> (
+    width: Int, height: Int
+  )? {
+    head.scaledArea.footprint(width: mode.width, height: mode.height, transform: transform, scale: (scale, scale))
   }
 
   /// Where a head of `size` goes: beside its anchor (main's place when the anchor is not

@@ -12,9 +12,7 @@ extension HeadPlanner {
     guard let wanted = Self.wantedTransform(settings) else { return head.enabled ? head.transform : .normal }
     let can = head.capabilities.transforms
     guard !can.contains(wanted) else { return wanted }
-    let turn = HeadTransform(rawValue: wanted.rawValue % 4) ?? .normal
-    let flip: HeadTransform = wanted.isFlipped ? .flipped : .normal
-    let instead = [turn, flip].first { can.contains($0) } ?? .normal
+    let instead = head.capabilities.nearest(wanted)
     let offered = HeadTransform.allCases.filter(can.contains)
     warnings.append(.headCannot(output: head.name, transform: wanted, can: offered, instead: instead))
     return instead
@@ -23,7 +21,7 @@ extension HeadPlanner {
   /// The rule's scale; 1 where it gives none, and (with a warning) where the head cannot scale.
   func scale(_ head: Head, _ settings: MonitorSettings, _ warnings: inout [PlanWarning]) -> Double {
     guard let scale = settings.scale else { return 1 }
-    guard HeadTransform.quantized(scale, scaleQuantum) == 1 || head.capabilities.scaling else {
+    guard head.scaledArea.sameScale(scale, 1) || head.capabilities.scaling else {
       warnings.append(.cannotScale(output: head.name, scale: scale))
       return 1
     }
@@ -135,6 +133,17 @@ extension HeadPlanner {
   var snapshotMain: Head? {
     if let primary = snapshot.primary, let head = connected.first(where: { $0.name == primary }) { return head }
     return connected.first(where: \.isInternalPanel) ?? connected.first
+  }
+}
+
+extension HeadCapabilities {
+  /// `wanted` where the head can show it, else the nearest it can: the turn without the
+  /// flip, the flip without the turn, or none.
+  func nearest(_ wanted: HeadTransform) -> HeadTransform {
+    guard !transforms.contains(wanted) else { return wanted }
+    let turn = HeadTransform(rawValue: wanted.rawValue % 4) ?? .normal
+    let flip: HeadTransform = wanted.isFlipped ? .flipped : .normal
+    return [turn, flip].first { transforms.contains($0) } ?? .normal
   }
 }
 

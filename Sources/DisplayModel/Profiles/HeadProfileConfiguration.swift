@@ -40,7 +40,7 @@ extension HeadProfilePlanner {
     return HeadConfiguration(
       name: slot.head.name, enabled: true, mode: mode.request, fallbackModes: fallbacks.map(\.request), x: rect.x,
       y: rect.y, transform: slot.transform, spelling: slot.spelling, scale: sx,
-      scaleY: HeadTransform.quantized(sy, scaleQuantum) == HeadTransform.quantized(sx, scaleQuantum) ? nil : sy,
+      scaleY: slot.head.scaledArea.sameScale(sy, sx) ? nil : sy,
       scaleFilter: slot.filter)
   }
 

@@ -65,15 +65,11 @@ public struct HeadProfilePlanner {
   public var snapshot: HeadSnapshot
   public var config: Config
   public var lid: LidState
-  /// The backend's step of `scale` (1/65536 on RandR): placing a scaled head needs the area
-  /// the backend will give it.
-  public var scaleQuantum: Int
 
-  public init(snapshot: HeadSnapshot, config: Config, lid: LidState = .open, scaleQuantum: Int = ScaleQuantum.randr) {
+  public init(snapshot: HeadSnapshot, config: Config, lid: LidState = .open) {
     self.snapshot = snapshot.bounded().snapshot
     self.config = config
     self.lid = lid
-    self.scaleQuantum = scaleQuantum
   }
 
   /// The plan, or why the profile cannot be applied (`dark`, `assignment`; a desk larger

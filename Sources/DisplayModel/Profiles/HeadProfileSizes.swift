@@ -28,23 +28,22 @@ extension HeadProfilePlanner {
   func turn(_ slot: inout HeadSlot, _ warnings: inout [PlanWarning]) {
     let wanted = slot.entry.transform
     let can = slot.head.capabilities.transforms
-    let shown = Self.nearest(wanted, can)
-    if shown != wanted {
+    let shown = slot.head.capabilities.nearest(wanted)
+    if !can.contains(wanted) {
       let offered = HeadTransform.allCases.filter(can.contains)
       warnings.append(.headCannot(output: slot.head.name, transform: wanted, can: offered, instead: shown))
     }
     slot.transform = shown
-    // RandR's spelling of the entry's transform, when the head shows that one.
-    slot.spelling = shown == wanted ? slot.entry.transformSpelling : .turned
+    slot.spelling = Self.spelling(slot.head, slot.entry, shown)
   }
 
-  /// `wanted` where `can` has it, else the turn without the flip, the flip without the
-  /// turn, or none, as the rule planner over heads falls back.
-  static func nearest(_ wanted: HeadTransform, _ can: Set<HeadTransform>) -> HeadTransform {
-    guard !can.contains(wanted) else { return wanted }
-    let turn = HeadTransform(rawValue: wanted.rawValue % 4) ?? .normal
-    let flip: HeadTransform = wanted.isFlipped ? .flipped : .normal
-    return [turn, flip].first { can.contains($0) } ?? .normal
+  /// RandR's spelling of the transform a head gets: the entry's where it writes one
+  /// (`reflect: "y"`, `"xy"`) and the head gets that transform; the head's own where it
+  /// keeps the transform it shows; else the plainer. An entry's plain spelling is also
+  /// what it has when it names no transform, so it never respells a head.
+  static func spelling(_ head: Head, _ entry: ProfileOutput, _ shown: HeadTransform) -> TransformSpelling {
+    if shown == entry.transform && entry.transformSpelling != .turned { return entry.transformSpelling }
+    return head.enabled && shown == head.transform ? head.spelling : .turned
   }
 
   /// Puts the clone `i` on what its target `t` shows, when heads tell it can: it then shows
@@ -54,7 +53,7 @@ extension HeadProfilePlanner {
     let target = slots[root]
     guard let mode = target.mode, let own = slots[i].mode, mode.listed != nil,
       (own.width, own.height) == (mode.width, mode.height), Self.lists(slots[i].head, mode),
-      Self.nearest(slots[i].entry.transform, target.head.capabilities.transforms) == target.transform
+      target.head.capabilities.nearest(slots[i].entry.transform) == target.transform
     else { return false }
     slots[i].sharesWith = root
     slots[i].modes = [mode]
@@ -75,7 +74,7 @@ extension HeadProfilePlanner {
       !done.contains(i) && (slots[i].cloneOf.map { done.contains($0) } ?? true)
     }) {
       done.insert(i)
-      guard slots[i].lit, let mode = slots[i].mode, let own = footprint(mode, slots[i].transform, (1, 1)) else {
+      guard slots[i].lit, let mode = slots[i].mode, let own = footprint(slots[i], mode, (1, 1)) else {
         continue
       }
       if let t = slots[i].cloneOf {
@@ -83,12 +82,12 @@ extension HeadProfilePlanner {
         continue
       }
       var scale = slots[i].entry.scale
-      if HeadTransform.quantized(scale, scaleQuantum) != 1 && !slots[i].head.capabilities.scaling {
+      if !slots[i].head.scaledArea.sameScale(scale, 1) && !slots[i].head.capabilities.scaling {
         warnings.append(.cannotScale(output: slots[i].head.name, scale: scale))
         scale = 1
       }
       slots[i].scale = (scale, scale)
-      slots[i].size = footprint(mode, slots[i].transform, slots[i].scale) ?? own
+      slots[i].size = footprint(slots[i], mode, slots[i].scale) ?? own
     }
   }
 
@@ -111,26 +110,15 @@ extension HeadProfilePlanner {
       slot.size = own
     } else if let mode = slot.mode {
       slot.scale = (fx, fy)
-      slot.size = footprint(mode, slot.transform, slot.scale) ?? own
+      slot.size = footprint(slot, mode, slot.scale) ?? own
     }
   }
 
-  /// The area a mode covers turned, then scaled across and down in the backend's steps
-  /// (`HeadTransform.footprint`); nil when it covers none.
-  func footprint(_ mode: PlannedMode, _ transform: HeadTransform, _ scale: (x: Double, y: Double)) -> (
+  /// The area a mode covers on the slot's head turned, then scaled across and down, as its
+  /// backend rounds it (`ScaledArea.footprint`); nil when it covers none.
+  func footprint(_ slot: HeadSlot, _ mode: PlannedMode, _ scale: (x: Double, y: Double)) -> (
     width: Int, height: Int
   )? {
-    var size: (width: Int, height: Int)?
-    if scale.x == scale.y {
-      size = transform.footprint(width: mode.width, height: mode.height, scale: scale.x, quantum: scaleQuantum)
-    } else if let sx = HeadTransform.quantized(scale.x, scaleQuantum),
-      let sy = HeadTransform.quantized(scale.y, scaleQuantum)
-    {
-      let (w, h) = transform.swapsAxes ? (mode.height, mode.width) : (mode.width, mode.height)
-      size = Footprint.extent(x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
-        .map { ($0.width, $0.height) }
-    }
-    guard let size, size.width > 0, size.height > 0 else { return nil }
-    return size
+    slot.head.scaledArea.footprint(width: mode.width, height: mode.height, transform: slot.transform, scale: scale)
   }
 }
