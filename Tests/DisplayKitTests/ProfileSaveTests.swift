@@ -87,6 +87,23 @@ import Testing
     }
   }
 
+  /// The scale is the CRTC's, as the server holds it, not the ratio of the area it shows to
+  /// the mode: 1366 pixels at 1.25 show 1708 (1.25036…), and 0.7 is held as 45875/65536.
+  @Test(arguments: [(1.25, 1708, 960, "1.25"), (45875.0 / 65536, 957, 538, "0.7")])
+  func aScaledOutputIsSavedAtItsCrtcsScaleWithFewDecimals(_ held: Double, width: Int, height: Int, said: String)
+    throws
+  {
+    var t = F.desk(["DP-1"])
+    let m1366 = RandRHeadAreaTests.m1366
+    t.modes[m1366.id] = m1366
+    t.outputs[0].modes.append(m1366.id)
+    t.crtcs[0].mode = m1366.id
+    (t.crtcs[0].width, t.crtcs[0].height) = (width, height)
+    t.crtcs[0].transform = CrtcTransform(matrix: [held, 0, 0, 0, held, 0, 0, 0, 1])
+    let text = ProfileSave.text(name: "p", topology: t)
+    #expect(text.contains("scale: \(said) }"), "\(text)")
+  }
+
   @Test func aModeIsWrittenPreciselyEnoughToPickItAgain() throws {
     var t = F.desk(["DP-1"])
     let close = Mode(

@@ -90,6 +90,10 @@ public enum ProfileSave {
     if !reflect.isEmpty {
       fields.append("reflect: " + quoted(reflect == [.reflectX, .reflectY] ? "xy" : reflect == .reflectX ? "x" : "y"))
     }
+    if let s = uniformScale(crtc.transform.matrix) {
+      if ProfileOutput.scales.contains(s) { fields.append("scale: \(s)") }
+      return fields
+    }
     let (w, h) = crtc.rotation.turned(mode.width, mode.height)
     if (crtc.width, crtc.height) != (w, h), w > 0, h > 0 {
       let s = Double(crtc.width) / Double(w)
@@ -101,6 +105,24 @@ public enum ProfileSave {
       }
     }
     return fields
+  }
+
+  /// The scale of a CRTC's transform matrix as the server holds it, when it is one scale both ways
+  /// other than 1, written with the fewest decimals (up to 6) that give the same 16.16 value:
+  /// 1366 wide at 1.25 shows 1708 pixels, whose ratio (1.25036…) is not the scale asked, and
+  /// 0.7 is held as 0.69999695…. Nil for the identity and for any other matrix.
+  static func uniformScale(_ m: [Double]) -> Double? {
+    guard m.count == 9, m[0] == m[4], m[0] > 0, m[0] != 1, m[8] == 1,
+      [m[1], m[2], m[3], m[5], m[6], m[7]].allSatisfy({ $0 == 0 }),
+      let held = HeadTransform.quantized(m[0], ScaleQuantum.randr)
+    else { return nil }
+    var p = 1.0
+    for _ in 1...6 {
+      p *= 10
+      let short = (m[0] * p).rounded() / p
+      if HeadTransform.quantized(short, ScaleQuantum.randr) == held { return short }
+    }
+    return m[0]
   }
 
   /// `WxH@R` with as many decimals as it takes for the mode policy to pick this very mode.
