@@ -52,22 +52,25 @@ public struct PNPVendors: Hashable, Sendable {
   }
 
   /// Whether `make` is an id itself (`DEL`, `PNP(DEL)`) or nothing: no table is needed for it.
-  public static func needsNoTable(_ make: String) -> Bool {
-    let make = make.trimmingSpaces
-    return make.isEmpty || isID(Substring(make)) || (make.hasPrefix("PNP(") && make.hasSuffix(")") && make.count == 8)
-  }
+  public static func needsNoTable(_ make: String) -> Bool { ownIDs(make.trimmingSpaces) != nil }
 
   /// The ids a compositor's `make` stands for: the id itself (`DEL`, or libdisplay-info's
   /// `PNP(DEL)`), else every id the table lists under that company name; none for a make
   /// that is neither (`The X.Org Foundation`, a virtual output's).
   public func ids(make: String) -> [String] {
     let make = make.trimmingSpaces
+    return Self.ownIDs(make) ?? idsByName[make] ?? []
+  }
+
+  /// The ids a trimmed make that needs no table says: itself, the id inside `PNP(…)` (none
+  /// for a malformed one), none for an empty make; nil for a company name.
+  static func ownIDs(_ make: String) -> [String]? {
+    if make.isEmpty { return [] }
     if make.hasPrefix("PNP("), make.hasSuffix(")"), make.count == 8 {
       let id = make.dropFirst(4).dropLast()
       return PNPVendors.isID(id) ? [String(id)] : []
     }
-    if PNPVendors.isID(Substring(make)) { return [make] }
-    return idsByName[make] ?? []
+    return PNPVendors.isID(Substring(make)) ? [make] : nil
   }
 
   /// Three capital letters, as an EDID's manufacturer field holds them.
