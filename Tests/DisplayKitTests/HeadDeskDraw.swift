@@ -77,8 +77,10 @@ extension HeadPlannerTests {
       var t = Topology(heads: snapshot)
       // As the daemon's Wayland server reads it: no screen maximum but the protocol's.
       (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
+      let replanning = draw.random.chance(25)
       tally.add(
-        HeadPlanDifferential.verdict(t, config, heads: snapshot), seed: seed, config: draw.rules.configText)
+        HeadPlanDifferential.verdict(t, config, heads: snapshot, replanningMain: replanning), seed: seed,
+        config: draw.rules.configText + (replanning ? " (main planned for its mode)" : ""))
     }
     tally.expectAgreement(of: Self.desks, "Wayland desks")
   }

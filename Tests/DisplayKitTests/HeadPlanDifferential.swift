@@ -23,17 +23,22 @@ enum HeadPlanDifferential {
   }
 
   /// `heads`: the snapshot `t` was made from (`Topology(heads:)`), else `t` as heads.
+  /// `replanningMain`: both planners plan a lit main for its mode (`Planner.replanningMain`).
   static func verdict(
     _ t: Topology, _ config: Config, settled: Set<OutputID> = [], noTransform: Set<CrtcID> = [],
-    heads: HeadSnapshot? = nil
+    heads: HeadSnapshot? = nil, replanningMain: Bool = false
   ) -> Verdict {
     let snapshot = heads ?? HeadSnapshot(topology: t, noTransform: noTransform)
     if let why = unsayable(t, snapshot) { return .excluded(why) }
-    let plan = Planner(topology: t, config: config, noTransform: noTransform).plan(settled: settled)
+    var planner = Planner(topology: t, config: config, noTransform: noTransform)
+    planner.replanningMain = replanningMain
+    let plan = planner.plan(settled: settled)
     if let why = randrLimit(plan) { return .excluded(why) }
     guard let old = OutputConfiguration(plan: plan, in: t) else { return .differs(["the bridge cannot say the plan"]) }
     let names = Set(settled.compactMap { t.output($0)?.name })
-    let new = HeadPlanner(snapshot: snapshot, config: config).plan(settled: names)
+    var headPlanner = HeadPlanner(snapshot: snapshot, config: config)
+    headPlanner.replanningMain = replanningMain
+    let new = headPlanner.plan(settled: names)
     var problems = compare(old, new.configuration)
     let configured = Set(plan.configures.compactMap { t.output($0)?.name })
     if configured != new.configures {

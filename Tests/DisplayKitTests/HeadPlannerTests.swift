@@ -17,7 +17,10 @@ import Testing
       var draw = DeskDraw(seed: seed)
       let (topology, config) = try draw.desk()
       let settled = draw.settled(topology)
-      tally.add(HeadPlanDifferential.verdict(topology, config, settled: settled), seed: seed, config: draw.configText)
+      let replanning = draw.random.chance(25)
+      tally.add(
+        HeadPlanDifferential.verdict(topology, config, settled: settled, replanningMain: replanning), seed: seed,
+        config: draw.configText + (replanning ? " (main planned for its mode)" : ""))
     }
     tally.expectAgreement(of: Self.desks, "desks")
   }

@@ -173,3 +173,56 @@ import Testing
     #expect((sent.x, sent.scale, sent.transform, sent.spelling) == (1920, 0.5, .rotated180, .reflectedY))
   }
 }
+
+/// `replanningMain`: main, lit by the rules but not in the mode its rule gives, planned for
+/// that mode alone.
+extension HeadPlannerValueTests {
+  /// eDP-1 (main) lit at 1280x1024 turned a quarter, its rule asking 1920x1080, a half turn
+  /// and a scale. (A rule making it primary would make it a monitor to arrange, not main.)
+  static let mainRule = "{match: {output: 'eDP-1'}, mode: '1920x1080', rotate: 'inverted', scale: 0.5}"
+  static let turnedMain = Head(
+    name: "eDP-1", enabled: true, modes: [full, small], currentMode: 1, transform: .rotated90, isInternalPanel: true,
+    capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
+
+  static func replanning(_ rules: String, _ snapshot: HeadSnapshot, settled: Set<String> = []) throws -> HeadPlan {
+    let config = try Config.parse(Array("{monitors: [\(rules)]}".utf8), file: "test.json5")
+    var planner = HeadPlanner(snapshot: snapshot, config: config)
+    planner.replanningMain = true
+    return planner.plan(settled: settled)
+  }
+
+  @Test func aReplannedMainTakesItsRulesModeWhereItIsAsItIsTurnedAndUnscaled() throws {
+    let desk = Self.desk(Head(name: "HDMI-1", modes: [Self.full]), main: Self.turnedMain)
+    let p = try Self.replanning(Self.mainRule, desk)
+    let main = try #require(p.configuration.heads.first { $0.name == "eDP-1" })
+    #expect(main.mode == .listed(width: 1920, height: 1080, refreshMilliHz: 60000))
+    #expect((main.x, main.y, main.transform, main.scale) == (0, 0, .rotated90, 1))
+    #expect(p.configuration.primary == nil && p.configures.contains("eDP-1"))
+    #expect(
+      p.warnings.contains(.mainLeftAsIs(output: "eDP-1", asked: ["rotate/reflect", "scale"])),
+      "\(p.warnings)")
+  }
+
+  @Test func aHeadBesideAReplannedMainIsPlacedBesideItsNewMode() throws {
+    // Main's new mode turned a quarter is 1080 wide: HDMI-1 goes right of it.
+    let desk = Self.desk(Head(name: "HDMI-1", modes: [Self.full]), main: Self.turnedMain)
+    let p = try Self.replanning(Self.mainRule, desk)
+    #expect(p.configuration.heads.first { $0.name == "HDMI-1" }?.x == 1080)
+  }
+
+  @Test func aMainIsLeftAsItIsUnlessReplannedOrWhenSettled() throws {
+    let desk = Self.desk(Head(name: "HDMI-1", connected: false), main: Self.turnedMain)
+    let config = try Config.parse(Array("{monitors: [\(Self.mainRule)]}".utf8), file: "test.json5")
+    #expect(HeadPlanner(snapshot: desk, config: config).plan().isEmpty)
+    #expect(try Self.replanning(Self.mainRule, desk, settled: ["eDP-1"]).isEmpty)
+    #expect(try !Self.replanning(Self.mainRule, desk).isEmpty)
+  }
+
+  @Test func aReplannedMainAlreadyInItsRulesModeIsNotSentAgain() throws {
+    var main = Self.turnedMain
+    main.currentMode = 0
+    let desk = Self.desk(Head(name: "HDMI-1", connected: false), main: main)
+    let p = try Self.replanning(Self.mainRule, desk)
+    #expect(p.isEmpty && p.configures == ["eDP-1"], "\(p.configuration.heads)")
+  }
+}

@@ -31,6 +31,9 @@ public struct HeadPlanner {
   public var vendors: PNPVendors
   /// Each head's settings by name; absent for a head a rule ignores.
   let settings: [String: MonitorSettings]
+  /// Main, lit and not settled, is planned too, for its mode alone (where it is, as it is
+  /// turned): the daemon asks this for a main it lit itself whose rule now gives another mode.
+  public var replanningMain = false
 
   public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none) {
     self.snapshot = snapshot.bounded().snapshot
@@ -63,14 +66,21 @@ public struct HeadPlanner {
   }
 
   /// The connected heads to plan for, with their settings: not main (but a dark main, first,
-  /// settled or not: never a dark desk), not settled, not non-desktop, not ignored.
+  /// settled or not: never a dark desk; and a main `replanningMain` asks for, with only its
+  /// mode from the rule), not settled, not non-desktop, not ignored.
   func pending(_ settled: Set<String>, main: Head?) -> [(head: Head, settings: MonitorSettings)] {
     let darkMain = main.map { !isLit($0) } ?? false
     let found = connected.compactMap { head -> (head: Head, settings: MonitorSettings)? in
       let isMain = head.name == main?.name
-      guard !isMain || darkMain, isMain || !settled.contains(head.name), !head.nonDesktop,
-        let settings = settings[head.name]
+      let replanned = isMain && replanningMain && !settled.contains(head.name)
+      guard !isMain || darkMain || replanned, isMain || !settled.contains(head.name), !head.nonDesktop,
+        var settings = settings[head.name]
       else { return nil }
+      if replanned && head.enabled {
+        // The layout keys are not applied to main (`mainWarnings`): its mode alone changes.
+        settings.position = .absolute(x: head.x, y: head.y)
+        (settings.transform, settings.scale, settings.primary, settings.enabled) = (nil, nil, false, true)
+      }
       return (head, settings)
     }
     return found.filter { $0.head.name == main?.name } + found.filter { $0.head.name != main?.name }
