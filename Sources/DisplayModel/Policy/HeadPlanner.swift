@@ -41,7 +41,7 @@ public struct HeadPlanner {
     self.vendors = vendors
     var settings: [String: MonitorSettings] = [:]
     for head in self.snapshot.heads {
-      settings[head.name] = config.settings(by: config.rule(for: head, vendors: vendors))
+      settings[head.name] = config.settings(for: head, vendors: vendors)
     }
     self.settings = settings
   }

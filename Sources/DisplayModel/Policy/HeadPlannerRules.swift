@@ -110,30 +110,9 @@ extension HeadPlanner {
   /// (primary, built-in panel, first connected) when lit, else the first lit head. A head a
   /// rule makes primary is a monitor to arrange, not main, unless `main` names it (as
   /// `Config.mainOutput`).
-  func mainHead() -> Head? {
-    let found = plainMain()
-    guard let found, found.name != config.main, madePrimary(found) else { return found }
-    let others = connected.filter { !madePrimary($0) }
-    let lit = others.filter(isLit)
-    return lit.first(where: \.isInternalPanel) ?? lit.first ?? others.first(where: \.isInternalPanel) ?? others.first
-      ?? found
-  }
+  func mainHead() -> Head? { HeadMain.main(in: snapshot, named: config.main, madePrimary: madePrimary) }
 
   func madePrimary(_ head: Head) -> Bool { settings[head.name]?.primary == true }
-
-  func plainMain() -> Head? {
-    let lit = { (head: Head) in head.connected && self.isLit(head) }
-    if let name = config.main, let head = head(named: name), lit(head) { return head }
-    if let head = snapshotMain, lit(head) { return head }
-    return connected.first(where: lit) ?? snapshotMain
-  }
-
-  /// The snapshot's main head: the primary when connected, else the first connected built-in
-  /// panel, else the first connected head.
-  var snapshotMain: Head? {
-    if let primary = snapshot.primary, let head = connected.first(where: { $0.name == primary }) { return head }
-    return connected.first(where: \.isInternalPanel) ?? connected.first
-  }
 }
 
 extension HeadCapabilities {
@@ -155,5 +134,11 @@ extension Config {
     let identity =
       edid == nil ? HeadIdentity(make: head.make, model: head.model, serial: head.serial, vendors: vendors) : nil
     return monitors.first { $0.match.matches(name: head.name, edid, identity: identity) }
+  }
+
+  /// The settings for a head (the defaults overridden by its first rule, `rule(for:vendors:)`):
+  /// nil when a rule says to ignore it.
+  public func settings(for head: Head, vendors: PNPVendors = .none) -> MonitorSettings? {
+    settings(by: rule(for: head, vendors: vendors))
   }
 }
