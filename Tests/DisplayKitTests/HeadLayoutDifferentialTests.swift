@@ -34,7 +34,7 @@ import Testing
     for seed in Self.seeds {
       var draw = HeadLayoutDraw(seed: seed)
       var (snapshot, _, config, text) = try draw.waylandDesk()
-      let panel = HeadLidPolicy.panel(in: snapshot, config: config)
+      let panel = LidPolicy.panel(in: snapshot, config: config)
       let previous = draw.previous(panel?.rect)
       if draw.random.chance(40), let i = snapshot.heads.firstIndex(where: { $0.name == panel?.name }) {
         (snapshot.heads[i].enabled, snapshot.heads[i].currentMode) = (false, nil)

@@ -16,19 +16,6 @@ public struct HeadBuiltinProfile: Hashable, Sendable {
 /// and touch devices. Rules' other keys do not apply: a layout asked for by hand lights what
 /// it names. Pure.
 public enum HeadBuiltinLayouts {
-  /// Main for the layouts: the head `main` names, else the built-in panel, else the
-  /// snapshot's primary, else the first connected head by connector name. Connected, not
-  /// necessarily lit: so `main-only` after `external-only` lights the panel again.
-  public static func main(in snapshot: HeadSnapshot, config: Config) -> Head? {
-    let desk = HeadProfileMatcher.desk(snapshot)
-    if let name = config.main, let named = desk.first(where: { $0.name == name }) { return named }
-    if let panel = HeadLidPolicy.panel(in: snapshot, config: config), desk.contains(where: { $0.name == panel.name }) {
-      return panel
-    }
-    if let primary = snapshot.primary, let head = desk.first(where: { $0.name == primary }) { return head }
-    return desk.first
-  }
-
   /// The profile that puts the desk in `layout`, or why it cannot. `mainMode`: the mode main
   /// is to have (the one it had under automatic choice); nil keeps the one it has.
   /// `vendors`: the PNP ids a head's make stands for, for rules matching by identity.
@@ -38,7 +25,7 @@ public enum HeadBuiltinLayouts {
   ) -> Result<HeadBuiltinProfile, LayoutRefusal> {
     let snapshot = snapshot.bounded().snapshot
     let desk = HeadProfileMatcher.desk(snapshot)
-    guard let main = main(in: snapshot, config: config) else { return .failure(.noMonitors) }
+    guard let main = BuiltinLayouts.main(in: snapshot, config: config) else { return .failure(.noMonitors) }
     let others = desk.filter { $0.name != main.name }
     let request = mainMode.map { ModeRequest.sizeRate(width: $0.width, height: $0.height, refresh: $0.refreshHz) }
     let entries = Entries(config: config, main: main.name, mainRequest: request ?? .keep, vendors: vendors)
@@ -56,7 +43,7 @@ public enum HeadBuiltinLayouts {
       order = [main] + others
       profile.outputs = mirrorEntries(main, others, entries)
     case .externalOnly:
-      guard let panel = HeadLidPolicy.panel(in: snapshot, config: config),
+      guard let panel = LidPolicy.panel(in: snapshot, config: config),
         desk.contains(where: { $0.name == panel.name })
       else { return .failure(.noPanel) }
       let externals = desk.filter { $0.name != panel.name }

@@ -3,13 +3,6 @@
 /// heads may be off. Keyed by head name; the screen's size and which CRTC lights the panel
 /// are the backend's business. Pure.
 public enum HeadLidPolicy {
-  /// The built-in panel: the connected head `panel` names, else the first connected head
-  /// the backend marks as one (`eDP*`, `LVDS*`, `DSI*` on RandR).
-  public static func panel(in snapshot: HeadSnapshot, config: Config) -> Head? {
-    if let name = config.panel { return snapshot.head(named: name).flatMap { $0.connected ? $0 : nil } }
-    return snapshot.heads.first { $0.connected && $0.isInternalPanel }
-  }
-
   /// What the lid asks of the panel, with `lid_closed: "disable"`: closed, the panel goes off
   /// when another connected head is lit (the lit heads move so the desk starts at 0,0, each
   /// keeping its mode, transform and scale; main takes over as primary); open (or closed with
@@ -21,7 +14,7 @@ public enum HeadLidPolicy {
     snapshot: HeadSnapshot, config: Config, lid: LidState, previous: Rect? = nil, vendors: PNPVendors = .none
   ) -> HeadPlan {
     let snapshot = snapshot.bounded().snapshot
-    guard config.lidClosed == .disable, let panel = panel(in: snapshot, config: config) else {
+    guard config.lidClosed == .disable, let panel = LidPolicy.panel(in: snapshot, config: config) else {
       return empty(snapshot)
     }
     switch (lid, panel.enabled) {
@@ -47,7 +40,7 @@ public enum HeadLidPolicy {
     let lit = snapshot.heads.filter { $0.enabled && $0.name != panel.name }
     let primary =
       snapshot.primary == panel.name
-      ? main(snapshot: snapshot, config: config, without: panel.name, vendors: vendors)?.name : nil
+      ? LidPolicy.main(snapshot: snapshot, config: config, without: panel.name, vendors: vendors)?.name : nil
     let configuration = OutputConfiguration(
       generation: snapshot.generation, heads: [.off(panel.name)] + relayout(lit, adding: nil), primary: primary)
     return HeadPlan(configuration: configuration, configures: [panel.name])
@@ -97,29 +90,4 @@ public enum HeadLidPolicy {
     return overflow ? (b < 0 ? Int.max : Int.min) : difference
   }
 
-  /// Main once heads may be off: the head `main` names (else the built-in panel) when lit;
-  /// else the snapshot's primary when lit; else the profile's first enabled entry whose head
-  /// is lit; else the first lit connected head. With neither `main` nor a panel connected:
-  /// the rule planner's main (`HeadPlanner`). `without` counts as off (a head a plan is
-  /// turning off).
-  public static func main(
-    snapshot: HeadSnapshot, config: Config, profile: Profile? = nil, assignment: HeadProfileAssignment? = nil,
-    without: String? = nil, vendors: PNPVendors = .none
-  ) -> Head? {
-    let lit = { (head: Head) in head.name != without && head.connected && head.enabled }
-    let named =
-      config.main.flatMap { snapshot.head(named: $0) }
-      ?? (config.main == nil ? panel(in: snapshot, config: config) : nil)
-    guard let named, named.connected else {
-      return HeadPlanner(snapshot: snapshot, config: config, vendors: vendors).mainHead()
-    }
-    if lit(named) { return named }
-    if let primary = snapshot.primary.flatMap(snapshot.head(named:)), lit(primary) { return primary }
-    if let profile, let assignment {
-      for (entry, name) in zip(profile.outputs, assignment.heads) where entry.enabled != false {
-        if let head = snapshot.head(named: name), lit(head) { return head }
-      }
-    }
-    return snapshot.heads.first(where: lit)
-  }
 }
