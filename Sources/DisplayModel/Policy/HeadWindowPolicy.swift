@@ -86,7 +86,7 @@ extension Config {
 /// forever. Those heads get the placeholder, with the reason as its details line.
 enum HeadMirrorLoops {
   static func refusing(_ candidates: [HeadWindowWanted]) -> [HeadWindowWanted] {
-    let rings = self.rings(candidates.map { ($0.rect, $0.mirror?.source) })
+    let rings = MirrorLoops.rings(candidates.map { ($0.rect, $0.mirror?.source) })
     return zip(candidates, rings).map { want, ring in
       guard let ring else { return want }
       let names = ring.map { candidates[$0].head }
@@ -103,7 +103,11 @@ enum HeadMirrorLoops {
       return refused
     }
   }
+}
 
+/// The rings of surfaces that redraw one another through their mirrors' source areas,
+/// for the window policies over a topology and over heads alike.
+enum MirrorLoops {
   /// For each surface with a source area, the ring of surfaces (by index, from it) that
   /// redraw one another through it, found depth first in the surfaces' order; nil where
   /// there is none, and for a surface without a source.

@@ -105,29 +105,10 @@ extension Config {
   /// forever: root DAMAGE sees every composite. Those monitors get the placeholder, with the
   /// reason as its details line.
   private func refusingMirrorLoops(_ candidates: [WindowWanted], _ topology: Topology) -> [WindowWanted] {
-    let mirrors = candidates.filter { $0.mirror != nil }
-    // An edge from a mirror to every mirror whose source area its window draws on.
-    func redraws(_ w: WindowWanted) -> [WindowWanted] {
-      mirrors.filter { other in other.mirror.map { w.rect.intersects($0.source) } ?? false }
-    }
-    func ring(from start: WindowWanted) -> [WindowWanted]? {
-      if redraws(start).contains(where: { $0.output.id == start.output.id }) { return [start] }
-      var path = [start]
-      var seen: Set<OutputID> = []
-      func visit(_ w: WindowWanted) -> Bool {
-        for next in redraws(w) {
-          if next.output.id == start.output.id { return true }
-          guard seen.insert(next.output.id).inserted else { continue }
-          path.append(next)
-          if visit(next) { return true }
-          path.removeLast()
-        }
-        return false
-      }
-      return visit(start) ? path : nil
-    }
-    return candidates.map { want in
-      guard want.mirror != nil, let path = ring(from: want) else { return want }
+    let rings = MirrorLoops.rings(candidates.map { ($0.rect, $0.mirror?.source) })
+    return zip(candidates, rings).map { want, ring in
+      guard let ring else { return want }
+      let path = ring.map { candidates[$0] }
       let source = want.mirrorSource.flatMap { topology.output($0)?.name } ?? "?"
       let reason =
         path.count == 1
