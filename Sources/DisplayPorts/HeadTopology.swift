@@ -37,6 +37,7 @@ extension Topology {
         preferredCount: head.modes.filter(\.preferred).count, edid: head.edid, nonDesktop: head.nonDesktop)
       output.headIdentity = HeadIdentity(make: head.make, model: head.model, serial: head.serial, vendors: vendors)
       output.takesAnySize = head.capabilities.anySize
+      output.headInstance = head.instance
       // Every connected head has its own CRTC, an idle one while it is off, so that a plan
       // can light it again.
       let crtc = CrtcID(rawValue: id.rawValue)

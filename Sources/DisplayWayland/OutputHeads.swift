@@ -32,13 +32,16 @@ final class HeadState {
   /// wlroots' logical scale (the mode divided by it is the area shown).
   var logicalScale = 1.0
 
-  init(_ proxy: OpaquePointer) { self.proxy = proxy }
+  /// The how-manieth head object of this manager: another one is another attachment.
+  let instance: UInt64
+
+  init(_ proxy: OpaquePointer, instance: UInt64) { (self.proxy, self.instance) = (proxy, instance) }
 
   /// The port's value: the config's scale is 1/logical scale, the area the mode divided by
   /// it as the compositor lays the head out.
   var head: Head {
     let current = enabled ? modes.firstIndex { $0.proxy == currentMode } : nil
-    return Head(
+    var head = Head(
       name: name, description: description, make: make, model: model, serial: serial, mmWidth: mmWidth,
       mmHeight: mmHeight, connected: true, enabled: enabled,
       modes: modes.map {
@@ -48,6 +51,8 @@ final class HeadState {
       isInternalPanel: ["eDP", "LVDS", "DSI"].contains { name.hasPrefix($0) },
       capabilities: HeadCapabilities(
         transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true))
+    head.instance = instance
+    return head
   }
 }
 
@@ -59,6 +64,8 @@ final class OutputHeads {
   private let connection: WaylandConnection
   private(set) var heads: [HeadState] = []
   private var modeOwners: [OpaquePointer: HeadState] = [:]
+  /// Head objects announced so far: each one's instance.
+  private var headsAnnounced: UInt64 = 0
   /// The last `done`'s serial; nil before the first.
   private(set) var serial: UInt32?
   /// The compositor stopped the manager (it is going away).
@@ -114,7 +121,8 @@ final class OutputHeads {
       zwlr_output_head_v1_destroy(proxy)
       return
     }
-    heads.append(HeadState(proxy))
+    headsAnnounced += 1
+    heads.append(HeadState(proxy, instance: headsAnnounced))
     zwlr_output_head_v1_add_listener(proxy, &headListener, Unmanaged.passUnretained(self).toOpaque())
   }
 

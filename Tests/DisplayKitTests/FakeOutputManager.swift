@@ -49,13 +49,19 @@ final class FakeOutputManager: OutputManager {
   }
 
   /// A monitor plugged in: its head listed, connected and off (a compositor that lights new
-  /// heads itself is another client's change).
+  /// heads itself is another client's change), a new head object (the next instance).
   func plug(_ head: Head) {
+    var head = head
+    plugged += 1
+    head.instance = plugged
     change { heads in
       heads.removeAll { $0.name == head.name }
       heads.append(head)
     }
   }
+
+  /// Heads plugged so far: each one's instance.
+  private var plugged: UInt64 = 0
 
   /// Unplugged as RandR says it: listed, disconnected, still lit until a client turns it off.
   func unplug(_ name: String) {

@@ -8,7 +8,11 @@ import DisplaySupport
 struct MonitorKey: Equatable {
   var edid: [UInt8]?
   var identity: HeadIdentity?
-  init(_ output: Output?) { (edid, identity) = (output?.edid, output?.headIdentity) }
+  /// A monitor attached again is a new head object on wlroots, though it says the same.
+  var instance: UInt64
+  init(_ output: Output?) {
+    (edid, identity, instance) = (output?.edid, output?.headIdentity, output?.headInstance ?? 0)
+  }
 }
 
 /// The display manager: gives every connected external monitor its chosen mode and place,
@@ -42,8 +46,9 @@ public final class Daemon {
   /// retried when the topology next changes (not on the events of their own rollback), up
   /// to `maxAttempts` times, and again when the monitor or the config changes.
   var failures: [OutputID: (monitor: MonitorKey, count: Int)] = [:]
-  /// Outputs the rules lit (set a mode on) since they connected, whatever monitor is on them now.
-  var litByRules: Set<OutputID> = []
+  /// Outputs the daemon lit (set a mode on: by the rules, a profile or a built-in layout)
+  /// since they connected, whatever monitor is on them now.
+  var litByDaemon: Set<OutputID> = []
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
@@ -266,7 +271,7 @@ public final class Daemon {
     }
     settled = settled.filter { present($0.key, $0.value) }
     failures = failures.filter { present($0.key, $0.value.monitor) }
-    litByRules = litByRules.filter { grace.pending[$0] != nil || topology.output($0)?.isConnected == true }
+    litByDaemon = litByDaemon.filter { grace.pending[$0] != nil || topology.output($0)?.isConnected == true }
   }
 
   /// Makes `new` the current snapshot (with the monitors whose disconnect waits for the grace

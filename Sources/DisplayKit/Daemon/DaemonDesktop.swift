@@ -56,7 +56,7 @@ extension Daemon {
     profileRuntime.active = ActiveProfile(name: nil, reason: .none)
     (profileRuntime.chosen, profileRuntime.applied, profileRuntime.manual) = (nil, nil, nil)
     profileRuntime.automaticLayout = nil
-    (profileRuntime.lidDesk, settled, failures, litByRules) = (nil, [:], [:], [])
+    (profileRuntime.lidDesk, settled, failures, litByDaemon) = (nil, [:], [:], [])
     log.debug("reconcile \(n) (\(reason)): the layout is \(manager.rawValue)'s; nothing to change")
     return []
   }

@@ -27,7 +27,9 @@ extension Daemon {
   /// Makes `choice` the choice by hand on this desk; the first one also keeps the layout
   /// automatic choice had, to put back when it resumes.
   func beginManual(_ choice: LayoutChoice) {
-    if profileRuntime.manual == nil { profileRuntime.automaticLayout = topology }
+    if profileRuntime.manual == nil {
+      (profileRuntime.automaticLayout, profileRuntime.automaticLit) = (topology, litByDaemon)
+    }
     profileRuntime.manual = (choice, desk)
   }
 
@@ -173,6 +175,12 @@ extension Daemon {
       // Refused and rolled back to a dark desk: tried again.
       return errors.isEmpty || !deskIsDark
     }
+    // Lit as automatic choice had it: by whom it was then. Lit where it was off then (kept
+    // so that the desk is not dark): by the choice, so the rules plan it for its mode.
+    let keptLit = topology.connectedOutputs.filter { topology.geometry(of: $0) != nil }.map(\.id).filter { id in
+      saved.output(id).map { saved.geometry(of: $0) == nil } ?? true
+    }
+    litByDaemon = profileRuntime.automaticLit.union(keptLit)
     return events
   }
 }

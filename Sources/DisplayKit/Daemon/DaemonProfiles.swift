@@ -51,6 +51,9 @@ struct ProfileRuntime {
   /// The layout automatic choice had when the first manual choice was made: put back when
   /// automatic choice resumes.
   var automaticLayout: Topology?
+  /// The outputs the daemon had lit then (`Daemon.litByDaemon`): what a put-back layout
+  /// holds lit as automatic choice had it is lit by whom it was then, not by the choice.
+  var automaticLit: Set<OutputID> = []
   /// The profile last brought into force (or that failed), and the desk then.
   var applied: (name: String, desk: DeskKey)?
   /// Whether the last apply of the chosen profile failed (and was rolled back).
@@ -136,6 +139,9 @@ extension Daemon {
         result?.applied = true
       case .applied(let plan, let outcome, let errors):
         result?.applied = report(outcome, errors, plan, name, n, reason)
+        // Once the choice ends, the rules plan a main it lit for its rule's mode, as the
+        // outputs they lit themselves.
+        if result?.applied == true { litByDaemon.formUnion(plan.changes.filter { $0.mode != nil }.flatMap(\.outputs)) }
         // Refused and rolled back to a dark desk: tried again.
         if result?.applied == false && deskIsDark { return false }
       }

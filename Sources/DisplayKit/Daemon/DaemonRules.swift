@@ -18,7 +18,7 @@ extension Daemon {
       // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
       var planner = Planner(
         topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
-      planner.replanningMain = main.map { !$0.inItsMode && litByRules.contains($0.output.id) } ?? false
+      planner.replanningMain = main.map { !$0.inItsMode && litByDaemon.contains($0.output.id) } ?? false
       return planner.plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel))
     } judge: { step in
       let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
@@ -38,7 +38,7 @@ extension Daemon {
       guard !failed.isEmpty else {
         for id in plan.configures { settle(id) }
         let lit = Set(plan.changes.filter { $0.mode != nil }.flatMap(\.outputs))
-        litByRules.formUnion(plan.configures.intersection(lit))
+        litByDaemon.formUnion(plan.configures.intersection(lit))
         return true
       }
       countFailures(failed)
@@ -52,8 +52,9 @@ extension Daemon {
   ///
   /// In its mode, main is settled where it is: the rules never move it, and when another
   /// output becomes main (one lit after it, the primary lit again) it is not placed afresh by
-  /// the next look as a monitor never configured. In another mode, on an output the rules lit
-  /// (another monitor swapped on it, or a reload gave it another rule), it is planned for its
+  /// the next look as a monitor never configured. In another mode, on an output the daemon lit
+  /// (another monitor swapped on it, a reload gave it another rule, or a profile or a layout
+  /// chosen by hand lit it and is no longer in force), it is planned for its
   /// mode, as a fresh daemon would have planned it before it became main; a main the daemon
   /// never lit (the panel at start-up, one lit by hand) stays as it is, and is planned once it
   /// is no longer main (in the same reconcile: `arrange`).

@@ -168,6 +168,11 @@ public struct Head: Hashable, Sendable {
   /// `non-desktop` (a VR headset): never arranged.
   public var nonDesktop: Bool
   public var capabilities: HeadCapabilities
+  /// Which of the backend's objects for this connector it is: a new one each time a monitor
+  /// is attached (wlroots makes a new head object), 0 where the backend keeps one object a
+  /// connector (RandR). A monitor unplugged and back before anyone looked is another
+  /// instance, not a head another client turned off.
+  public var instance: UInt64 = 0
 
   public init(
     name: String, description: String = "", make: String = "", model: String = "", serial: String = "",

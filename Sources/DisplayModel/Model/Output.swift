@@ -52,6 +52,9 @@ public struct Output: Hashable, Sendable {
   /// The server makes any size it is asked for (wlroots' `set_custom_mode`), so a size and
   /// rate it does not list is asked for as it is, not replaced by the preferred mode.
   public var takesAnySize = false
+  /// The backend's object for the connector (`Head.instance`): another one is another
+  /// attachment of a monitor, whatever it says about itself.
+  public var headInstance: UInt64 = 0
 
   public init(
     id: OutputID, name: String, connection: Connection, crtc: CrtcID? = nil,

@@ -143,14 +143,6 @@ extension SimRun {
     // A profile whose apply failed is not tried again on the same desk (a server refusing it
     // is not asked again at every event): the layout before it stays, by design.
     if daemon.profileRuntime.failed { return [] }
-    // A monitor that went and came back unseen over the port is a head another client
-    // turned off, for all the daemon can tell, and left off: a limit of the port, pinned in
-    // SimulationPortFindings.
-    let t = world.topology
-    let returnedOff = world.returnedUnseen.contains { c in
-      t.output(named: SimScenario.connectors[c]).map { t.geometry(of: $0) == nil } ?? false
-    }
-    if returnedOff && excusesUnseenReturns { return [] }
     let fresh = world.fresh()
     do {
       let other = try Daemon(

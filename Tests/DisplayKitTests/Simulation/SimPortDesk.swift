@@ -57,8 +57,7 @@ final class SimPortDesk: SimDesk {
   /// A monitor on a connector that holds none comes as a new head, off. Another on one that
   /// holds a monitor takes its head's place as it is, lit where the old one was (as a
   /// compositor keeps an output's state by its name): what differs is what the monitor says
-  /// of itself. (A head that came back off with the same identity would be one another
-  /// client turned off, for all the daemon can tell.)
+  /// of itself.
   func plug(_ connector: Int, monitor: Int) {
     let head = Self.head(connectors[connector], monitor: monitor)
     guard manager.head(head.name) != nil else { return manager.plug(head) }

@@ -44,10 +44,6 @@ final class SimRun {
   let without: Set<String>
   /// Whether the log is kept for a replay (with the steps between its lines).
   let keepingLog: Bool
-  /// Whether a monitor back unseen and left off is excused (`freshProblems`); a finding's
-  /// test turns it off to show it.
-  var excusesUnseenReturns = true
-
   /// `keepingLog`: the daemon's lines are kept for the failure's report (a replay shows
   /// them); else only errors are formatted, which the daemon counts (a sixth of the cost of
   /// a life went to lines nobody read). The daemon does the same whatever its log level.

@@ -66,16 +66,8 @@ final class SimWorld: DisplayServer {
   /// configurations) that the daemon has not taken yet.
   private var worldEvents = 0
 
-  /// Connectors whose monitor went and came back (the same one) before the daemon read a
-  /// snapshot between: over the port its head comes back off, which to the daemon is a head
-  /// another client turned off (a port's head has no instance a new one could be told by).
-  private(set) var returnedUnseen: Set<Int> = []
-  /// The monitors whose head went, by connector, while no snapshot has shown it gone.
-  private var goneUnseen: [Int: Int] = [:]
-
   /// A monitor plugged into (or swapped on) a connector; one change event.
   func plug(_ connector: Int, monitor: Int) {
-    if goneUnseen[connector] == monitor { returnedUnseen.insert(connector) } else { returnedUnseen.remove(connector) }
     plugged[connector] = monitor
     worldEvents += 1
     desk.plug(connector, monitor: monitor)
@@ -83,8 +75,6 @@ final class SimWorld: DisplayServer {
 
   /// The monitor goes. Where the server withdraws its head, the surfaces on it go with it.
   func unplug(_ connector: Int) {
-    if desk.withdrawsSurfaces { goneUnseen[connector] = plugged[connector] }
-    returnedUnseen.remove(connector)
     plugged[connector] = nil
     worldEvents += 1
     desk.unplug(connector)
@@ -143,8 +133,7 @@ final class SimWorld: DisplayServer {
     return try desk.takeChanges(onInputDevice: onInputDevice)
   }
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
-    goneUnseen = [:]
-    return try desk.snapshot(options)
+    try desk.snapshot(options)
   }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try desk.releaseModes(releases) }
 
