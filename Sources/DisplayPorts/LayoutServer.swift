@@ -10,6 +10,9 @@ public protocol LayoutServer: AnyObject {
   var name: String { get }
   /// One consistent snapshot.
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology
+  /// The heads a snapshot of this server is, as the output-management port describes them
+  /// (what the planners over heads take); `topology` is the last one `snapshot` read.
+  func heads(of topology: Topology) -> HeadSnapshot
   /// Applies a plan made from `topology`, all or nothing.
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome
   /// Removes modes displayd made from the outputs listing them and destroys them; what the

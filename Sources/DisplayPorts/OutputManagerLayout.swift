@@ -36,6 +36,8 @@ public final class OutputManagerLayout {
   /// Where what the bridge left out of a snapshot is said (once while it stays the same).
   let warn: (String) -> Void
   private var lastWarnings: [String] = []
+  /// The heads the last snapshot was made of, bounded as it was.
+  private var lastHeads = HeadSnapshot(heads: [])
 
   public init(
     _ manager: any OutputManager, desk: Desk, vendors: @escaping (_ makes: [String]) -> PNPVendors = { _ in .none },
@@ -51,10 +53,14 @@ public final class OutputManagerLayout {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     let (bounded, warnings) = try manager.heads(probe: options.probe).bounded()
     report(warnings)
+    lastHeads = bounded
     var topology = Topology(bounded: bounded, vendors: vendors(bounded.heads.map(\.make)))
     (topology.screen.maxWidth, topology.screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
     return topology
   }
+
+  /// The heads `topology` was made of: the last snapshot's (those the bridge kept).
+  public func heads(of topology: Topology) -> HeadSnapshot { lastHeads }
 
   /// What the bridge left out of a snapshot, said when it changes (not at every snapshot).
   private func report(_ warnings: [String]) {

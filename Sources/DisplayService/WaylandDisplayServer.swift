@@ -70,6 +70,7 @@ public final class WaylandDisplayServer: DisplayServer {
   }
 
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
+  public func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
 
   /// A plan that changes no head (only a primary or a screen size, which have no Wayland
   /// meaning) sends nothing.

@@ -7,6 +7,7 @@ import DisplayX11
 /// here, above both, so the daemon (DisplayKit) knows only the protocol and never X.
 extension XConnection: DisplayServer {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try readTopology(options) }
+  public func heads(of topology: Topology) -> HeadSnapshot { RandROutputManager(self).snapshot(topology) }
 }
 
 extension XSurfaces {

@@ -31,6 +31,8 @@ public final class RandRLayout: LayoutServer {
     try connection.readTopology(options)
   }
 
+  public func heads(of topology: Topology) -> HeadSnapshot { manager.snapshot(topology) }
+
   public func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
     try connection.releaseModes(releases)
   }

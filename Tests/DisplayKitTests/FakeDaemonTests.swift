@@ -52,6 +52,20 @@ import Testing
     #expect(server.topology.crtcs[1].mode == nil, "its CRTC turned off")
   }
 
+  /// On X the daemon's heads are the RandR backend's of the snapshot it read: the same
+  /// heads, lit where their CRTCs are, with no read of their own.
+  @Test func theDaemonsHeadsAreTheRandRBackendsOfItsSnapshot() throws {
+    let server = desk()
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: immediate, log: quiet)
+    try daemon.start()
+    plug(server, 1)
+    try daemon.handleServerEvents()
+    #expect(daemon.heads.heads.map(\.name) == ["eDP-1", "HDMI-1", "DP-1"])
+    #expect(daemon.heads.head(named: "HDMI-1")?.rect == Rect(x: 1920, y: 0, width: 1920, height: 1080))
+    #expect(daemon.heads.head(named: "DP-1")?.connected == false)
+    #expect(daemon.heads.primary == daemon.topology.primary.flatMap { daemon.topology.output($0)?.name })
+  }
+
   @Test func theDaemonsOwnChangesCauseNoFurtherChangeAndAUsersLaterChangeIsLeftAlone() throws {
     let server = desk()
     let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)

@@ -4,6 +4,8 @@ import DisplayPorts
 import DisplayRender
 import DisplaySupport
 
+@testable import DisplayX11
+
 /// A display server with no I/O, in the spirit of wlroots' headless backend: a topology the
 /// test changes and faults on demand. Events are queued by the test and drained by the
 /// daemon. (The surfaces are `FakeSurfaceHost`'s.) It has the desk facilities an X server has
@@ -96,6 +98,11 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
     probes += 1
     unprobed = nil
     return topology
+  }
+
+  /// The heads the RandR backend makes of `topology`.
+  func heads(of topology: Topology) -> HeadSnapshot {
+    RandROutputManager(server: FakeRandRServer(topology)).snapshot(topology)
   }
 
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {

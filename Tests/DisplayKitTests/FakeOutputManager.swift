@@ -284,6 +284,7 @@ final class PortDisplayServer: DisplayServer {
   }
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
+  func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
     try layout.apply(plan, in: topology)
   }

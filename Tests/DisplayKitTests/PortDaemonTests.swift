@@ -44,6 +44,20 @@ import Testing
     #expect(manager.applied.count == 1 && surfaces.opened == 1)
   }
 
+  /// The planners over heads take the heads the daemon read, not heads made back from its
+  /// topology: what the compositor listed, the plugged head's new instance among it.
+  @Test func theDaemonsHeadsAreTheCompositorsAfterAPlugAndItsOwnChange() throws {
+    let (manager, server) = desk()
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: try config(""), log: quiet)
+    try daemon.start()
+    manager.plug(FakeOutputManager.head("HDMI-1"))
+    try daemon.handleServerEvents()
+    try daemon.handleServerEvents()
+    #expect(daemon.heads.heads == manager.heads)
+    #expect(daemon.heads.head(named: "HDMI-1")?.rect == Rect(x: 1920, y: 0, width: 1920, height: 1080))
+    #expect(daemon.heads.head(named: "HDMI-1")?.instance == 1)
+  }
+
   @Test func aRefusedConfigurationLeavesTheDeskAsItWasIsLoggedAndIsTriedAgainOnTheNextChange() throws {
     let (manager, server) = desk()
     var lines: [String] = []

@@ -37,6 +37,8 @@ public final class Daemon {
   let watcher: TopologyWatcher
   /// The latest snapshot.
   public var topology: Topology { watcher.topology }
+  /// The latest snapshot's heads, as the output-management port describes them.
+  public var heads: HeadSnapshot { watcher.heads }
   public internal(set) var counters = DaemonCounters()
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
   /// Outputs configured since they connected, with the monitor then: left as they are until

@@ -24,6 +24,8 @@ public final class TopologyWatcher {
   public let layout: any LayoutServer
   /// The latest snapshot.
   public private(set) var topology: Topology
+  /// The latest snapshot's heads, as the output-management port describes them.
+  public private(set) var heads: HeadSnapshot
   /// Snapshots adopted since the first.
   public private(set) var snapshots = 0
 
@@ -34,6 +36,7 @@ public final class TopologyWatcher {
     self.layout = layout
     try source.selectChangeEvents()
     topology = try layout.snapshot(ReadOptions(probe: probe))
+    heads = layout.heads(of: topology)
     _ = try source.takeChanges {}
   }
 
@@ -51,7 +54,7 @@ public final class TopologyWatcher {
   /// Makes `new` the latest snapshot; returns what changed since the last one.
   public func adopt(_ new: Topology) -> [TopologyEvent] {
     snapshots += 1
-    defer { topology = new }
+    defer { (topology, heads) = (new, layout.heads(of: new)) }
     return TopologyDiff.events(from: topology, to: new)
   }
 

@@ -91,6 +91,7 @@ final class SimPortDesk: SimDesk {
     try server.takeChanges(onInputDevice: onInputDevice)
   }
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try server.snapshot(options) }
+  func heads(of topology: Topology) -> HeadSnapshot { server.heads(of: topology) }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try server.releaseModes(releases) }
 
   /// A configuration the compositor put in force that left every head as it was changed

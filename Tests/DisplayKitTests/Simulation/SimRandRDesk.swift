@@ -88,6 +88,7 @@ final class SimRandRDesk: SimDesk {
     generationRead = generation
     return try fake.snapshot(options)
   }
+  func heads(of topology: Topology) -> HeadSnapshot { fake.heads(of: topology) }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try fake.releaseModes(releases) }
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {

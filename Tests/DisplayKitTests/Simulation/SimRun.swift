@@ -199,7 +199,7 @@ final class SimRun {
   /// comparison with a fresh daemon.
   func check(afterStep: Bool) -> SimFailure? {
     var problems = surfaceProblems() + applyProblems()
-    if !owesResync && world.queuedEvents == 0 { problems += stateProblems() }
+    if !owesResync && world.queuedEvents == 0 { problems += stateProblems() + headProblems() }
     if !afterStep && problems.isEmpty { problems += settledProblems() }
     guard !problems.isEmpty else { return nil }
     return SimFailure(seed: seed, backend: world.backend, steps: steps, problems: problems, log: log)

@@ -135,6 +135,7 @@ final class SimWorld: DisplayServer {
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     try desk.snapshot(options)
   }
+  func heads(of topology: Topology) -> HeadSnapshot { desk.heads(of: topology) }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try desk.releaseModes(releases) }
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
