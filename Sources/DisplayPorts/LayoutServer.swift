@@ -11,7 +11,8 @@ public protocol LayoutServer: AnyObject {
   /// One consistent snapshot.
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology
   /// The heads a snapshot of this server is, as the output-management port describes them
-  /// (what the planners over heads take); `topology` is the last one `snapshot` read.
+  /// (what the planners over heads take); `topology` is the last one `snapshot` read, or
+  /// the daemon's view of it (a backend whose snapshots are heads gives the heads it read).
   func heads(of topology: Topology) -> HeadSnapshot
   /// Applies a plan made from `topology`, all or nothing.
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome

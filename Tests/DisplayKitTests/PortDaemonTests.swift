@@ -58,6 +58,27 @@ import Testing
     #expect(daemon.heads.head(named: "HDMI-1")?.instance == 1)
   }
 
+  /// A head listed as disconnected while its monitor's disconnect waits for the grace is
+  /// still connected in the daemon's heads, as in its topology: its window stays meanwhile.
+  @Test func aHeadWhoseDisconnectWaitsForTheGraceStaysConnectedInTheDaemonsHeads() throws {
+    let (manager, server) = desk()
+    var graceful = Config()
+    graceful.disconnectGrace = 5
+    let clock = ManualClock()
+    let daemon = try Daemon(server: server, surfaces: surfaces, config: graceful, log: quiet, clock: clock)
+    try daemon.start()
+    manager.plug(FakeOutputManager.head("HDMI-1"))
+    try daemon.handleServerEvents()
+    manager.unplug("HDMI-1")
+    try daemon.handleServerEvents()
+    #expect(!daemon.pendingDisconnects.isEmpty && manager.head("HDMI-1")?.connected == false)
+    #expect(daemon.heads.head(named: "HDMI-1")?.connected == true, "waiting for the grace")
+    #expect(surfaces.held == 1)
+    clock.advance(6_000_000_000)
+    try daemon.graceTimerFired()
+    #expect(daemon.heads.head(named: "HDMI-1")?.connected == false, "the grace over")
+  }
+
   @Test func aRefusedConfigurationLeavesTheDeskAsItWasIsLoggedAndIsTriedAgainOnTheNextChange() throws {
     let (manager, server) = desk()
     var lines: [String] = []

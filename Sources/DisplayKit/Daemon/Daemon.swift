@@ -280,7 +280,8 @@ public final class Daemon {
   /// still in it); logs and returns what changed since the last one.
   func adopt(_ new: Topology) -> [TopologyEvent] {
     let step = graceStep(new)
-    let events = step.events + watcher.adopt(step.view).filter { !step.quiet.contains($0.output.id) }
+    let heads = maskedHeads(layoutServer.heads(of: step.view))
+    let events = step.events + watcher.adopt(step.view, heads: heads).filter { !step.quiet.contains($0.output.id) }
     for event in events { log.info(event.summary) }
     return events
   }

@@ -184,6 +184,16 @@ extension Daemon {
 
   /// `real` with every pending monitor still connected (its EDID and modes as they were, its
   /// CRTC as the server has it now), and the primary kept while it is one of them.
+  /// The heads as the daemon treats them: a head listed whose monitor's disconnect waits for
+  /// the grace still connected (a head the server no longer lists stays gone, as in `masked`).
+  func maskedHeads(_ real: HeadSnapshot) -> HeadSnapshot {
+    var view = real
+    let pending = Set(grace.pending.values.map(\.output.name))
+    for i in view.heads.indices where pending.contains(view.heads[i].name) { view.heads[i].connected = true }
+    if view.primary == nil, let primary = heads.primary, pending.contains(primary) { view.primary = primary }
+    return view
+  }
+
   func masked(_ real: Topology) -> Topology {
     var view = real
     for (id, held) in grace.pending {

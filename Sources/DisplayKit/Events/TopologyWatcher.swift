@@ -51,10 +51,11 @@ public final class TopologyWatcher {
     try source.takeChanges(onInputDevice: onInputDevice)
   }
 
-  /// Makes `new` the latest snapshot; returns what changed since the last one.
-  public func adopt(_ new: Topology) -> [TopologyEvent] {
+  /// Makes `new` the latest snapshot, with `heads` (by default the layout server's of it);
+  /// returns what changed since the last one.
+  public func adopt(_ new: Topology, heads: HeadSnapshot? = nil) -> [TopologyEvent] {
     snapshots += 1
-    defer { (topology, heads) = (new, layout.heads(of: new)) }
+    defer { (topology, self.heads) = (new, heads ?? layout.heads(of: new)) }
     return TopologyDiff.events(from: topology, to: new)
   }
 
