@@ -16,12 +16,23 @@ public protocol LayoutServer: AnyObject {
   func heads(of topology: Topology) -> HeadSnapshot
   /// Applies a plan made from `topology`, all or nothing.
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome
+  /// Tests `configuration`, planned from the heads of `topology` (the last snapshot, or the
+  /// daemon's view of it), then puts it in force, all or nothing: the port's answer and its
+  /// report. An empty configuration sends nothing.
+  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  )
+  /// The PNP ids the makes of `snapshot`'s heads stand for (for rules matching a monitor
+  /// without an EDID); none where every monitor has an EDID.
+  func vendors(of snapshot: HeadSnapshot) -> PNPVendors
   /// Removes modes displayd made from the outputs listing them and destroys them; what the
   /// server refused.
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
 }
 
 extension LayoutServer {
+  public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { .none }
+
   /// One consistent snapshot, without probing connectors.
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
 }

@@ -59,6 +59,21 @@ public final class OutputManagerLayout {
     return topology
   }
 
+  /// Tests `configuration`, then applies it; an empty one sends nothing.
+  public func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    guard !configuration.heads.isEmpty || (desk.hasPrimary && configuration.primary != nil) else {
+      return (.applied, ApplyReport())
+    }
+    let tested = try manager.test(configuration)
+    guard tested == .applied else { return (tested, ApplyReport()) }
+    return try manager.applyReporting(configuration)
+  }
+
+  /// The PNP ids the makes of `snapshot`'s heads stand for.
+  public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { vendors(snapshot.heads.map(\.make)) }
+
   /// The heads `topology` was made of: the last snapshot's (those the bridge kept).
   public func heads(of topology: Topology) -> HeadSnapshot { lastHeads }
 

@@ -71,6 +71,12 @@ public final class WaylandDisplayServer: DisplayServer {
 
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
   public func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
+  public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
+  public func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    try layout.apply(configuration)
+  }
 
   /// A plan that changes no head (only a primary or a screen size, which have no Wayland
   /// meaning) sends nothing.

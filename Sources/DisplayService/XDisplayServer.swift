@@ -8,6 +8,11 @@ import DisplayX11
 extension XConnection: DisplayServer {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try readTopology(options) }
   public func heads(of topology: Topology) -> HeadSnapshot { RandROutputManager(self).snapshot(topology) }
+  public func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    try RandROutputManager(self).applyReporting(configuration, from: topology)
+  }
 }
 
 extension XSurfaces {

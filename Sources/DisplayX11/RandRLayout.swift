@@ -33,6 +33,13 @@ public final class RandRLayout: LayoutServer {
 
   public func heads(of topology: Topology) -> HeadSnapshot { manager.snapshot(topology) }
 
+  /// Planned from `topology` as the manager reads the server (no read of its own).
+  public func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    try manager.applyReporting(configuration, from: topology)
+  }
+
   public func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
     try connection.releaseModes(releases)
   }

@@ -13,6 +13,8 @@ import DisplaySupport
 final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, OutputPropertyStore {
   let name = ":fake"
   var topology: Topology
+  /// The RandR backend over this fake: what the daemon's configurations go through.
+  private(set) lazy var outputManager = RandROutputManager(server: self)
   /// RandR events waiting to be drained (each "may change the topology").
   var pendingRandR = 0
   /// Input devices added, waiting to be drained.
@@ -101,8 +103,13 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
   }
 
   /// The heads the RandR backend makes of `topology`.
-  func heads(of topology: Topology) -> HeadSnapshot {
-    RandROutputManager(server: FakeRandRServer(topology)).snapshot(topology)
+  func heads(of topology: Topology) -> HeadSnapshot { outputManager.snapshot(topology) }
+
+  /// Through the RandR backend, which plans the CRTCs and sends the plan to `apply`.
+  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    try outputManager.applyReporting(configuration, from: topology)
   }
 
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
@@ -203,4 +210,9 @@ extension Daemon {
 final class ManualClock: MonotonicClock {
   private(set) var nanoseconds: UInt64 = 1_000_000_000
   func advance(_ by: UInt64) { nanoseconds += by }
+}
+
+extension FakeDisplayServer: RandRServer {
+  var randrVersion: (major: Int, minor: Int) { (1, 6) }
+  func readTopology(_ options: ReadOptions) throws(DisplayError) -> Topology { try snapshot(options) }
 }

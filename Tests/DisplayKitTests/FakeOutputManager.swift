@@ -285,6 +285,12 @@ final class PortDisplayServer: DisplayServer {
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
   func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
+  func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
+  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    try layout.apply(configuration)
+  }
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
     try layout.apply(plan, in: topology)
   }

@@ -12,14 +12,15 @@ extension Daemon {
     let lastDesk = profileRuntime.lidDesk
     profileRuntime.lidDesk = now
     var events: [TopologyEvent] = []
-    var (before, panelName, panelID): (Rect?, String?, OutputID?) = (nil, nil, nil)
-    let words = ApplyWording(subject: { "lid \(self.lid.rawValue)" }, unscaled: "scale 1 instead")
-    _ = try applyLoop(n, reason, words, &events) { _ in
-      let panel = LidPolicy.panel(in: topology, config: config)
-      (before, panelName, panelID) = (panel.flatMap { topology.geometry(of: $0) }, panel?.name, panel?.id)
-      return LidPolicy.plan(topology: topology, config: config, lid: lid, previous: profileRuntime.panelRect)
+    var (before, panelName): (Rect?, String?) = (nil, nil)
+    _ = try applyConfigurations(n, reason, &events) {
+      let panel = LidPolicy.panel(in: heads, config: config)
+      (before, panelName) = (panel?.rect, panel?.name)
+      return HeadLidPolicy.plan(
+        snapshot: heads, config: config, lid: lid, previous: profileRuntime.panelRect,
+        vendors: layoutServer.vendors(of: heads))
     } judge: { step in
-      guard case .applied(let plan, let outcome, let errors) = step else {
+      guard case .applied(let plan, let report, let errors) = step else {
         // The lid closed, the panel the only monitor lit: nothing to do yet, and done with
         // no desk (not even one before, which the same monitors back would make again): a
         // monitor whose apply failed, lit by the next look on the same desk, turns the panel
@@ -35,11 +36,11 @@ extension Daemon {
       }
       profileRuntime.lidDesk = now
       if lid == .closed, let before { profileRuntime.panelRect = before }
-      for id in plan.configures { settle(id) }
+      for name in plan.configures { if let id = topology.output(named: name)?.id { settle(id) } }
       counters.reconcilesChanged += 1
-      let name = panelName ?? "the panel"
-      let on = panelID.flatMap { topology.output($0) }.flatMap { topology.geometry(of: $0) } != nil
-      log.info("reconcile \(n): lid \(lid.rawValue), \(name) \(on ? "on" : "off"): " + describe(outcome))
+      let on = panelName.flatMap { heads.head(named: $0)?.rect } != nil
+      log.info(
+        "reconcile \(n): lid \(lid.rawValue), \(panelName ?? "the panel") \(on ? "on" : "off"): " + describe(report))
       return true
     }
     return events

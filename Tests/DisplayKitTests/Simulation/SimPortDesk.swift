@@ -92,6 +92,19 @@ final class SimPortDesk: SimDesk {
   }
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try server.snapshot(options) }
   func heads(of topology: Topology) -> HeadSnapshot { server.heads(of: topology) }
+  func vendors(of snapshot: HeadSnapshot) -> PNPVendors { server.vendors(of: snapshot) }
+
+  /// As a plan's: a configuration in force that left every head as it was changed nothing.
+  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    let (before, sent) = (manager.heads, manager.applied.count)
+    let answer = try server.apply(configuration, in: topology)
+    guard manager.applied.count > sent else { return answer }
+    applies += 1
+    if answer.result == .applied, manager.heads == before { redundantApplies.append(Self.describe(configuration)) }
+    return answer
+  }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try server.releaseModes(releases) }
 
   /// A configuration the compositor put in force that left every head as it was changed

@@ -3,12 +3,17 @@ import DisplayModel
 import DisplayPorts
 import DisplaySupport
 
+@testable import DisplayX11
+
 /// The simulated world's server on X: `FakeDisplayServer`, its config timestamp moving on a
 /// plug or an unplug (so that a plan made before one is answered stale and sends nothing),
 /// the Nth apply failing half way (rolled back) and a watch on applies that change nothing.
 final class SimRandRDesk: SimDesk {
   let fake: FakeDisplayServer
   let connectors: [String]
+  /// The RandR backend over this desk: configurations are planned into CRTC plans that
+  /// `apply` answers (stale, faults and all) as it answers the daemon's plans.
+  private(set) lazy var outputManager = RandROutputManager(server: self)
 
   /// A desk of `connectors`, the first (the panel) lit, `plugged` holding monitors
   /// (`SimScenario.monitors` by connector) left dark, no event waiting.
@@ -88,7 +93,12 @@ final class SimRandRDesk: SimDesk {
     generationRead = generation
     return try fake.snapshot(options)
   }
-  func heads(of topology: Topology) -> HeadSnapshot { fake.heads(of: topology) }
+  func heads(of topology: Topology) -> HeadSnapshot { outputManager.snapshot(topology) }
+  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    try outputManager.applyReporting(configuration, from: topology)
+  }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try fake.releaseModes(releases) }
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
@@ -128,4 +138,9 @@ final class SimRandRDesk: SimDesk {
     let primary = plan.primary.map { ["primary \($0.rawValue)"] } ?? []
     return (changes + screen + primary).joined(separator: ", ")
   }
+}
+
+extension SimRandRDesk: RandRServer {
+  var randrVersion: (major: Int, minor: Int) { (1, 6) }
+  func readTopology(_ options: ReadOptions) throws(DisplayError) -> Topology { try snapshot(options) }
 }

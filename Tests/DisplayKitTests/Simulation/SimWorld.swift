@@ -136,6 +136,16 @@ final class SimWorld: DisplayServer {
     try desk.snapshot(options)
   }
   func heads(of topology: Topology) -> HeadSnapshot { desk.heads(of: topology) }
+  func vendors(of snapshot: HeadSnapshot) -> PNPVendors { desk.vendors(of: snapshot) }
+  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    let answer = try desk.apply(configuration, in: topology)
+    guard answer.result != .stale else { return answer }
+    lastApplyFailed = answer.result != .applied
+    failedApplies += lastApplyFailed ? 1 : 0
+    return answer
+  }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try desk.releaseModes(releases) }
 
   func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {

@@ -1,0 +1,69 @@
+import DisplayModel
+
+/// How one round of the apply loop over heads ended, for its caller to judge.
+enum ConfigurationStep {
+  /// The plan sends nothing: the heads are as it would make them.
+  case unchanged(HeadPlan)
+  /// Sent: in force when `errors` is empty, else refused or put back (the desk as it was).
+  case applied(HeadPlan, ApplyReport, errors: [ApplyProblem])
+}
+
+extension Daemon {
+  /// The apply loop over the output-management port's values: plans from the daemon's heads,
+  /// has the layout server test and apply the configuration, re-reads; one planned from a
+  /// snapshot that went stale is planned again from the new one; every other end goes to
+  /// `judge`, which says whether to plan again. What is the server's business (CRTCs, the
+  /// screen, a transform a CRTC refuses) the backend learns and answers. `plan` returns nil
+  /// when there is nothing to apply (having said why). Each plan warning is logged once.
+  /// Returns false when `maxRounds` rounds did not end it.
+  func applyConfigurations(
+    _ n: Int, _ reason: String, _ events: inout [TopologyEvent], plan: () -> HeadPlan?,
+    judge: (ConfigurationStep) -> Bool
+  ) throws(DisplayError) -> Bool {
+    var logged: Set<PlanWarning> = []
+    for _ in 0..<Self.maxRounds {
+      guard let plan = plan() else { return true }
+      for warning in plan.warnings where logged.insert(warning).inserted { log.warning("\(warning)") }
+      if plan.isEmpty {
+        if judge(.unchanged(plan)) { return true }
+        continue
+      }
+      let (result, report) = try layoutServer.apply(plan.configuration, in: topology)
+      events += adopt(try layoutServer.snapshot())
+      for warning in report.warnings { log.warning(warning) }
+      let errors: [ApplyProblem]
+      switch result {
+      case .stale:
+        log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
+        continue
+      case .applied: errors = []
+      case .refused(let refusal): errors = Self.problems(refusal, report)
+      }
+      if judge(.applied(plan, report, errors: errors)) { return true }
+    }
+    return false
+  }
+
+  /// What kept a configuration from being put in force, in the order the log gives it: the
+  /// heads that failed and the other failures of an apply put back, else the refusal; then
+  /// what the rollback did not restore.
+  static func problems(_ refusal: ApplyRefusal, _ report: ApplyReport) -> [ApplyProblem] {
+    let notRestored = refusal.notRestored.map(ApplyProblem.notRestored)
+    guard report.rolledBack else { return [.planRefused(refusal.reason)] + notRestored }
+    let failed = report.failed.map {
+      ApplyProblem.couldNotConfigure(output: $0.heads.joined(separator: ","), reason: $0.reason)
+    }
+    return failed + report.problems.map(ApplyProblem.failure) + notRestored
+  }
+
+  /// What an apply did, in the log's words: each head's mode and place (or off), the
+  /// screen's new size, what failed and was put back.
+  func describe(_ report: ApplyReport) -> String {
+    var parts = report.entries.map(\.description)
+    if let size = report.deskSize { parts.append("screen \(size.width)x\(size.height)") }
+    if !report.failed.isEmpty {
+      parts.append("rolled back: \(report.failed.flatMap(\.heads).joined(separator: ", ")) failed")
+    }
+    return parts.joined(separator: ", ")
+  }
+}
