@@ -39,7 +39,8 @@ import Testing
     let head = { (name: String) in Head(name: name, modes: [Self.full, Self.small]) }
     var desk = Self.desk(head("HDMI-1"))
     desk.heads.append(head("DP-1"))
-    let p = try Self.plan("{match: {output: 'HDMI-1'}, rotate: 'left'}, {match: {output: 'DP-1'}, mode: '1280x1024'}", desk)
+    let p = try Self.plan(
+      "{match: {output: 'HDMI-1'}, rotate: 'left'}, {match: {output: 'DP-1'}, mode: '1280x1024'}", desk)
     let marks = try ["HDMI-1", "DP-1"].map { name in
       try #require(p.configuration.heads.first { $0.name == name }).modeIsDefault
     }
