@@ -94,6 +94,45 @@ import XRig
     #expect(server.sent.first?.screen.map { [$0.width, $0.height] } == [1920 + 768, 1080])
     #expect(report.warnings.count == 1 && report.warnings.first?.hasPrefix("DP-1: 1920x1080 turned") == true)
   }
+
+  /// The footprint is scaled too: 1920x1080 at 1.5 covers 2880x1620, 1280x1024 1920x1536,
+  /// 1024x768 1536x1152, which fits.
+  @Test func aScaledDefaultModeGivesWayToTheLargestWhoseScaledAreaFits() throws {
+    let server = FakeRandRServer(Self.small)
+    var scaled = Self.turned(default: true)
+    (scaled.transform, scaled.scale) = (.normal, 1.5)
+    let (result, report) = try RandROutputManager(server: server).applyReporting(
+      Self.configuration(server.topology, [scaled]))
+    #expect(result == .applied, "\(result)")
+    #expect(server.sent.first?.changes.first?.mode == B.m768.id)
+    #expect(server.sent.first?.screen.map { [$0.width, $0.height] } == [1536, 1152])
+    #expect(
+      report.warnings == [
+        "DP-1: 1920x1080 does not fit within the server's maximum screen 1600x1200; 1024x768 instead"
+      ])
+  }
+
+  /// Two heads on one CRTC show one mode: the one taken is one both list. At most 1300 high,
+  /// 1280x1024 turned would fit, but HDMI-1 lacks it.
+  @Test func aCloneSharingTheCrtcTakesTheLargestModeBothListThatFits() throws {
+    var t = B.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": B.m1080])
+    t.outputs[1].connection = .connected
+    t.outputs[1].modes = [B.m1080.id, B.m768.id]
+    t.outputs[1].possibleCrtcs = [t.crtcs[0].id, t.crtcs[1].id]
+    t.crtcs[0].possibleOutputs.append(t.outputs[1].id)
+    t.crtcs[0].rotations = [.normal, .left]
+    (t.screen.maxWidth, t.screen.maxHeight) = (1600, 1300)
+    let server = FakeRandRServer(t)
+    var panel = Self.turned(default: true)
+    panel.name = "eDP-1"
+    var clone = panel
+    (clone.name, clone.sameAs) = ("HDMI-1", "eDP-1")
+    let result = try RandROutputManager(server: server).apply(Self.configuration(t, [panel, clone]))
+    #expect(result == .applied, "\(result)")
+    let changes = try #require(server.sent.first?.changes)
+    #expect(changes.count == 1 && changes.first?.outputs.count == 2, "\(changes)")
+    #expect(changes.first?.mode == B.m768.id)
+  }
 }
 
 extension XServerTests {
