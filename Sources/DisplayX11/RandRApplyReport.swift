@@ -4,15 +4,16 @@ extension RandROutputManager {
   /// What the applier did, as the port reports it: the heads of each CRTC set, in the order
   /// the server set them (every one turned off before any is lit), at the mode it took or
   /// off; those already in force; when it failed and put everything back, the changes that
-  /// failed and the other problems; the screen's size when it changed; the warnings. Nothing
+  /// failed and the other problems; the screen's size when it changed; the warnings (the
+  /// plan's, such as a default mode given way to a smaller one, then the applier's). Nothing
   /// was set for a stale plan or one the applier refused unsent.
   static func report(_ outcome: ApplyOutcome, _ planned: PlannedConfiguration, _ topology: Topology) -> ApplyReport {
     guard !outcome.stale, outcome.refused == nil else { return ApplyReport(warnings: outcome.warnings) }
     let heads = { (change: CrtcChange) in planned.crtcNames[change.crtc] ?? [change.outputName] }
     let entry = { (change: CrtcChange, mode: ModeID?) in Self.entry(change, mode, heads(change), planned, topology) }
     return ApplyReport(
-      entries: outcome.applied.map { entry($0.change, $0.mode) }, deskSize: outcome.screen, warnings: outcome.warnings,
-      sequential: true,
+      entries: outcome.applied.map { entry($0.change, $0.mode) }, deskSize: outcome.screen,
+      warnings: planned.warnings.map(\.description) + outcome.warnings, sequential: true,
       unchanged: outcome.unchanged.map { entry($0, $0.mode) },
       failed: outcome.failed.map {
         ApplyReport.Failure(heads: heads($0.change), enabled: $0.change.mode != nil, reason: $0.reason)

@@ -5,6 +5,9 @@ import DisplayPorts
 struct PlannedConfiguration {
   var plan: Plan
   var crtcNames: [CrtcID: [String]]
+  /// What the plan does otherwise than asked (a default mode too large for the server's
+  /// screen given way to a smaller one).
+  var warnings: [PlanWarning] = []
 
   /// The heads on `crtcs`, in the order of the plan's changes.
   func names(of crtcs: Set<CrtcID>) -> [String] {
@@ -20,7 +23,8 @@ struct PlannedConfiguration {
 /// listed modes matched by size and nearest refresh, custom modes as the custom-mode path
 /// makes them, fallbacks after them, transforms as rotation bits and scale matrices, the
 /// screen sized to hold every lit CRTC within the server's maximum and X's 16-bit
-/// coordinates, and its millimetres. Every reason a configuration cannot be sent is
+/// coordinates (a head whose mode is the default choice taking a smaller one of its own where
+/// the screen would be too large: `fitDefaultModes`), and its millimetres. Every reason a configuration cannot be sent is
 /// collected as a typed problem. Pure.
 struct RandRConfigurationPlanner {
   typealias Problem = ApplyRefusal.Problem
@@ -43,6 +47,9 @@ struct RandRConfigurationPlanner {
     var names: [CrtcID: [String]] = [:]
     var problems: [Problem] = []
     var allocator: CrtcAllocator
+    /// The CRTCs lit for heads whose mode is the planner's default choice.
+    var defaultModes: Set<CrtcID> = []
+    var warnings: [PlanWarning] = []
   }
 
   func plan(_ configuration: OutputConfiguration) -> Result<PlannedConfiguration, ApplyRefusal> {
@@ -58,7 +65,10 @@ struct RandRConfigurationPlanner {
     for entry in plain where given[entry.output.id] == nil {
       given[entry.output.id] = work.allocator.free(for: entry.output)
     }
-    for entry in plain { light(entry, on: given[entry.output.id], &work) }
+    for entry in plain {
+      light(entry, on: given[entry.output.id], &work)
+      if entry.head.modeIsDefault, let crtc = given[entry.output.id] { work.defaultModes.insert(crtc.id) }
+    }
     for entry in clones where !share(entry, &work) {
       light(entry, on: work.allocator.own(entry.output) ?? work.allocator.free(for: entry.output), &work)
     }
@@ -75,7 +85,7 @@ struct RandRConfigurationPlanner {
     work.plan.screenMillimetres = configuration.physicalSize.map { ($0.width, $0.height) }
     work.plan.configures = Set(entries.map(\.output.id))
     guard work.problems.isEmpty else { return .failure(ApplyRefusal(problems: work.problems)) }
-    return .success(PlannedConfiguration(plan: work.plan, crtcNames: work.names))
+    return .success(PlannedConfiguration(plan: work.plan, crtcNames: work.names, warnings: work.warnings))
   }
 
   /// The heads of the server the configuration names, each once (the last word counts).

@@ -25,6 +25,7 @@ extension RandRConfigurationPlanner {
   /// The screen that holds every CRTC lit afterwards, at least the server's minimum; refused
   /// beyond its maximum or X's 16-bit coordinates.
   func sizeScreen(_ work: inout Work) {
+    fitDefaultModes(&work)
     let changed = Set(work.plan.changes.map(\.crtc))
     var rects = topology.crtcs.filter { $0.isActive && !changed.contains($0.id) }.map(\.rect)
     for change in work.plan.changes {

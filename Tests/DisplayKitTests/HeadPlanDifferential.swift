@@ -150,10 +150,12 @@ enum HeadPlanDifferential {
   /// A configuration as RandR keeps it: the scale in 16.16 fixed point (the head plan sends
   /// the config's scale, the bridge the matrix's), the filter only where something scales,
   /// nothing but the name for a head turned off, made modes without their names (the name
-  /// a made mode gets is the RandR backend's to give; the bridge keeps the plan's).
+  /// a made mode gets is the RandR backend's to give; the bridge keeps the plan's), and no
+  /// mark of a default mode (a plan does not say which of its modes were asked).
   static func normalized(_ head: HeadConfiguration) -> HeadConfiguration {
     guard head.enabled else { return .off(head.name) }
     var h = head
+    h.modeIsDefault = false
     let unnamed = { (request: HeadModeRequest) -> HeadModeRequest in
       guard case .custom(var line) = request else { return request }
       line.name = nil

@@ -27,9 +27,27 @@ import Testing
       p.configuration.heads == [
         HeadConfiguration(
           name: "HDMI-1", enabled: true, mode: .listed(width: 1920, height: 1080, refreshMilliHz: 60000),
-          fallbackModes: [.listed(width: 1280, height: 1024, refreshMilliHz: 75025)], x: 1920)
+          fallbackModes: [.listed(width: 1280, height: 1024, refreshMilliHz: 75025)], x: 1920, modeIsDefault: true)
       ])
     #expect(p.configuration.generation == 3 && p.configures == ["HDMI-1"] && p.warnings.isEmpty)
+  }
+
+  /// A rule without a mode leaves the backend free to take a smaller one where the server's
+  /// largest screen is too small for it; a rule's size is asked, and so is a head the layout
+  /// only moves (it keeps the mode it shows).
+  @Test func onlyARuleWithoutAModeMarksItsModeTheDefaultChoice() throws {
+    let head = { (name: String) in Head(name: name, modes: [Self.full, Self.small]) }
+    var desk = Self.desk(head("HDMI-1"))
+    desk.heads.append(head("DP-1"))
+    let p = try Self.plan(
+      "{match: {output: 'HDMI-1'}, rotate: 'left'}, {match: {output: 'DP-1'}, mode: '1280x1024'}", desk)
+    let marks = try ["HDMI-1", "DP-1"].map { name in
+      try #require(p.configuration.heads.first { $0.name == name }).modeIsDefault
+    }
+    #expect(marks == [true, false])
+    let left = try Self.plan("{match: {output: 'HDMI-1'}, position: 'left-of main'}", Self.desk(head("HDMI-1")))
+    let main = try #require(left.configuration.heads.first { $0.name == "eDP-1" })
+    #expect(main.x == 1920 && !main.modeIsDefault)
   }
 
   @Test func aTransformTheHeadCannotShowFallsBackToTheTurnItCanWithAWarning() throws {

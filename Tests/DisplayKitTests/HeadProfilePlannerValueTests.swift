@@ -45,9 +45,21 @@ import Testing
       p.configuration.heads == [
         HeadConfiguration(
           name: "HDMI-1", enabled: true, mode: Self.listed(Self.full), fallbackModes: [Self.listed(Self.full50)],
-          x: 1920)
+          x: 1920, modeIsDefault: true)
       ])
     #expect(p.configuration.generation == 9 && p.configures == ["eDP-1", "HDMI-1"] && p.warnings.isEmpty)
+  }
+
+  /// Only an entry that asks no mode leaves the backend free to take a smaller one where
+  /// the server's largest screen is too small for it; a size or a mode to make is asked.
+  @Test func onlyAnEntryWithoutAModeMarksItsModeTheDefaultChoice() throws {
+    let more = [Self.head("DP-1"), Self.head("DP-2")]
+    let p = try Self.plan(
+      "{match: {output: 'eDP-1'}, mode: '1280x1024'}, {match: {output: 'HDMI-1'}, rotate: 'left'}, "
+        + "{match: {output: 'DP-1'}, mode: '1600x700', custom: true}, {match: {output: 'DP-2'}, mode: 'preferred'}",
+      Self.desk(more))
+    let marks = try ["eDP-1", "HDMI-1", "DP-1", "DP-2"].map { try Self.change(p, $0).modeIsDefault }
+    #expect(marks == [false, true, false, true])
   }
 
   @Test func aRotatedEntryShowsItsModeTurnedAndTheNextStartsAfterItsTurnedWidth() throws {
@@ -140,7 +152,8 @@ import Testing
     #expect(
       p.configuration.heads == [
         HeadConfiguration(
-          name: "HDMI-1", enabled: true, mode: Self.listed(Self.full), fallbackModes: [Self.listed(Self.full50)]),
+          name: "HDMI-1", enabled: true, mode: Self.listed(Self.full), fallbackModes: [Self.listed(Self.full50)],
+          modeIsDefault: true),
         .off("eDP-1"),
       ])
     #expect(p.configuration.primary == "HDMI-1")

@@ -36,11 +36,17 @@ public struct HeadConfiguration: Hashable, Sendable {
   /// backend has no clones) this head is lit as its own fields say, which the planners set
   /// to the other's place. Nil: a head of its own.
   public var sameAs: String?
+  /// Whether `mode` is the planner's default choice, the entry (a profile's, a rule's) having
+  /// asked none: a backend that knows a limit the planner does not (RandR: the server's
+  /// largest screen) may give the head a smaller mode of its own instead, with a warning. A
+  /// mode asked explicitly is never changed.
+  public var modeIsDefault: Bool
 
   public init(
     name: String, enabled: Bool, mode: HeadModeRequest? = nil, fallbackModes: [HeadModeRequest] = [], x: Int = 0,
     y: Int = 0, transform: HeadTransform = .normal, spelling: TransformSpelling = .turned, scale: Double = 1,
-    scaleY: Double? = nil, scaleFilter: ScaleFilter = .bilinear, sameAs: String? = nil
+    scaleY: Double? = nil, scaleFilter: ScaleFilter = .bilinear, sameAs: String? = nil,
+    modeIsDefault: Bool = false
   ) {
     self.name = name
     self.enabled = enabled
@@ -54,6 +60,7 @@ public struct HeadConfiguration: Hashable, Sendable {
     self.scaleY = scaleY
     self.scaleFilter = scaleFilter
     self.sameAs = sameAs
+    self.modeIsDefault = modeIsDefault
   }
 
   /// Off.

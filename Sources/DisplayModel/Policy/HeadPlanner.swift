@@ -150,7 +150,7 @@ public struct HeadPlanner {
     return HeadTarget(
       mode: mode, fallbacks: Array(fallbacks.prefix(Planner.maxFallbacks)), transform: transform,
       spelling: spelling(head, settings, transform), scale: scale, filter: settings.scaleFilter,
-      scaled: settings.scale != nil)
+      scaled: settings.scale != nil, modeIsDefault: settings.mode == .preferred && settings.custom == nil)
   }
 
   /// RandR's spelling of the transform a head gets: the rule's, when the head gets the one
@@ -192,4 +192,6 @@ struct HeadTarget {
   var filter: ScaleFilter
   /// Whether a rule gives a `scale`: then the head's area must match too.
   var scaled: Bool
+  /// Whether the rules ask no mode (`HeadConfiguration.modeIsDefault`).
+  var modeIsDefault: Bool
 }

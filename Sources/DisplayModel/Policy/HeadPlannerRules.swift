@@ -46,7 +46,8 @@ extension HeadPlanner {
       guard !same else { return nil }
       return HeadConfiguration(
         name: head.name, enabled: true, mode: t.mode.request, fallbackModes: t.fallbacks.map(\.request), x: rect.x,
-        y: rect.y, transform: t.transform, spelling: t.spelling, scale: t.scale, scaleFilter: t.filter)
+        y: rect.y, transform: t.transform, spelling: t.spelling, scale: t.scale, scaleFilter: t.filter,
+        modeIsDefault: t.modeIsDefault)
     }
   }
 

@@ -27,7 +27,8 @@ extension HeadProfilePlanner {
   }
 
   /// What the slot `i` asks of its head: its mode, the further modes of that size (that
-  /// the clones sharing it list too), its place, transform and scales.
+  /// the clones sharing it list too), its place, transform and scales. The mode is the
+  /// default choice when the entry asks none (`HeadConfiguration.modeIsDefault`).
   func configuration(_ i: Int, _ slots: [HeadSlot]) -> HeadConfiguration? {
     let slot = slots[i]
     guard let mode = slot.mode, let rect = slot.rect else { return nil }
@@ -37,11 +38,14 @@ extension HeadProfilePlanner {
         && clones.allSatisfy { Self.lists($0.head, m) }
     }
     let (sx, sy) = slot.scale
+    // A clone on a head of its own is scaled to its target's area: another mode would show
+    // another area, so its mode is not the backend's to change.
+    let isDefault = slot.entry.mode == .preferred && slot.entry.custom == nil && slot.cloneOf == nil
     return HeadConfiguration(
       name: slot.head.name, enabled: true, mode: mode.request, fallbackModes: fallbacks.map(\.request), x: rect.x,
       y: rect.y, transform: slot.transform, spelling: slot.spelling, scale: sx,
       scaleY: slot.head.scaledArea.sameScale(sy, sx) ? nil : sy,
-      scaleFilter: slot.filter)
+      scaleFilter: slot.filter, modeIsDefault: isDefault)
   }
 
   /// Whether the head already shows this: lit at the mode, transform and place (`rect`: a
