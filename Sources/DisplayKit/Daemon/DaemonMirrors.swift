@@ -40,9 +40,9 @@ extension Daemon {
   }
 
   /// What a mirror monitor asks of its surface.
-  func mirrorRequest(_ want: WindowWanted) -> MirrorRequest? {
+  func mirrorRequest(_ want: HeadWindowWanted) -> MirrorRequest? {
     guard let geometry = want.mirror else { return nil }
-    let source = want.mirrorSource.flatMap { topology.output($0)?.name } ?? ""
+    let source = want.mirrorSource ?? ""
     return MirrorRequest(
       source: source, geometry: geometry, filter: want.filter, cursor: want.cursor, refreshHz: want.refreshHz)
   }
@@ -57,7 +57,7 @@ extension Daemon {
     defer { monitors[id] = monitor }
     if let stopped = monitor.mirrorStopped, stopped == frames, let request = monitor.mirror {
       log.warning("the mirror of \(request.source) on \(monitor.name) stopped again: the placeholder until it changes")
-      if let want = windowConfig.wantedWindows(in: topology).first(where: { $0.output.id == id }) {
+      if let want = windowConfig.wantedWindows(in: heads).first(where: { $0.head == monitor.name }) {
         draw(&monitor, want.picture)
       }
       return false
@@ -69,7 +69,7 @@ extension Daemon {
   }
 
   /// Asks the surface to mirror what `want` says (or to change how), and to paint it all.
-  func updateMirror(_ monitor: inout ManagedMonitor, _ want: WindowWanted) {
+  func updateMirror(_ monitor: inout ManagedMonitor, _ want: HeadWindowWanted) {
     guard let surfaces, let request = mirrorRequest(want) else { return }
     if mirrors.supported == nil { mirrors.supported = surfaces.canMirror }
     guard mirrors.supported == true else {

@@ -10,12 +10,12 @@ extension Daemon {
     // A Wayland compositor places Xwayland's managed windows itself (sway floats them on the
     // focused output): only an override-redirect window lands on the monitor it is for.
     let onXwayland = desktop.manager == .xwayland
-    let windows = windowConfig.wantedWindows(in: topology).map { want in
-      var want = want
+    var wanted: [OutputID: HeadWindowWanted] = [:]
+    for var want in windowConfig.wantedWindows(in: heads) {
+      guard let id = topology.output(named: want.head)?.id, wanted[id] == nil else { continue }
       if onXwayland { want.level = .overlay }
-      return want
+      wanted[id] = want
     }
-    let wanted = Dictionary(windows.map { ($0.output.id, $0) }) { a, _ in a }
     let redraws = counters.redraws
     defer { if counters.redraws != redraws { releaseFreedMemory() } }
     // A monitor whose disconnect waits for the grace keeps its window as it is.
@@ -40,7 +40,7 @@ extension Daemon {
           draw(&monitor, want.picture)
         }
         monitors[id] = monitor
-      } else if let monitor = create(want, on: surfaces) {
+      } else if let monitor = create(want, id, on: surfaces) {
         monitors[id] = monitor
       }
     }
@@ -48,15 +48,15 @@ extension Daemon {
     changeSource.flush()
   }
 
-  private func spec(_ want: WindowWanted) -> SurfaceSpec {
-    SurfaceSpec(head: want.output.name, rect: want.rect, level: want.level, background: config.placeholder.background)
+  private func spec(_ want: HeadWindowWanted) -> SurfaceSpec {
+    SurfaceSpec(head: want.head, rect: want.rect, level: want.level, background: config.placeholder.background)
   }
 
-  private func create(_ want: WindowWanted, on surfaces: any SurfaceHost) -> ManagedMonitor? {
+  private func create(_ want: HeadWindowWanted, _ id: OutputID, on surfaces: any SurfaceHost) -> ManagedMonitor? {
     do {
       let surface = try surfaces.open(spec(want))
       var monitor = ManagedMonitor(
-        output: want.output.id, name: want.output.name, surface: surface, rect: want.rect, level: want.level,
+        output: id, name: want.head, surface: surface, rect: want.rect, level: want.level,
         content: want.content, drawn: nil, since: timestampNow())
       if want.content == .mirror {
         updateMirror(&monitor, want)
@@ -64,10 +64,10 @@ extension Daemon {
         draw(&monitor, want.picture)
       }
       counters.windowsCreated += 1
-      log.info("window \(surface) on \(want.output.name) at \(want.rect), level \(want.level.rawValue)")
+      log.info("window \(surface) on \(want.head) at \(want.rect), level \(want.level.rawValue)")
       return monitor
     } catch {
-      log.error("could not create a window on \(want.output.name): \(error)")
+      log.error("could not create a window on \(want.head): \(error)")
       return nil
     }
   }
