@@ -17,7 +17,7 @@ extension XServerTests {
     /// The dummy with three lit outputs, one primary, one at a mode displayd made (its name,
     /// id and dot clock the server's), beside dark ones. (A double-scanned mode cannot be
     /// shown here: the server's mode validation drops it from the dummy's outputs.)
-    @Test func theRandRBackendsHeadsGiveTodaysOutputRecordsOnTheDummy() throws {
+    @Test func theRandRBackendsHeadsGiveTheRecordsOfTheConnectionsTopologyOnTheDummy() throws {
       let server = try TestXServer.dummy()
       try B.lightDummies(server, 2)
       let custom = CustomModes.prefix + "1600x700_60.00"
@@ -30,16 +30,16 @@ extension XServerTests {
       // Probed, as the daemon reads at start: the dummy then says its lit outputs are connected.
       let topology = try connection.readTopology(ReadOptions(probe: true))
       let snapshot = try RandROutputManager(connection).heads(probe: true)
-      let today = topology.outputs.map { JSON.record(OutputRecord($0, in: topology)).serialized() }
+      let fromTopology = topology.outputs.map { JSON.record(OutputRecord($0, in: topology)).serialized() }
       let heads = snapshot.heads.map { JSON.record(OutputRecord($0, in: snapshot)).serialized() }
-      #expect(heads == today)
-      #expect(today.count > 3 && today.filter { $0.contains(#""crtc":{"#) }.count >= 3)
-      #expect(today.filter { $0.contains(#""connection":"connected""#) }.count >= 3)
+      #expect(heads == fromTopology)
+      #expect(fromTopology.count > 3 && fromTopology.filter { $0.contains(#""crtc":{"#) }.count >= 3)
+      #expect(fromTopology.filter { $0.contains(#""connection":"connected""#) }.count >= 3)
       let dummy2 = try #require(snapshot.head(named: "DUMMY2"))
       let shown = try #require(OutputRecord(dummy2, in: snapshot).state.currentMode)
       let mode = try #require(topology.modes.values.first { $0.name == custom })
       #expect((shown.name, shown.id, shown.dotClockHz) == (custom, Int(mode.id.rawValue), 92_250_000))
-      #expect(today.contains { $0.hasPrefix(#"{"name":"DUMMY1","#) && $0.contains(#""primary":true"#) })
+      #expect(fromTopology.contains { $0.hasPrefix(#"{"name":"DUMMY1","#) && $0.contains(#""primary":true"#) })
 
       // Another client turns the first output off: `watch --json`'s lines from the two diffs.
       try server.must(["xrandr", "--output", "DUMMY0", "--off"])

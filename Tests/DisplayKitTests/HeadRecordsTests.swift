@@ -6,8 +6,8 @@ import Testing
 
 @testable import DisplayX11
 
-/// The state records made from heads are the bytes today's records make from the topology
-/// the heads report: `outputs --json`, `watch --json` and the socket's events cannot change
+/// The state records made from heads are the bytes the records of the topology the heads
+/// report make: `outputs --json`, `watch --json` and the socket's events cannot change
 /// when the service reports heads. On RandR the heads carry the server's facts (ids, mode
 /// names, dot clocks, double scan, `unknown`); on Wayland the records are the bridge's.
 @Suite struct HeadRecordsTests {
@@ -20,7 +20,7 @@ import Testing
     try RandROutputManager(server: FakeRandRServer(t)).heads(probe: false)
   }
 
-  @Test func theOutputRecordsOfTheRandRBackendsHeadsAreTodaysRecordsOfTheirTopologyOnRandomDesks() throws {
+  @Test func theOutputRecordsOfTheRandRBackendsHeadsAreTheRecordsOfTheirTopologyOnRandomDesks() throws {
     var (manager, converted, reflected) = (RecordTally(), RecordTally(), 0)
     for seed in UInt64(1)...UInt64(Self.desks) {
       var r = SimRandom(seed: seed)
@@ -44,10 +44,10 @@ import Testing
 
   /// Events of two random desks, by `TopologyDiff` over the topologies and by `HeadDiff`
   /// over the heads the backend reads, as `watch --json` lines. An output that the second
-  /// desk no longer lists is shown dark from heads; today's record looks its old CRTC up in
+  /// desk no longer lists is shown dark from heads; the topology's record looks its old CRTC up in
   /// the new desk, which can be lit for another output there (RandR keeps its outputs, so
   /// only a desk drawn from scratch has this): those are counted apart.
-  @Test func theEventRecordsOfHeadDiffAreTodaysEventRecordsOnRandomRandRDesks() throws {
+  @Test func theEventRecordsOfHeadDiffAreThoseOfTopologyDiffOnRandomRandRDesks() throws {
     var (tally, borrowed, events) = (RecordTally(), 0, 0)
     for seed in UInt64(1)...UInt64(Self.desks) {
       var r = SimRandom(seed: seed)
@@ -82,6 +82,9 @@ import Testing
     #expect(events > Self.desks)
   }
 
+  /// Wayland heads state no server facts: their records are those of the topology the bridge
+  /// makes of them (ids from names, modes named by size, dot clocks their pixel rates, no
+  /// interlace), for `outputs --json` and for each event `HeadDiff` finds.
   @Test func theRecordsOfWaylandHeadsAreTheRecordsOfTheirBridgedTopologyOnRandomDesks() throws {
     var (outputs, events) = (RecordTally(), RecordTally())
     for seed in UInt64(1)...UInt64(Self.desks) {
@@ -95,9 +98,9 @@ import Testing
       let old = Topology(heads: before)
       for event in HeadDiff.events(from: before, to: snapshot) {
         let output = try #require(t.output(named: event.head.name) ?? old.output(named: event.head.name))
-        let today = TopologyEvent(kind: event.kind, output: output, graceSeconds: event.graceSeconds)
+        let bridged = TopologyEvent(kind: event.kind, output: output, graceSeconds: event.graceSeconds)
         events.compare(
-          Self.line(EventRecord(today, in: t, time: "T")), Self.line(EventRecord(event, in: snapshot, time: "T")),
+          Self.line(EventRecord(bridged, in: t, time: "T")), Self.line(EventRecord(event, in: snapshot, time: "T")),
           "seed \(seed) \(event.summary)")
       }
     }

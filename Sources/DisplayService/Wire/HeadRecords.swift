@@ -5,7 +5,9 @@ import DisplaySupport
 // The state records made from heads, byte for byte the records of the topology the heads
 // report: the X topology's for heads the RandR backend read (they carry the server's ids,
 // names, dot clocks and connection words), the heads bridge's (`Topology(heads:)`) for heads
-// without them (wlroots'). A snapshot is taken as given: the bridge reads it `bounded()`.
+// without them (wlroots'). A snapshot is taken as given: the bridge reads it `bounded()`
+// (one head a name, at most 1024 modes a head), and the records match the bridge's for a
+// snapshot within those bounds.
 
 extension ModeRecord {
   /// The record of a head's mode: the server's id, name, dot clock, refresh and flags where
