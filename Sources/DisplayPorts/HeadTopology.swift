@@ -23,14 +23,8 @@ extension Topology {
     var modes: [ModeID: Mode] = [:]
     for head in snapshot.heads {
       let id = Self.outputID(head.name)
-      let order =
-        head.modes.indices.filter { head.modes[$0].preferred } + head.modes.indices.filter { !head.modes[$0].preferred }
-      var ids: [Int: ModeID] = [:]
-      for (slot, index) in order.enumerated() {
-        let modeID = ModeID(rawValue: id.rawValue << 12 | UInt(slot + 1) & 0xfff)
-        ids[index] = modeID
-        modes[modeID] = Self.mode(head.modes[index], id: modeID)
-      }
+      let (order, ids) = Self.modeIDs(head)
+      for index in order { if let modeID = ids[index] { modes[modeID] = Self.mode(head.modes[index], id: modeID) } }
       var output = Output(
         id: id, name: head.name, connection: head.connected ? .connected : .disconnected, mmWidth: head.mmWidth,
         mmHeight: head.mmHeight, modes: order.compactMap { ids[$0] },
@@ -73,7 +67,7 @@ extension Topology {
   }
 
   /// A head name's id: FNV-1a over its bytes, 40 bits (room for 12 bits of mode slots), never 0.
-  static func outputID(_ name: String) -> OutputID {
+  public static func outputID(_ name: String) -> OutputID {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in name.utf8 {
       hash ^= UInt64(byte)
@@ -82,7 +76,22 @@ extension Topology {
     return OutputID(rawValue: UInt(hash & 0xff_ffff_ffff) | 1)
   }
 
-  static func mode(_ mode: HeadMode, id: ModeID) -> Mode {
+  /// A head's modes as the bridge lists them, preferred first (RandR's `npreferred`), as
+  /// indices into `head.modes`; and each one's id: the head's id with its slot in the list
+  /// (from 1) in the low 12 bits.
+  public static func modeIDs(_ head: Head) -> (order: [Int], ids: [Int: ModeID]) {
+    let id = outputID(head.name)
+    let order =
+      head.modes.indices.filter { head.modes[$0].preferred } + head.modes.indices.filter { !head.modes[$0].preferred }
+    var ids: [Int: ModeID] = [:]
+    for (slot, index) in order.enumerated() {
+      ids[index] = ModeID(rawValue: id.rawValue << 12 | UInt(slot + 1) & 0xfff)
+    }
+    return (order, ids)
+  }
+
+  /// A head's mode as the bridge makes it: named by its size, its dot clock its pixel rate.
+  public static func mode(_ mode: HeadMode, id: ModeID) -> Mode {
     let w = max(0, mode.width)
     let h = max(0, mode.height)
     let pixels = Double(w) * Double(h) * Double(max(0, mode.refreshMilliHz)) / 1000

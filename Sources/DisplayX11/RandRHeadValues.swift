@@ -16,6 +16,20 @@ public enum RandRHeadValues {
     Int(exactly: (mode.refreshHz * 1000).rounded()) ?? 0
   }
 
+  /// A RandR mode as a head lists it: its size, refresh in mHz, interlace, whether displayd
+  /// made it (its name's prefix), and for the wire the server's id, name, dot clock and
+  /// double scan.
+  public static func headMode(_ mode: Mode, preferred: Bool) -> HeadMode {
+    var head = HeadMode(
+      width: mode.width, height: mode.height, refreshMilliHz: refreshMilliHz(mode), preferred: preferred,
+      interlaced: mode.isInterlaced, custom: mode.name.hasPrefix(CustomModes.prefix))
+    head.serverID = UInt64(exactly: mode.id.rawValue)
+    head.name = mode.name
+    head.dotClockHz = mode.dotClock
+    head.doubleScan = mode.isDoubleScan
+    return head
+  }
+
   /// The head transform a CRTC's rotation and reflection bits make.
   public static func transform(_ rotation: Rotation) -> HeadTransform { rotation.transform }
 

@@ -50,6 +50,8 @@ public final class RandROutputManager: OutputManager {
       name: output.name, edid: output.edid, mmWidth: output.mmWidth, mmHeight: output.mmHeight,
       connected: output.isConnected, enabled: crtc != nil, isInternalPanel: output.isInternalPanel,
       nonDesktop: output.nonDesktop)
+    head.serverID = UInt64(exactly: output.id.rawValue)
+    head.connectionUnknown = output.connection == .unknown
     if let edid {
       head.make = edid.manufacturer
       head.model = edid.productName?.text ?? String(edid.productCode)
@@ -57,10 +59,7 @@ public final class RandROutputManager: OutputManager {
       head.description = [head.make, head.model, head.serial].filter { !$0.isEmpty }.joined(separator: " ")
     }
     head.modes = modes.enumerated().map { index, mode in
-      HeadMode(
-        width: mode.width, height: mode.height, refreshMilliHz: RandRHeadValues.refreshMilliHz(mode),
-        preferred: index < output.preferredCount, interlaced: mode.isInterlaced,
-        custom: mode.name.hasPrefix(CustomModes.prefix))
+      RandRHeadValues.headMode(mode, preferred: index < output.preferredCount)
     }
     head.capabilities = capabilities(output, topology)
     head.scaledArea = .randr

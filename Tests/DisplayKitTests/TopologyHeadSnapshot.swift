@@ -6,8 +6,9 @@ extension HeadSnapshot {
   /// A RandR-shaped topology as the port's heads, without a server (for the differential): what
   /// `RandROutputManager` reports for it, where the topology tells. One head per output in
   /// the topology's order; its make, model and serial from the EDID (else what the output
-  /// says of itself); modes with their refresh in mHz, the first `preferredCount` preferred,
-  /// displayd's own marked custom; the transform its CRTC's rotation makes, spelled as its
+  /// says of itself), and the output's id and connection word for the wire; modes with their
+  /// refresh in mHz, the first `preferredCount` preferred, displayd's own marked custom, and
+  /// the server's id, name, dot clock and double scan for the wire; the transform its CRTC's rotation makes, spelled as its
   /// bits spell it, and the scale of its CRTC's transform; its area rounded as RandR rounds
   /// it. Its capabilities are its CRTCs' (the lit one, else every possible one): the
   /// transforms RandR can spell with their rotations, scaling unless each is in
@@ -26,6 +27,7 @@ extension HeadSnapshot {
       name: output.name, edid: output.edid, mmWidth: output.mmWidth, mmHeight: output.mmHeight,
       connected: output.isConnected, enabled: crtc != nil, isInternalPanel: output.isInternalPanel,
       nonDesktop: output.nonDesktop)
+    (head.serverID, head.connectionUnknown) = (UInt64(output.id.rawValue), output.connection == .unknown)
     if let edid = output.identity {
       head.make = edid.manufacturer
       head.model = edid.productName?.text ?? String(edid.productCode)
@@ -35,10 +37,13 @@ extension HeadSnapshot {
     }
     let modes = topology.modes(of: output)
     head.modes = modes.enumerated().map { index, mode in
-      HeadMode(
+      var head = HeadMode(
         width: mode.width, height: mode.height, refreshMilliHz: Int(exactly: (mode.refreshHz * 1000).rounded()) ?? 0,
         preferred: index < output.preferredCount, interlaced: mode.isInterlaced,
         custom: mode.name.hasPrefix(CustomModes.prefix))
+      (head.serverID, head.name) = (UInt64(mode.id.rawValue), mode.name)
+      (head.dotClockHz, head.doubleScan) = (mode.dotClock, mode.isDoubleScan)
+      return head
     }
     head.capabilities = capabilities(output, topology, noTransform: noTransform)
     head.scaledArea = .randr

@@ -28,6 +28,18 @@ public struct HeadMode: Hashable, Sendable {
   public var interlaced: Bool
   /// Made by displayd (a CVT mode or a modeline), not listed by the monitor.
   public var custom: Bool
+  // What the server says of the mode beyond what the daemon plans with: opaque to the
+  // daemon, shown on the wire only. Nil where the backend has none (wlroots), and the wire
+  // shows what the heads bridge makes (`Topology(heads:)`).
+  /// The server's handle for the mode (RandR: the mode's XID).
+  public var serverID: UInt64? = nil
+  /// The server's name for it (RandR: `1920x1080`, `displayd-1600x700_60.00`); nil: its size.
+  public var name: String? = nil
+  /// The pixel clock in Hz the server drives it at; nil: its pixel rate (width × height ×
+  /// refresh), as the bridge makes it.
+  public var dotClockHz: UInt64? = nil
+  /// RandR's `DoubleScan`: every line scanned twice.
+  public var doubleScan = false
 
   public init(
     width: Int, height: Int, refreshMilliHz: Int, preferred: Bool = false, interlaced: Bool = false,
@@ -146,6 +158,13 @@ public struct Head: Hashable, Sendable {
   public var mmHeight: Int
   /// Whether a monitor is attached (wlroots lists only attached heads).
   public var connected: Bool
+  /// Whether the server cannot tell if a monitor is attached (RandR's `unknown`, which a
+  /// head not `connected` says): shown on the wire only.
+  public var connectionUnknown = false
+  /// The server's handle for the connector (RandR: the output's XID), shown on the wire
+  /// only; nil where the backend has none, and the wire shows the id the heads bridge makes
+  /// from the name (`Topology.outputID`).
+  public var serverID: UInt64? = nil
   /// Whether it is lit.
   public var enabled: Bool
   public var modes: [HeadMode]
@@ -204,6 +223,9 @@ public struct Head: Hashable, Sendable {
     self.nonDesktop = nonDesktop
     self.capabilities = capabilities
   }
+
+  /// RandR's word for the connection: `connected`, else `unknown` or `disconnected`.
+  public var connection: Connection { connected ? .connected : connectionUnknown ? .unknown : .disconnected }
 
   /// The mode shown now.
   public var mode: HeadMode? { currentMode.flatMap { modes.indices.contains($0) ? modes[$0] : nil } }
