@@ -40,17 +40,12 @@ enum HeadWindowDifferential {
         assignment: profile.map { _ in HeadProfileAssignment(heads: order.map(\.name)) }, without: without?.name))
     let old = config.wantedWindows(in: t)
     let new = config.wantedWindows(in: snapshot)
-    var renamed = false
     if old.map(\.output.name) != new.map(\.head) {
       problems.append("windows \(old.map(\.output.name)) vs \(new.map(\.head))")
     } else {
-      for (a, b) in zip(old, new) { problems += compare(a, b, t, renamed: &renamed) }
+      for (a, b) in zip(old, new) { problems += compare(a, b, t) }
     }
-    guard problems.isEmpty else { return .differs(problems) }
-    // A head's mode has no name: the details line names it by its size where RandR's name
-    // for it says more (a mode displayd made).
-    return renamed
-      ? .deliberate("the details line names a mode by its size, not the server's name") : .same(windows: new.count)
+    return problems.isEmpty ? .same(windows: new.count) : .differs(problems)
   }
 
   /// Why heads cannot say this topology, nil when they can.
@@ -62,9 +57,8 @@ enum HeadWindowDifferential {
     return nil
   }
 
-  /// The fields that differ, as lines. `renamed`: set where only the mode's name in the
-  /// details line does.
-  static func compare(_ a: WindowWanted, _ b: HeadWindowWanted, _ t: Topology, renamed: inout Bool) -> [String] {
+  /// The fields that differ, as lines.
+  static func compare(_ a: WindowWanted, _ b: HeadWindowWanted, _ t: Topology) -> [String] {
     var problems: [String] = []
     func check<T: Equatable>(_ field: String, _ x: T, _ y: T) {
       if x != y { problems.append("\(b.head) \(field): \(x) vs \(y)") }
@@ -81,15 +75,7 @@ enum HeadWindowDifferential {
     if abs(a.refreshHz - b.refreshHz) > 0.0005 {
       problems.append("\(b.head) refresh: \(a.refreshHz) vs \(b.refreshHz)")
     }
-    var picture = a.picture
-    if picture.details != b.picture.details, let mode = t.currentMode(of: a.output),
-      mode.name != "\(mode.width)x\(mode.height)"
-    {
-      picture.details = picture.details?.replacingOccurrences(
-        of: "\(mode.name)@", with: "\(mode.width)x\(mode.height)@")
-      renamed = renamed || picture.details == b.picture.details
-    }
-    check("picture", picture, b.picture)
+    check("picture", a.picture, b.picture)
     return problems
   }
 

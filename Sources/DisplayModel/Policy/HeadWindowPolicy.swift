@@ -22,10 +22,11 @@ public struct HeadWindowWanted: Equatable, Sendable {
 }
 
 extension HeadMode {
-  /// `1920x1080@60.00`, with `i` for an interlaced mode: a head's mode as `Mode.label` names
-  /// a server's, by its size (a head's mode has no name of its own).
+  /// `1920x1080@60.00`, with `i` for an interlaced mode, as `Mode.label` names a server's:
+  /// by the server's name for it (`displayd-1600x700_60.00@60.00` for a mode displayd made),
+  /// else by its size.
   public var label: String {
-    "\(width)x\(height)@" + fixed(refreshHz, places: 2) + (interlaced ? "i" : "")
+    (name ?? "\(width)x\(height)") + "@" + fixed(refreshHz, places: 2) + (interlaced ? "i" : "")
   }
 }
 
