@@ -11,18 +11,20 @@ enum ConfigurationStep {
 extension Daemon {
   /// The apply loop over the output-management port's values: plans from the daemon's heads,
   /// has the layout server test and apply the configuration, re-reads; one planned from a
-  /// snapshot that went stale is planned again from the new one; every other end goes to
-  /// `judge`, which says whether to plan again. What is the server's business (CRTCs, the
-  /// screen, a transform a CRTC refuses) the backend learns and answers. `plan` returns nil
-  /// when there is nothing to apply (having said why). Each plan warning is logged once.
-  /// Returns false when `maxRounds` rounds did not end it.
+  /// snapshot that went stale is planned again from the new one. What is the server's
+  /// business (CRTCs, the screen) the backend answers; a transform a CRTC refused it learns
+  /// (the next heads say the head cannot scale, so the plan made again is unscaled), heads
+  /// that cannot turn as asked are planned again without rotation, each with a warning. Every
+  /// other end goes to `judge`, which says whether to plan again. `plan` gets the heads to
+  /// plan without rotation; it returns nil when there is nothing to apply (having said why).
+  /// Each plan warning is logged once. Returns false when `maxRounds` rounds did not end it.
   func applyConfigurations(
-    _ n: Int, _ reason: String, _ events: inout [TopologyEvent], plan: () -> HeadPlan?,
-    judge: (ConfigurationStep) -> Bool
+    _ n: Int, _ reason: String, _ words: ApplyWording, _ events: inout [TopologyEvent],
+    plan: (_ noRotation: Set<String>) -> HeadPlan?, judge: (ConfigurationStep) -> Bool
   ) throws(DisplayError) -> Bool {
-    var logged: Set<PlanWarning> = []
+    var (noRotation, logged): (Set<String>, Set<PlanWarning>) = ([], [])
     for _ in 0..<Self.maxRounds {
-      guard let plan = plan() else { return true }
+      guard let plan = plan(noRotation) else { return true }
       for warning in plan.warnings where logged.insert(warning).inserted { log.warning("\(warning)") }
       if plan.isEmpty {
         if judge(.unchanged(plan)) { return true }
@@ -37,11 +39,30 @@ extension Daemon {
         log.debug("the server changed since reconcile \(n)'s snapshot (\(reason)); planning again")
         continue
       case .applied: errors = []
-      case .refused(let refusal): errors = Self.problems(refusal, report)
+      case .refused(let refusal):
+        if learn(refusal, words, &noRotation) { continue }
+        errors = Self.problems(refusal, report)
       }
       if judge(.applied(plan, report, errors: errors)) { return true }
     }
     return false
+  }
+
+  /// Takes in what the backend refused before anything was sent: heads whose CRTC refused a
+  /// transform (the backend keeps them unscaled from then on) and heads that cannot turn as
+  /// asked. Returns whether there was any, so the plan is made again.
+  private func learn(_ refusal: ApplyRefusal, _ words: ApplyWording, _ noRotation: inout Set<String>) -> Bool {
+    if !refusal.transformRefused.isEmpty {
+      for head in refusal.transformRefused.sorted() {
+        log.warning("\(head): its CRTC refused a transform (RRSetCrtcTransform); \(words.unscaled)")
+      }
+      return true
+    }
+    let turned = refusal.rotationRefused.subtracting(noRotation)
+    guard !turned.isEmpty else { return false }
+    log.warning("\(words.subject()): \(refusal.reason); no rotation for those outputs")
+    noRotation.formUnion(turned)
+    return true
   }
 
   /// What kept a configuration from being put in force, in the order the log gives it: the

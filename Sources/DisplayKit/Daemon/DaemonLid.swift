@@ -13,7 +13,8 @@ extension Daemon {
     profileRuntime.lidDesk = now
     var events: [TopologyEvent] = []
     var (before, panelName): (Rect?, String?) = (nil, nil)
-    _ = try applyConfigurations(n, reason, &events) {
+    let words = ApplyWording(subject: { "lid \(self.lid.rawValue)" }, unscaled: "scale 1 instead")
+    _ = try applyConfigurations(n, reason, words, &events) { _ in
       let panel = LidPolicy.panel(in: heads, config: config)
       (before, panelName) = (panel?.rect, panel?.name)
       return HeadLidPolicy.plan(
