@@ -82,7 +82,11 @@ struct RandRConfigurationPlanner {
         work.problems.append(.unknownPrimary(name))
       }
     }
-    work.plan.screenMillimetres = configuration.physicalSize.map { ($0.width, $0.height) }
+    // A physical size the screen has already is none to set (a profile's `dpi` after a restart).
+    let screenMM = (topology.screen.mmWidth, topology.screen.mmHeight)
+    work.plan.screenMillimetres = configuration.physicalSize.map { ($0.width, $0.height) }.flatMap {
+      $0 == screenMM ? nil : $0
+    }
     work.plan.configures = Set(entries.map(\.output.id))
     guard work.problems.isEmpty else { return .failure(ApplyRefusal(problems: work.problems)) }
     return .success(PlannedConfiguration(plan: work.plan, crtcNames: work.names, warnings: work.warnings))

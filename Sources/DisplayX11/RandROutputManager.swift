@@ -150,7 +150,12 @@ public final class RandROutputManager: OutputManager {
     if outcome.stale { return .stale }
     var problems: [ApplyRefusal.Problem] = planned.names(of: outcome.transformRefused).map { .transform(head: $0) }
     let rotations = planned.names(of: outcome.rotationRefused)
-    problems += rotations.map { .rotation(head: $0, reason: "its CRTC cannot do the rotation asked") }
+    // The applier's words for each head ("HDMI-1: its CRTC cannot rotate left"), where it said.
+    let said = (outcome.refused ?? "").split(separator: "; ")
+    problems += rotations.map { head in
+      let words = said.first { $0.hasPrefix(head + ": ") }.map { String($0.dropFirst(head.count + 2)) }
+      return .rotation(head: head, reason: words ?? "its CRTC cannot do the rotation asked")
+    }
     let errors = outcome.errors.filter { error in
       // The rotation refusal is said above, head by head.
       if case .planRefused = error, !rotations.isEmpty { return false }

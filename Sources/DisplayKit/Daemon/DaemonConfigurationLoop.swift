@@ -60,7 +60,8 @@ extension Daemon {
     }
     let turned = refusal.rotationRefused.subtracting(noRotation)
     guard !turned.isEmpty else { return false }
-    log.warning("\(words.subject()): \(refusal.reason); no rotation for those outputs")
+    let said = refusal.problems.filter { if case .rotation = $0 { true } else { false } }.map(\.description)
+    log.warning("\(words.subject()): \(said.joined(separator: "; ")); no rotation for those outputs")
     noRotation.formUnion(turned)
     return true
   }

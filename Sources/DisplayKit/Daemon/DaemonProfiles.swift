@@ -115,7 +115,7 @@ extension Daemon {
     // Whether the profile is in force, once an apply or a planning error said so.
     var result: (profile: Profile, applied: Bool)?
     let words = ApplyWording(subject: { "profile '\(name)'" }, unscaled: "no scale for it")
-    let ended = try applyLoop(n, reason, words, &events) { noRotation in
+    let ended = try applyConfigurations(n, reason, words, &events) { noRotation in
       result = nil
       guard let choice = chooseProfile() else {
         noProfileMatches()
@@ -137,11 +137,14 @@ extension Daemon {
       case .unchanged:
         log.debug("reconcile \(n) (\(reason)): profile '\(name)' in force; nothing to change")
         result?.applied = true
-      case .applied(let plan, let outcome, let errors):
-        result?.applied = report(outcome, errors, plan, name, n, reason)
+      case .applied(let plan, let report, let errors):
+        result?.applied = self.report(report, errors, plan, name, n, reason)
         // Once the choice ends, the rules plan a main it lit for its rule's mode, as the
         // outputs they lit themselves.
-        if result?.applied == true { litByDaemon.formUnion(plan.changes.filter { $0.mode != nil }.flatMap(\.outputs)) }
+        if result?.applied == true {
+          let lit = plan.configuration.heads.filter(\.enabled).compactMap { topology.output(named: $0.name)?.id }
+          litByDaemon.formUnion(lit)
+        }
         // Refused and rolled back to a dark desk: tried again.
         if result?.applied == false && deskIsDark { return false }
       }
@@ -183,14 +186,14 @@ extension Daemon {
     case inForce
     /// The planner refused it (logged).
     case failed
-    case plan(Plan)
+    case plan(HeadPlan)
   }
 
   /// Makes the chosen profile the one in force and plans it (unless it is in force on this
   /// desk already), without rotation for the outputs in `noRotation`.
   private func planProfile(
     _ choice: (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason), _ n: Int, _ reason: String,
-    _ noRotation: Set<OutputID>
+    _ noRotation: Set<String>
   ) -> ProfilePlanning {
     let active = ActiveProfile(name: choice.profile.name, reason: choice.reason)
     if active != profileRuntime.active { log.info("profile '\(choice.profile.name)' \(choice.reason.rawValue)") }
@@ -203,14 +206,15 @@ extension Daemon {
       return .inForce
     }
     var planned = choice.profile
-    for (i, id) in choice.assignment.outputs.enumerated() where noRotation.contains(id) {
+    let names = choice.assignment.outputs.map { topology.output($0)?.name ?? "" }
+    for (i, name) in names.enumerated() where noRotation.contains(name) {
       (planned.outputs[i].transform, planned.outputs[i].transformSpelling) = (.normal, .turned)
     }
-    let planner = ProfilePlanner(topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
+    let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
     do {
-      let plan = try planner.plan(planned, assignment: choice.assignment)
+      let plan = try planner.plan(planned, assignment: HeadProfileAssignment(heads: names))
       xft.planned = plan.dpi
-      return .plan(plan)
+      return .plan(HeadPlan(configuration: plan.configuration, warnings: plan.warnings, configures: plan.configures))
     } catch {
       log.error("reconcile \(n) (\(reason)): \(error)")
       return .failed
@@ -219,7 +223,7 @@ extension Daemon {
 
   /// Logs what an apply did; whether it put the profile in force.
   private func report(
-    _ outcome: ApplyOutcome, _ errors: [ApplyProblem], _ plan: Plan, _ name: String, _ n: Int, _ reason: String
+    _ report: ApplyReport, _ errors: [ApplyProblem], _ plan: HeadPlan, _ name: String, _ n: Int, _ reason: String
   ) -> Bool {
     guard errors.isEmpty else {
       for problem in errors { log.error("\(problem)") }
@@ -227,9 +231,9 @@ extension Daemon {
       return false
     }
     counters.reconcilesChanged += 1
-    var parts = [describe(outcome)].filter { !$0.isEmpty }
-    if let p = plan.primary, let output = topology.output(p) { parts.append("primary \(output.name)") }
-    if let mm = plan.screenMillimetres { parts.append("\(mm.width)x\(mm.height) mm") }
+    var parts = [describe(report)].filter { !$0.isEmpty }
+    if let primary = plan.configuration.primary { parts.append("primary \(primary)") }
+    if let mm = plan.configuration.physicalSize { parts.append("\(mm.width)x\(mm.height) mm") }
     log.info("reconcile \(n) (\(reason)): profile '\(name)': " + parts.joined(separator: ", "))
     return true
   }

@@ -16,7 +16,13 @@ public struct PlannedMode: Hashable, Sendable, ChoosableMode {
   /// One to make with these timings.
   init(made mode: Mode) {
     (width, height, refreshHz, listed) = (mode.width, mode.height, mode.refreshHz, nil)
-    request = .custom(ModeLine(mode))
+    var line = ModeLine(mode)
+    // The name displayd gives the timings (`1600x700R_60.00`; the backend adds `displayd-`),
+    // which the server lists the mode under and a later release finds it by.
+    let name =
+      mode.name.hasPrefix(CustomModes.prefix) ? String(mode.name.dropFirst(CustomModes.prefix.count)) : mode.name
+    line.name = name.isEmpty ? nil : name
+    request = .custom(line)
   }
 }
 
