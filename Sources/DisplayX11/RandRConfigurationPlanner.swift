@@ -63,7 +63,9 @@ struct RandRConfigurationPlanner {
     var given: [OutputID: Crtc] = [:]
     for entry in plain { given[entry.output.id] = work.allocator.own(entry.output) }
     for entry in plain where given[entry.output.id] == nil {
-      given[entry.output.id] = work.allocator.free(for: entry.output)
+      // A scaled head takes a CRTC that has not refused a transform, where one is free.
+      let scaled = (entry.head.scale, entry.head.verticalScale) != (1, 1)
+      given[entry.output.id] = work.allocator.free(for: entry.output, avoiding: scaled ? refusing : [])
     }
     for entry in plain {
       light(entry, on: given[entry.output.id], &work)

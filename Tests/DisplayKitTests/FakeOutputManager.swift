@@ -49,11 +49,17 @@ final class FakeOutputManager: OutputManager {
   }
 
   /// A monitor plugged in: its head listed, connected and off (a compositor that lights new
-  /// heads itself is another client's change), a new head object (the next instance).
+  /// heads itself is another client's change), a new head object (the next instance) unless
+  /// its head is still listed.
   func plug(_ head: Head) {
     var head = head
-    plugged += 1
-    head.instance = plugged
+    // A head still listed (unplugged as RandR says it) is the same object plugged again.
+    if let listed = heads.first(where: { $0.name == head.name }) {
+      head.instance = listed.instance
+    } else {
+      plugged += 1
+      head.instance = plugged
+    }
     change { heads in
       heads.removeAll { $0.name == head.name }
       heads.append(head)

@@ -101,6 +101,7 @@ let dpiProfiles = """
     let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
     try daemon.start()
     #expect(server.applies == 0, "nothing to change on the server's layout")
+    #expect(daemon.counters.reconcilesChanged == 0, "in force: nothing was sent")
     #expect(text(server) == "Xft.dpi:\t144\n")
   }
 

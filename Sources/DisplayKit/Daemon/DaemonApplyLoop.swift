@@ -19,7 +19,8 @@ struct ApplyWording {
 }
 
 extension Daemon {
-  /// The one apply loop, for the rules, profiles and the lid: plans, applies, re-reads; a
+  /// The apply loop over plans (what still plans from the topology; the rest goes through
+  /// `applyConfigurations`): plans, applies, re-reads; a
   /// plan made from a snapshot that went stale is made again from the new one; CRTCs that
   /// refused a transform are planned unscaled from then on, outputs whose CRTC refused a
   /// rotation without it, each with a warning; every other end goes to `judge`, which says

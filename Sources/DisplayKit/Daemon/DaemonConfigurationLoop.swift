@@ -13,8 +13,9 @@ extension Daemon {
   /// has the layout server test and apply the configuration, re-reads; one planned from a
   /// snapshot that went stale is planned again from the new one. What is the server's
   /// business (CRTCs, the screen) the backend answers; a transform a CRTC refused it learns
-  /// (the next heads say the head cannot scale, so the plan made again is unscaled), heads
-  /// that cannot turn as asked are planned again without rotation, each with a warning. Every
+  /// (a scale then takes another CRTC, and a head with no other says it cannot scale, so
+  /// the plan made again is unscaled), heads that cannot turn as asked are planned again
+  /// without rotation, each with a warning, once a loop. Every
   /// other end goes to `judge`, which says whether to plan again. `plan` gets the heads to
   /// plan without rotation; it returns nil when there is nothing to apply (having said why).
   /// Each plan warning is logged once. Returns false when `maxRounds` rounds did not end it.
@@ -22,7 +23,7 @@ extension Daemon {
     _ n: Int, _ reason: String, _ words: ApplyWording, _ events: inout [TopologyEvent],
     plan: (_ noRotation: Set<String>) -> HeadPlan?, judge: (ConfigurationStep) -> Bool
   ) throws(DisplayError) -> Bool {
-    var (noRotation, logged): (Set<String>, Set<PlanWarning>) = ([], [])
+    var (noRotation, unscaled, logged): (Set<String>, Set<String>, Set<PlanWarning>) = ([], [], [])
     for _ in 0..<Self.maxRounds {
       guard let plan = plan(noRotation) else { return true }
       for warning in plan.warnings where logged.insert(warning).inserted { log.warning("\(warning)") }
@@ -40,7 +41,7 @@ extension Daemon {
         continue
       case .applied: errors = []
       case .refused(let refusal):
-        if learn(refusal, words, &noRotation) { continue }
+        if learn(refusal, words, &noRotation, &unscaled) { continue }
         errors = Self.problems(refusal, report)
       }
       if judge(.applied(plan, report, errors: errors)) { return true }
@@ -48,14 +49,19 @@ extension Daemon {
     return false
   }
 
-  /// Takes in what the backend refused before anything was sent: heads whose CRTC refused a
-  /// transform (the backend keeps them unscaled from then on) and heads that cannot turn as
-  /// asked. Returns whether there was any, so the plan is made again.
-  private func learn(_ refusal: ApplyRefusal, _ words: ApplyWording, _ noRotation: inout Set<String>) -> Bool {
-    if !refusal.transformRefused.isEmpty {
-      for head in refusal.transformRefused.sorted() {
+  /// Takes in what the backend refused: heads whose CRTC refused a transform (the backend
+  /// avoids that CRTC for a scale from then on, and a head with no other says it cannot
+  /// scale) and heads that cannot turn as asked. Returns whether any was new in this loop,
+  /// so the plan is made again; the same refusal twice goes to the judge.
+  private func learn(
+    _ refusal: ApplyRefusal, _ words: ApplyWording, _ noRotation: inout Set<String>, _ unscaled: inout Set<String>
+  ) -> Bool {
+    let refused = refusal.transformRefused.subtracting(unscaled)
+    if !refused.isEmpty {
+      for head in refused.sorted() {
         log.warning("\(head): its CRTC refused a transform (RRSetCrtcTransform); \(words.unscaled)")
       }
+      unscaled.formUnion(refused)
       return true
     }
     let turned = refusal.rotationRefused.subtracting(noRotation)

@@ -182,8 +182,6 @@ extension Daemon {
     return events
   }
 
-  /// `real` with every pending monitor still connected (its EDID and modes as they were, its
-  /// CRTC as the server has it now), and the primary kept while it is one of them.
   /// The heads as the daemon treats them: a head listed whose monitor's disconnect waits for
   /// the grace still connected (a head the server no longer lists stays gone, as in `masked`).
   func maskedHeads(_ real: HeadSnapshot) -> HeadSnapshot {
@@ -194,6 +192,8 @@ extension Daemon {
     return view
   }
 
+  /// `real` with every pending monitor still connected (its EDID and modes as they were, its
+  /// CRTC as the server has it now), and the primary kept while it is one of them.
   func masked(_ real: Topology) -> Topology {
     var view = real
     for (id, held) in grace.pending {

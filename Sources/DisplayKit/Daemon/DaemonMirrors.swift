@@ -57,7 +57,9 @@ extension Daemon {
     defer { monitors[id] = monitor }
     if let stopped = monitor.mirrorStopped, stopped == frames, let request = monitor.mirror {
       log.warning("the mirror of \(request.source) on \(monitor.name) stopped again: the placeholder until it changes")
-      if let want = windowConfig.wantedWindows(in: heads).first(where: { $0.head == monitor.name }) {
+      if let want = windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads)).first(where: {
+        $0.head == monitor.name
+      }) {
         draw(&monitor, want.picture)
       }
       return false

@@ -212,8 +212,11 @@ extension Daemon {
     }
     let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
     do {
-      let plan = try planner.plan(planned, assignment: HeadProfileAssignment(heads: names))
+      var plan = try planner.plan(planned, assignment: HeadProfileAssignment(heads: names))
       xft.planned = plan.dpi
+      // Heads do not say the desk's millimetres: one the screen has already is none to set.
+      let mm = PhysicalSize(width: topology.screen.mmWidth, height: topology.screen.mmHeight)
+      if plan.configuration.physicalSize == mm { plan.configuration.physicalSize = nil }
       return .plan(HeadPlan(configuration: plan.configuration, warnings: plan.warnings, configures: plan.configures))
     } catch {
       log.error("reconcile \(n) (\(reason)): \(error)")

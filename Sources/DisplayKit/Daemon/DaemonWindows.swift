@@ -3,7 +3,7 @@ import DisplayPorts
 import DisplaySupport
 
 extension Daemon {
-  /// Makes the surfaces match what the topology and config want: opens, moves, redraws or
+  /// Makes the surfaces match what the heads and config want: opens, moves, redraws or
   /// closes; draws only when a surface's picture inputs changed.
   func syncWindows() {
     guard let surfaces else { return }
@@ -11,7 +11,7 @@ extension Daemon {
     // focused output): only an override-redirect window lands on the monitor it is for.
     let onXwayland = desktop.manager == .xwayland
     var wanted: [OutputID: HeadWindowWanted] = [:]
-    for var want in windowConfig.wantedWindows(in: heads) {
+    for var want in windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads)) {
       guard let id = topology.output(named: want.head)?.id, wanted[id] == nil else { continue }
       if onXwayland { want.level = .overlay }
       wanted[id] = want

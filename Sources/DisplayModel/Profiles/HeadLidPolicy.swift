@@ -73,13 +73,16 @@ public enum HeadLidPolicy {
       (lighting.x, lighting.y) = (minus(rect.x, dx), minus(rect.y, dy))
       heads.append(lighting)
     }
-    for (head, rect) in placed {
+    for (i, (head, rect)) in placed.enumerated() {
       let (x, y) = (minus(rect.x, dx), minus(rect.y, dy))
       guard (x, y) != (head.x, head.y), let mode = head.mode else { continue }
-      heads.append(
-        HeadConfiguration(
-          name: head.name, enabled: true, mode: PlannedMode(mode).request, x: x, y: y, transform: head.transform,
-          spelling: head.spelling, scale: head.scale))
+      var moved = HeadConfiguration(
+        name: head.name, enabled: true, mode: PlannedMode(mode).request, x: x, y: y, transform: head.transform,
+        spelling: head.spelling, scale: head.scale)
+      // A clone (RandR: one CRTC driving both) moves with the head it shows the same as.
+      let target = placed[..<i].first { $0.1 == rect && $0.0.mode == mode && $0.0.transform == head.transform }
+      moved.sameAs = target?.0.name
+      heads.append(moved)
     }
     return heads
   }

@@ -9,12 +9,6 @@ extension SimRun {
   /// Once the daemon has seen everything: the heads it read say what its topology says for
   /// every window decision (main, the panel, the lid's main, the built-in layouts' main, each
   /// window's place, level and content), as the window policy over heads takes them.
-  /// Every moment: no surface closed twice or used after it was closed (but for the races
-  /// the simulation makes, counted apart in `racedCalls`), and (once the surface events are
-  /// taken) exactly the surfaces the daemon's monitors name are open, no more (a leak) no
-  /// less. The server resources behind a surface (pixmaps, pictures, damage, cursor
-  /// pictures) are the backend's to own and free: the X backend's tests check them against
-  /// Xvnc, so the simulation, which runs no backend, does not.
   func headProblems() -> [String] {
     var draws = SimRandom(seed: seed)
     let verdict = HeadWindowDifferential.verdict(daemon.topology, daemon.heads, daemon.windowConfig, lid: &draws)
@@ -22,6 +16,12 @@ extension SimRun {
     return problems.map { "the daemon's heads and topology want other windows: \($0)" }
   }
 
+  /// Every moment: no surface closed twice or used after it was closed (but for the races
+  /// the simulation makes, counted apart in `racedCalls`), and (once the surface events are
+  /// taken) exactly the surfaces the daemon's monitors name are open, no more (a leak) no
+  /// less. The server resources behind a surface (pixmaps, pictures, damage, cursor
+  /// pictures) are the backend's to own and free: the X backend's tests check them against
+  /// Xvnc, so the simulation, which runs no backend, does not.
   func surfaceProblems() -> [String] {
     var problems: [String] = []
     if world.host.misuses > 0 { problems.append("\(world.host.misuses) call(s) on a surface not open") }
