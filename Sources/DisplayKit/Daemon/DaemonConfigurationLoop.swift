@@ -41,7 +41,7 @@ extension Daemon {
       case .applied: errors = []
       case .refused(let refusal):
         if learn(refusal, words, &noRotation) { continue }
-        errors = Self.problems(refusal, report)
+        errors = Self.problems(refusal, report, refusedBy: layoutServer.refuser)
       }
       if judge(.applied(plan, report, errors: errors)) { return true }
     }
@@ -66,11 +66,17 @@ extension Daemon {
   }
 
   /// What kept a configuration from being put in force, in the order the log gives it: the
-  /// heads that failed and the other failures of an apply put back, else the refusal; then
+  /// heads that failed and the other failures of an apply put back, else the refusal (the
+  /// server's, said as one problem, when `server` names it; else the backend's own); then
   /// what the rollback did not restore.
-  static func problems(_ refusal: ApplyRefusal, _ report: ApplyReport) -> [ApplyProblem] {
+  static func problems(_ refusal: ApplyRefusal, _ report: ApplyReport, refusedBy server: String? = nil)
+    -> [ApplyProblem]
+  {
     let notRestored = refusal.notRestored.map(ApplyProblem.notRestored)
-    guard report.rolledBack else { return [.planRefused(refusal.reason)] + notRestored }
+    guard report.rolledBack else {
+      let refused = server.map { ApplyProblem.failure("\($0) refused the configuration: \(refusal.reason)") }
+      return [refused ?? .planRefused(refusal.reason)] + notRestored
+    }
     let failed = report.failed.map {
       ApplyProblem.couldNotConfigure(output: $0.heads.joined(separator: ","), reason: $0.reason)
     }
