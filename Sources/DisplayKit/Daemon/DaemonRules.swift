@@ -23,16 +23,16 @@ extension Daemon {
       let left = Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel)
       return planner.plan(settled: Set(left.compactMap { topology.output($0)?.name }))
     } judge: { step in
-      switch step {
-      case .unchanged(let plan):
+      if let plan = Self.setNothing(step) {
         for id in outputIDs(plan.configures) { settle(id) }
         log.debug("reconcile \(n) (\(reason)): nothing to change")
         return true
-      case .applied(let plan, let report, let errors):
-        guard let failed = judgeRules(n, reason, plan, report, errors) else { return true }
-        excluded.formUnion(failed)
-        return false
       }
+      guard case .applied(let plan, let report, let errors) = step,
+        let failed = judgeRules(n, reason, plan, report, errors)
+      else { return true }
+      excluded.formUnion(failed)
+      return false
     }
   }
 
@@ -57,6 +57,20 @@ extension Daemon {
     let ids = outputIDs(failed)
     countFailures(ids)
     return ids
+  }
+
+  /// The plan of a step that set nothing: nothing to send, or a backend that found every head
+  /// already as asked (a mode given way to the one the head shows), with no desk size and no
+  /// primary to set; nil for any other step.
+  private static func setNothing(_ step: ConfigurationStep) -> HeadPlan? {
+    switch step {
+    case .unchanged(let plan): return plan
+    case .applied(let plan, let report, let errors):
+      let nothing =
+        errors.isEmpty && report.entries.isEmpty && report.deskSize == nil && report.failed.isEmpty
+        && plan.configuration.primary == nil
+      return nothing ? plan : nil
+    }
   }
 
   /// The outputs of the topology these heads are.
