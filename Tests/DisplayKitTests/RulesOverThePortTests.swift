@@ -50,4 +50,25 @@ import Testing
     try daemon.handleServerEvents()
     #expect(sent == 1 && server.configurations.count == sent)
   }
+
+  /// As the planner over CRTCs did: a monitor nothing can drive stays dark with a warning,
+  /// and the others are lit all the same.
+  @Test func aMonitorWithoutAFreeCrtcIsLeftDarkAndTheOthersLit() throws {
+    let server = FakeDisplayServer(
+      TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
+    var lines: [String] = []
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, config: try rules(""), log: Logger(level: .warning) { lines.append($0) })
+    try daemon.start()
+    server.change {
+      $0.crtcs.removeLast()
+      for i in [1, 2] { $0.outputs[i].connection = .connected }
+      $0.outputs[2].possibleCrtcs = []
+    }
+    try daemon.handleServerEvents()
+    #expect(daemon.heads.head(named: "HDMI-1")?.rect == Rect(x: 1920, y: 0, width: 1920, height: 1080))
+    #expect(daemon.heads.head(named: "DP-1")?.enabled == false)
+    #expect(lines.contains { $0.contains("no free CRTC can drive DP-1; left dark") }, "\(lines)")
+    #expect(!lines.contains { $0.contains("error") }, "\(lines)")
+  }
 }

@@ -22,9 +22,10 @@ extension Daemon {
     _ n: Int, _ reason: String, _ words: ApplyWording, _ events: inout [TopologyEvent],
     plan: (_ noRotation: Set<String>) -> HeadPlan?, judge: (ConfigurationStep) -> Bool
   ) throws(DisplayError) -> Bool {
-    var (noRotation, logged): (Set<String>, Set<PlanWarning>) = ([], [])
+    var (noRotation, unlit, logged): (Set<String>, Set<String>, Set<PlanWarning>) = ([], [], [])
     for _ in 0..<Self.maxRounds {
-      guard let plan = plan(noRotation) else { return true }
+      guard var plan = plan(noRotation) else { return true }
+      plan.leaveDark(unlit)
       for warning in plan.warnings where logged.insert(warning).inserted { log.warning("\(warning)") }
       if plan.isEmpty {
         if judge(.unchanged(plan)) { return true }
@@ -40,7 +41,7 @@ extension Daemon {
         continue
       case .applied: errors = []
       case .refused(let refusal):
-        if learn(refusal, words, &noRotation) { continue }
+        if learn(refusal, words, &noRotation, &unlit) { continue }
         errors = Self.problems(refusal, report, refusedBy: layoutServer.refuser)
       }
       if judge(.applied(plan, report, errors: errors)) { return true }
@@ -49,13 +50,23 @@ extension Daemon {
   }
 
   /// Takes in what the backend refused before anything was sent: heads whose CRTC refused a
-  /// transform (the backend keeps them unscaled from then on) and heads that cannot turn as
-  /// asked. Returns whether there was any, so the plan is made again.
-  private func learn(_ refusal: ApplyRefusal, _ words: ApplyWording, _ noRotation: inout Set<String>) -> Bool {
+  /// transform (the backend keeps them unscaled from then on), heads that cannot turn as
+  /// asked, and heads nothing can drive (RandR: no free CRTC; left dark, not configured, as
+  /// the planners over CRTCs leave them). Returns whether there was any, so the plan is made
+  /// again.
+  private func learn(
+    _ refusal: ApplyRefusal, _ words: ApplyWording, _ noRotation: inout Set<String>, _ unlit: inout Set<String>
+  ) -> Bool {
     if !refusal.transformRefused.isEmpty {
       for head in refusal.transformRefused.sorted() {
         log.warning("\(head): its CRTC refused a transform (RRSetCrtcTransform); \(words.unscaled)")
       }
+      return true
+    }
+    let dark = refusal.unlit.subtracting(unlit)
+    if !dark.isEmpty {
+      for head in dark.sorted() { log.warning("\(PlanWarning.noCrtc(output: head, leftOff: false))") }
+      unlit.formUnion(dark)
       return true
     }
     let turned = refusal.rotationRefused.subtracting(noRotation)
@@ -92,5 +103,14 @@ extension Daemon {
       parts.append("rolled back: \(report.failed.flatMap(\.heads).joined(separator: ", ")) failed")
     }
     return parts.joined(separator: ", ")
+  }
+}
+
+extension HeadPlan {
+  /// Without the heads nothing can drive: they are not sent, nor counted as configured.
+  mutating func leaveDark(_ unlit: Set<String>) {
+    guard !unlit.isEmpty else { return }
+    configuration.heads.removeAll { $0.enabled && unlit.contains($0.name) }
+    configures.subtract(unlit)
   }
 }
