@@ -28,10 +28,16 @@ public protocol LayoutServer: AnyObject {
   /// Removes modes displayd made from the outputs listing them and destroys them; what the
   /// server refused.
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
+  /// How the log names the server when it refuses a configuration before anything is set
+  /// ("the compositor refused the configuration: …"); nil where the backend checks a
+  /// configuration itself and says why in its own words (RandR).
+  var refuser: String? { get }
 }
 
 extension LayoutServer {
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { .none }
+
+  public var refuser: String? { nil }
 
   /// One consistent snapshot, without probing connectors.
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }

@@ -71,6 +71,9 @@ public final class OutputManagerLayout {
     return try manager.applyReporting(configuration)
   }
 
+  /// The server as the log names it when it refuses a configuration.
+  public var refuser: String? { desk.server }
+
   /// The PNP ids the makes of `snapshot`'s heads stand for.
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { vendors(snapshot.heads.map(\.make)) }
 

@@ -72,6 +72,7 @@ public final class WaylandDisplayServer: DisplayServer {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
   public func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
+  public var refuser: String? { layout.refuser }
   public func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {

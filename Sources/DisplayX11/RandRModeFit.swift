@@ -9,9 +9,13 @@ extension RandRConfigurationPlanner {
   /// is within the maximum, and every CRTC keeps the place the configuration gives it (the
   /// heads right of or below this one do not move in), so each head is fitted on its own.
   /// When none of its modes fits, it keeps its mode and `sizeScreen` refuses the screen, as
-  /// for a mode asked explicitly, which is never changed.
+  /// for a mode asked explicitly, which is never changed. A change that the smaller mode makes
+  /// what its CRTC already shows is dropped: the CRTC is left as it is, as a head the
+  /// configuration does not name (a head planner that knows no maximum screen asks again, at
+  /// each look, for the mode the server cannot hold).
   func fitDefaultModes(_ work: inout Work) {
     let limit = topology.screen.largest
+    var inForceNow: Set<CrtcID> = []
     for index in work.plan.changes.indices where work.defaultModes.contains(work.plan.changes[index].crtc) {
       let change = work.plan.changes[index]
       guard let id = change.mode, !CustomModes.isVirtual(id), let mode = topology.modes[id],
@@ -26,7 +30,20 @@ extension RandRConfigurationPlanner {
         .profileModeTooLarge(
           output: change.outputName, mode: mode.name, turned: change.rotation.isQuarterTurn, maxWidth: limit.width,
           maxHeight: limit.height, instead: chosen.name))
+      if inForce(work.plan.changes[index]) { inForceNow.insert(change.crtc) }
     }
+    work.plan.changes.removeAll { inForceNow.contains($0.crtc) }
+  }
+
+  /// Whether the change is what its CRTC shows already, unscaled.
+  private func inForce(_ change: CrtcChange) -> Bool {
+    guard let crtc = topology.crtc(change.crtc), change.transform.isIdentity,
+      let mode = crtc.mode.flatMap({ topology.modes[$0] }),
+      CrtcTransform.identity.footprint(
+        x: crtc.x, y: crtc.y, width: mode.width, height: mode.height, rotation: crtc.rotation)
+        == crtc.rect
+    else { return false }
+    return CrtcState(crtc) == CrtcState(change, mode: change.mode)
   }
 
   /// Whether `mode` on the change's CRTC, at its place, turned and scaled, ends within the

@@ -119,7 +119,7 @@ public final class RandROutputManager: OutputManager {
     switch check(configuration, in: topology) {
     case .failure(let failure): return (failure.result, ApplyReport())
     case .success(let planned):
-      guard !planned.plan.isEmpty else { return (.applied, ApplyReport()) }
+      guard !planned.plan.isEmpty else { return (.applied, ApplyReport(warnings: planned.warnings.map(\.description))) }
       let outcome = try server.apply(planned.plan, in: topology)
       transformRefusing.formUnion(outcome.transformRefused)
       return (Self.result(outcome, planned), Self.report(outcome, planned, topology))

@@ -45,6 +45,9 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
   /// Answers given instead of applying, first to last: what a server does not do on demand
   /// (a snapshot gone stale, a CRTC refusing a transform or a rotation). Nothing changes.
   var answers: [ApplyOutcome] = []
+  /// Every configuration the daemon asked to apply through the port (its RandR backend
+  /// turns each into a plan, in `plans` too).
+  private(set) var configurations: [OutputConfiguration] = []
   /// Every plan the daemon asked to apply, answered or applied.
   private(set) var plans: [Plan] = []
   /// Each output's RandR properties, and the writes of them.
@@ -109,7 +112,8 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
   func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {
-    try outputManager.applyReporting(configuration, from: topology)
+    configurations.append(configuration)
+    return try outputManager.applyReporting(configuration, from: topology)
   }
 
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {

@@ -292,6 +292,7 @@ final class PortDisplayServer: DisplayServer {
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
   func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
+  var refuser: String? { layout.refuser }
   func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {

@@ -243,4 +243,20 @@ extension HeadPlannerValueTests {
     let p = try Self.replanning(Self.mainRule, desk)
     #expect(p.isEmpty && p.configures == ["eDP-1"], "\(p.configuration.heads)")
   }
+
+  /// A head the backend said cannot turn as asked is planned again as a head at rest: its
+  /// rule's turn and flip, and the turn it shows, are left out.
+  @Test func aHeadThatCouldNotTurnIsPlannedUnturned() throws {
+    let config = try Config.parse(
+      Array("{monitors: [{match: {output: 'HDMI-1'}, rotate: 'left', reflect: 'x'}]}".utf8), file: "test.json5")
+    let turned = Head(
+      name: "HDMI-1", enabled: true, modes: [Self.full], currentMode: 0, x: 1920, transform: .rotated270,
+      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
+    var planner = HeadPlanner(snapshot: Self.desk(turned), config: config)
+    #expect(planner.plan().configuration.heads.first?.transform == .flipped90)
+    planner.noRotation = ["HDMI-1"]
+    let p = planner.plan()
+    let change = try #require(p.configuration.heads.first { $0.name == "HDMI-1" })
+    #expect(change.transform == .normal && p.configures == ["HDMI-1"] && p.warnings.isEmpty, "\(p)")
+  }
 }

@@ -51,6 +51,21 @@ import XRig
       ])
   }
 
+  /// A head planner that knows no maximum screen asks again, at each look, for the default
+  /// mode the server cannot hold: where the mode it gives way to is the one the head shows,
+  /// nothing is sent, and the warning still says why.
+  @Test func aDefaultModeGivingWayToTheModeTheHeadShowsSendsNothing() throws {
+    var t = Self.small
+    (t.crtcs[0].mode, t.crtcs[0].rotation, t.crtcs[0].width, t.crtcs[0].height) = (B.m768.id, .left, 768, 1024)
+    (t.screen.width, t.screen.height) = (768, 1024)
+    let server = FakeRandRServer(t)
+    let (result, report) = try RandROutputManager(server: server).applyReporting(
+      Self.configuration(t, [Self.turned(default: true)]))
+    #expect(result == .applied && server.sent.isEmpty, "\(server.sent)")
+    #expect(report.entries.isEmpty && report.deskSize == nil)
+    #expect(report.warnings.first?.hasSuffix("1024x768 instead") == true, "\(report.warnings)")
+  }
+
   /// A mode the configuration asks explicitly is what was asked: refused, not replaced.
   @Test func aTurnedModeAskedExplicitlyThatDoesNotFitIsRefusedAndNothingSent() throws {
     let server = FakeRandRServer(Self.small)

@@ -23,9 +23,12 @@ extension Daemon {
     _ n: Int, _ reason: String, _ words: ApplyWording, _ events: inout [TopologyEvent],
     plan: (_ noRotation: Set<String>) -> HeadPlan?, judge: (ConfigurationStep) -> Bool
   ) throws(DisplayError) -> Bool {
-    var (noRotation, unscaled, logged): (Set<String>, Set<String>, Set<PlanWarning>) = ([], [], [])
+    var (noRotation, unscaled, unlit, logged): (Set<String>, Set<String>, Set<String>, Set<PlanWarning>) = (
+      [], [], [], []
+    )
     for _ in 0..<Self.maxRounds {
-      guard let plan = plan(noRotation) else { return true }
+      guard var plan = plan(noRotation) else { return true }
+      plan.leaveDark(unlit)
       for warning in plan.warnings where logged.insert(warning).inserted { log.warning("\(warning)") }
       if plan.isEmpty {
         if judge(.unchanged(plan)) { return true }
@@ -41,8 +44,8 @@ extension Daemon {
         continue
       case .applied: errors = []
       case .refused(let refusal):
-        if learn(refusal, words, &noRotation, &unscaled) { continue }
-        errors = Self.problems(refusal, report)
+        if learn(refusal, words, &noRotation, &unscaled, &unlit) { continue }
+        errors = Self.problems(refusal, report, refusedBy: layoutServer.refuser)
       }
       if judge(.applied(plan, report, errors: errors)) { return true }
     }
@@ -51,10 +54,13 @@ extension Daemon {
 
   /// Takes in what the backend refused: heads whose CRTC refused a transform (the backend
   /// avoids that CRTC for a scale from then on, and a head with no other says it cannot
-  /// scale) and heads that cannot turn as asked. Returns whether any was new in this loop,
-  /// so the plan is made again; the same refusal twice goes to the judge.
+  /// scale), heads nothing can drive (RandR: no free CRTC; left dark, not configured, as the
+  /// planners over CRTCs leave them), and heads that cannot turn as asked. Returns whether
+  /// any was new in this loop, so the plan is made again; the same refusal twice goes to the
+  /// judge.
   private func learn(
-    _ refusal: ApplyRefusal, _ words: ApplyWording, _ noRotation: inout Set<String>, _ unscaled: inout Set<String>
+    _ refusal: ApplyRefusal, _ words: ApplyWording, _ noRotation: inout Set<String>, _ unscaled: inout Set<String>,
+    _ unlit: inout Set<String>
   ) -> Bool {
     let refused = refusal.transformRefused.subtracting(unscaled)
     if !refused.isEmpty {
@@ -62,6 +68,12 @@ extension Daemon {
         log.warning("\(head): its CRTC refused a transform (RRSetCrtcTransform); \(words.unscaled)")
       }
       unscaled.formUnion(refused)
+      return true
+    }
+    let dark = refusal.unlit.subtracting(unlit)
+    if !dark.isEmpty {
+      for head in dark.sorted() { log.warning("\(PlanWarning.noCrtc(output: head, leftOff: false))") }
+      unlit.formUnion(dark)
       return true
     }
     let turned = refusal.rotationRefused.subtracting(noRotation)
@@ -73,11 +85,17 @@ extension Daemon {
   }
 
   /// What kept a configuration from being put in force, in the order the log gives it: the
-  /// heads that failed and the other failures of an apply put back, else the refusal; then
+  /// heads that failed and the other failures of an apply put back, else the refusal (the
+  /// server's, said as one problem, when `server` names it; else the backend's own); then
   /// what the rollback did not restore.
-  static func problems(_ refusal: ApplyRefusal, _ report: ApplyReport) -> [ApplyProblem] {
+  static func problems(_ refusal: ApplyRefusal, _ report: ApplyReport, refusedBy server: String? = nil)
+    -> [ApplyProblem]
+  {
     let notRestored = refusal.notRestored.map(ApplyProblem.notRestored)
-    guard report.rolledBack else { return [.planRefused(refusal.reason)] + notRestored }
+    guard report.rolledBack else {
+      let refused = server.map { ApplyProblem.failure("\($0) refused the configuration: \(refusal.reason)") }
+      return [refused ?? .planRefused(refusal.reason)] + notRestored
+    }
     let failed = report.failed.map {
       ApplyProblem.couldNotConfigure(output: $0.heads.joined(separator: ","), reason: $0.reason)
     }
@@ -93,5 +111,14 @@ extension Daemon {
       parts.append("rolled back: \(report.failed.flatMap(\.heads).joined(separator: ", ")) failed")
     }
     return parts.joined(separator: ", ")
+  }
+}
+
+extension HeadPlan {
+  /// Without the heads nothing can drive: they are not sent, nor counted as configured.
+  mutating func leaveDark(_ unlit: Set<String>) {
+    guard !unlit.isEmpty else { return }
+    configuration.heads.removeAll { $0.enabled && unlit.contains($0.name) }
+    configures.subtract(unlit)
   }
 }

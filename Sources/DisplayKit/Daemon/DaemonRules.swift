@@ -1,50 +1,81 @@
 import DisplayModel
 
 extension Daemon {
-  /// The per-monitor rules for the outputs not settled (nor failed too often, nor waiting for
-  /// the grace, nor the panel the lid policy keeps off). Outputs whose configuration failed
-  /// are counted, and the rest planned again without them.
+  /// The per-monitor rules for the heads not settled (nor failed too often, nor waiting for
+  /// the grace, nor the panel the lid policy keeps off), planned over the daemon's heads and
+  /// applied through the port. Monitors whose configuration failed are counted, and the rest
+  /// planned again without them.
   func arrangeRules(_ n: Int, _ reason: String, _ events: inout [TopologyEvent]) throws(DisplayError) {
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
-    _ = try applyLoop(n, reason, words, &events) { noRotation in
+    _ = try applyConfigurations(n, reason, words, &events) { noRotation in
       // A round after a stale snapshot sees the new one: a monitor swapped meanwhile on a
       // settled output is a new monitor.
       forgetGoneMonitors()
       let main = unsettledMain()
-      if let main, main.inItsMode { settle(main.output.id) }
-      // CRTCs that refused a transform once are planned unscaled from then on, as for profiles.
+      if let main, main.inItsMode { settle(main.id) }
       // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
       // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
-      var planner = Planner(
-        topology: topology, config: config, noTransform: profileRuntime.noTransform, noRotation: noRotation)
-      planner.replanningMain = main.map { !$0.inItsMode && litByDaemon.contains($0.output.id) } ?? false
-      return planner.plan(settled: Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel))
+      // A transform a CRTC refused the backend remembers: its heads then say they cannot scale.
+      var planner = HeadPlanner(snapshot: heads, config: config, vendors: layoutServer.vendors(of: heads))
+      planner.noRotation = noRotation
+      planner.replanningMain = main.map { !$0.inItsMode && litByDaemon.contains($0.id) } ?? false
+      let left = Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel)
+      return planner.plan(settled: Set(left.compactMap { topology.output($0)?.name }))
     } judge: { step in
-      let (plan, outcome, errors): (Plan, ApplyOutcome, [ApplyProblem])
-      switch step {
-      case .unchanged(let plan):
-        for id in plan.configures { settle(id) }
+      if let plan = Self.setNothing(step) {
+        for id in outputIDs(plan.configures) { settle(id) }
         log.debug("reconcile \(n) (\(reason)): nothing to change")
         return true
-      case .applied(let p, let o, let e): (plan, outcome, errors) = (p, o, e)
       }
-      counters.reconcilesChanged += outcome.applied.isEmpty || !outcome.failed.isEmpty ? 0 : 1
-      log.info("reconcile \(n) (\(reason)): " + describe(outcome))
-      for problem in errors { log.error("\(problem)") }
-      var failed = Set(outcome.failed.flatMap(\.change.outputs)).intersection(plan.configures)
-      // A monitor that was only to move failed, or the screen: every new one is to blame.
-      if failed.isEmpty && !errors.isEmpty { failed = plan.configures }
-      guard !failed.isEmpty else {
-        for id in plan.configures { settle(id) }
-        let lit = Set(plan.changes.filter { $0.mode != nil }.flatMap(\.outputs))
-        litByDaemon.formUnion(plan.configures.intersection(lit))
-        return true
-      }
-      countFailures(failed)
+      guard case .applied(let plan, let report, let errors) = step,
+        let failed = judgeRules(n, reason, plan, report, errors)
+      else { return true }
       excluded.formUnion(failed)
       return false
     }
+  }
+
+  /// Logs what an apply of the rules did; settles the heads it configured (and counts those
+  /// it lit as the daemon's) when it is in force, else counts a failure for each monitor to
+  /// blame and returns their outputs, to plan again without them.
+  private func judgeRules(
+    _ n: Int, _ reason: String, _ plan: HeadPlan, _ report: ApplyReport, _ errors: [ApplyProblem]
+  ) -> Set<OutputID>? {
+    counters.reconcilesChanged += report.entries.isEmpty || !errors.isEmpty ? 0 : 1
+    log.info("reconcile \(n) (\(reason)): " + describe(report))
+    for problem in errors { log.error("\(problem)") }
+    var failed = Set(report.failed.flatMap(\.heads)).intersection(plan.configures)
+    // A monitor that was only to move failed, or the screen: every new one is to blame.
+    if failed.isEmpty && !errors.isEmpty { failed = plan.configures }
+    guard !failed.isEmpty else {
+      for id in outputIDs(plan.configures) { settle(id) }
+      let lit = Set(plan.configuration.heads.filter(\.enabled).map(\.name))
+      litByDaemon.formUnion(outputIDs(plan.configures.intersection(lit)))
+      return nil
+    }
+    let ids = outputIDs(failed)
+    countFailures(ids)
+    return ids
+  }
+
+  /// The plan of a step that set nothing: nothing to send, or a backend that found every head
+  /// already as asked (a mode given way to the one the head shows), with no desk size and no
+  /// primary to set; nil for any other step.
+  private static func setNothing(_ step: ConfigurationStep) -> HeadPlan? {
+    switch step {
+    case .unchanged(let plan): return plan
+    case .applied(let plan, let report, let errors):
+      let nothing =
+        errors.isEmpty && report.entries.isEmpty && report.deskSize == nil && report.failed.isEmpty
+        && plan.configuration.primary == nil
+      return nothing ? plan : nil
+    }
+  }
+
+  /// The outputs of the topology these heads are.
+  private func outputIDs(_ names: Set<String>) -> Set<OutputID> {
+    Set(names.compactMap { topology.output(named: $0)?.id })
   }
 
   /// Main, lit, not settled, not in its grace, and kept on by its rule, with whether it is in
@@ -61,12 +92,14 @@ extension Daemon {
   ///
   /// A main whose rule turns it off is lit only because it is main (never a dark desk): not
   /// settled, so the rule turns it off once another output is main.
-  private func unsettledMain() -> (output: Output, inItsMode: Bool)? {
-    guard let main = config.mainOutput(in: topology), settled[main.id] == nil, grace.pending[main.id] == nil,
-      let crtc = topology.activeCrtc(of: main), let settings = config.settings(for: main), settings.enabled
+  private func unsettledMain() -> (id: OutputID, inItsMode: Bool)? {
+    let vendors = layoutServer.vendors(of: heads)
+    guard let main = config.mainOutput(in: heads, vendors: vendors), let id = topology.output(named: main.name)?.id,
+      settled[id] == nil, grace.pending[id] == nil, main.rect != nil, let current = main.mode,
+      let settings = config.settings(for: main, vendors: vendors), settings.enabled
     else { return nil }
-    let wanted = ModePolicy.candidates(settings.mode, custom: settings.custom, for: main, in: topology).modes.first
-    return (main, wanted == nil || wanted?.id == crtc.mode)
+    let wanted = HeadModePolicy.candidates(settings.mode, custom: settings.custom, for: main).modes.first
+    return (id, wanted.map { $0.listed == current } ?? true)
   }
 
   /// One more failure in a row for each output's monitor (the first for a new monitor).

@@ -36,6 +36,8 @@ public struct HeadPlanner {
   /// Main, lit and not settled, is planned too, for its mode alone (where it is, as it is
   /// turned): the daemon asks this for a main it lit itself whose rule now gives another mode.
   public var replanningMain = false
+  /// Heads that could not turn as asked (the backend's answer to an apply): planned unturned.
+  public var noRotation: Set<String> = []
 
   public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none) {
     self.snapshot = snapshot.bounded().snapshot

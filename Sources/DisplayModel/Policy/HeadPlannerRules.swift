@@ -7,8 +7,9 @@ extension HeadPlanner {
 
   /// The transform a head gets: the rule's when the head can show it, else the nearest it
   /// can (the turn without the flip, the flip without the turn, none) with a warning; the
-  /// head's own when the rule asks none.
+  /// head's own when the rule asks none; none for a head in `noRotation`.
   func transform(_ head: Head, _ settings: MonitorSettings, _ warnings: inout [PlanWarning]) -> HeadTransform {
+    guard !noRotation.contains(head.name) else { return .normal }
     guard let wanted = Self.wantedTransform(settings) else { return head.enabled ? head.transform : .normal }
     let can = head.capabilities.transforms
     guard !can.contains(wanted) else { return wanted }

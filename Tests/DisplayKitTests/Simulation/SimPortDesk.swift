@@ -93,6 +93,7 @@ final class SimPortDesk: SimDesk {
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try server.snapshot(options) }
   func heads(of topology: Topology) -> HeadSnapshot { server.heads(of: topology) }
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors { server.vendors(of: snapshot) }
+  var refuser: String? { server.refuser }
 
   /// As a plan's: a configuration in force that left every head as it was changed nothing.
   func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
