@@ -65,7 +65,8 @@ struct RandRConfigurationPlanner {
     for entry in plain where given[entry.output.id] == nil {
       // A scaled head takes a CRTC that has not refused a transform, where one is free.
       let scaled = (entry.head.scale, entry.head.verticalScale) != (1, 1)
-      given[entry.output.id] = work.allocator.free(for: entry.output, avoiding: scaled ? refusing : [])
+      given[entry.output.id] =
+        scaled ? freeTakingTransforms(entry.output, &work) : work.allocator.free(for: entry.output)
     }
     for entry in plain {
       light(entry, on: given[entry.output.id], &work)
@@ -172,6 +173,22 @@ struct RandRConfigurationPlanner {
       CrtcChange(
         crtc: crtc.id, mode: mode.id, x: head.x, y: head.y, rotation: rotation, outputs: [output.id],
         fallbacks: fallbacks.map(\.id), outputName: output.name, transform: transform))
+  }
+
+  /// A free CRTC for a scaled head: the first that has not refused a transform, else the
+  /// first free one (whose refusal the plan then says).
+  private func freeTakingTransforms(_ output: Output, _ work: inout Work) -> Crtc? {
+    var trial = work.allocator
+    var passed: [Crtc] = []
+    while let crtc = trial.free(for: output) {
+      guard refusing.contains(crtc.id) else {
+        for skipped in passed { trial.giveBack(skipped.id) }
+        work.allocator = trial
+        return crtc
+      }
+      passed.append(crtc)
+    }
+    return work.allocator.free(for: output)
   }
 
   /// The CRTC transform for the head's scales: the identity for 1 both ways.

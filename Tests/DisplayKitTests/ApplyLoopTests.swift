@@ -57,7 +57,7 @@ import Testing
     #expect(hdmi(server.plans[0])?.transform.isIdentity == false)
     #expect(hdmi(server.plans[1])?.transform.isIdentity == true, "planned again without the scale")
     #expect(lines.has("HDMI-1: its CRTC refused a transform (RRSetCrtcTransform); scale 1 instead"))
-    #expect(daemon.profileRuntime.noTransform == [hdmiCrtc], "no later plan asks that CRTC again")
+    #expect(server.outputManager.transformRefusing == [hdmiCrtc], "the backend asks that CRTC no scale again")
     #expect(daemon.log.errors == 0)
   }
 

@@ -25,13 +25,11 @@ public struct CrtcAllocator {
 
   /// A CRTC no output of the plan took, that can drive the output, and that lists no output
   /// but this one and those let go (none for an idle one).
-  /// One of `avoiding` only when no other is free.
-  public mutating func free(for output: Output, avoiding: Set<CrtcID> = []) -> Crtc? {
-    let usable = output.possibleCrtcs.compactMap(topology.crtc).filter { c in
+  public mutating func free(for output: Output) -> Crtc? {
+    let crtc = output.possibleCrtcs.compactMap(topology.crtc).first { c in
       !taken.contains(c.id) && (c.possibleOutputs.isEmpty || c.possibleOutputs.contains(output.id))
         && c.outputs.allSatisfy { $0 == output.id || lettingGo.contains($0) }
     }
-    let crtc = usable.first { !avoiding.contains($0.id) } ?? usable.first
     if let crtc { taken.insert(crtc.id) }
     return crtc
   }
