@@ -12,8 +12,10 @@ public struct HeadPlan: Hashable, Sendable {
     self.configures = configures
   }
 
-  /// Nothing to send: no head and no primary to change.
-  public var isEmpty: Bool { configuration.heads.isEmpty && configuration.primary == nil }
+  /// Nothing to send: no head, primary or physical size to change.
+  public var isEmpty: Bool {
+    configuration.heads.isEmpty && configuration.primary == nil && configuration.physicalSize == nil
+  }
 }
 
 /// The rule planner over the output-management port's values: from a snapshot of heads and
