@@ -132,7 +132,8 @@ extension Daemon {
   /// The mode main had under automatic choice (so `mirror`'s common mode is not kept by the
   /// next layout), when the same monitor was main and lit then; nil: the mode it has.
   var automaticMainMode: Mode? {
-    guard let saved = profileRuntime.automaticLayout?.topology, let main = BuiltinLayouts.main(in: topology, config: config),
+    guard let saved = profileRuntime.automaticLayout?.topology,
+      let main = BuiltinLayouts.main(in: topology, config: config),
       let before = saved.output(main.id), before.edid == main.edid, let mode = saved.currentMode(of: before),
       main.modes.contains(mode.id)
     else { return nil }
