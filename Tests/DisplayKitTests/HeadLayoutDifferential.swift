@@ -7,7 +7,8 @@ import DisplayPorts
 /// `HeadPlanDifferential` compares the rule planners, with the heads configured. Desks
 /// where RandR's limits make the old policy plan otherwise are left out, each with its
 /// reason; a deliberate difference is named. The screen's size, which the old plans set, is
-/// the backend's and not compared.
+/// the backend's and not compared; the restore's physical size, which the head restore
+/// gives from the screens the daemon keeps beside the heads, is.
 enum HeadLayoutDifferential {
   typealias Verdict = HeadPlanDifferential.Verdict
   typealias D = HeadPlanDifferential
@@ -38,17 +39,23 @@ enum HeadLayoutDifferential {
       return .differs(["the bridge cannot say the plan"])
     }
     let kept = Set(keptOff.compactMap { now.output($0)?.name })
-    let new = HeadLayoutRestore.plan(saved: before, now: after, keptOff: kept)
+    // The screens beside the heads, as the daemon keeps them: the millimetres no head says.
+    let new = HeadLayoutRestore.plan(saved: before, now: after, keptOff: kept, screen: (saved.screen, now.screen))
+    // A saved scale the old restore drops can make the screen too large for the server.
+    if new.warnings.contains(where: { if case .restoreTooLarge = $0 { true } else { false } }) {
+      return .excluded("the server's maximum screen, for the saved scales")
+    }
     let problems = compare(old, plan.configures, new, now)
     guard !problems.isEmpty else {
-      // The screen's millimetres: RandR's, which no head says.
-      return old.physicalSize == nil ? .same(heads: new.configuration.heads.count) : .deliberate(Self.physicalSize)
+      guard old.physicalSize == new.configuration.physicalSize else {
+        let (a, b) = (old.physicalSize, new.configuration.physicalSize)
+        return .differs(["physical size \(a.map { "\($0)" } ?? "-") vs \(b.map { "\($0)" } ?? "-")"])
+      }
+      return .same(heads: new.configuration.heads.count)
     }
     let restore = RestoreCase(saved: saved, now: now, before: before, after: after, plan: plan, old: old, new: new)
     return restore.explained() ?? .differs(problems)
   }
-
-  static let physicalSize = "the saved physical size is not given back (no head says the screen's millimetres)"
 
   /// The configurations compared head by head with the primary, and the heads configured.
   static func compare(_ old: OutputConfiguration, _ configures: Set<OutputID>, _ new: HeadPlan, _ t: Topology)

@@ -84,4 +84,25 @@ struct WaylandDaemonControlTests {
     #expect(refused.status == 1 && refused.err.contains("apply refused: no profile named 'nope'"), "\(refused)")
     #expect(daemon.isRunning)
   }
+
+  /// A restore that dropped the saved scale would light the head unscaled, and the rules'
+  /// reconcile after it would scale it again: two changes where one puts the layout back.
+  @Test func autoAfterALayoutByHandGivesTheHeadItsScaleBackInTheRestoreAlone() throws {
+    let sway = try SwayCompositor()
+    let runtime = try runtimeDirectory()
+    let config = #"{ disconnect_grace: 0, monitors: [{ match: { output: "HEADLESS-2" }, scale: 0.5 }] }"#
+    let daemon = try WaylandDaemonTests.start(sway, config: config, runtime: runtime)
+    let name = try sway.plug()
+    let scaled = XInspector.Rect(x: 1280, y: 0, width: 960, height: 540)
+    #expect(try Self.placed(sway, name, at: scaled), "\(daemon.log)")
+    let only = try Self.command(sway, runtime, ["profile", "switch", "--layout", "main-only"])
+    #expect(only.status == 0, "\(only)")
+    #expect(try eventually(within: 5) { try WaylandApplyTests.rect(sway, name) != scaled }, "\(daemon.log)")
+    let auto = try Self.command(sway, runtime, ["profile", "switch", "--auto"])
+    #expect(auto.status == 0, "\(auto)")
+    #expect(try Self.placed(sway, name, at: scaled), "\(daemon.log)")
+    daemon.settle()
+    let changes = daemon.changingReconciles.filter { $0.contains("(automatic choice)") }
+    #expect(changes.count == 1 && changes.first?.contains("restored \(name)") == true, "\(daemon.log)")
+  }
 }

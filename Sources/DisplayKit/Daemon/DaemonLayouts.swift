@@ -28,7 +28,8 @@ extension Daemon {
   /// automatic choice had, to put back when it resumes.
   func beginManual(_ choice: LayoutChoice) {
     if profileRuntime.manual == nil {
-      (profileRuntime.automaticLayout, profileRuntime.automaticLit) = (topology, litByDaemon)
+      let saved = SavedLayout(heads: heads, screen: topology.screen, topology: topology)
+      (profileRuntime.automaticLayout, profileRuntime.automaticLit) = (saved, litByDaemon)
     }
     profileRuntime.manual = (choice, desk)
   }
@@ -131,7 +132,8 @@ extension Daemon {
   /// The mode main had under automatic choice (so `mirror`'s common mode is not kept by the
   /// next layout), when the same monitor was main and lit then; nil: the mode it has.
   var automaticMainMode: Mode? {
-    guard let saved = profileRuntime.automaticLayout, let main = BuiltinLayouts.main(in: topology, config: config),
+    guard let saved = profileRuntime.automaticLayout?.topology,
+      let main = BuiltinLayouts.main(in: topology, config: config),
       let before = saved.output(main.id), before.edid == main.edid, let mode = saved.currentMode(of: before),
       main.modes.contains(mode.id)
     else { return nil }
@@ -146,8 +148,9 @@ extension Daemon {
     return [panel.id]
   }
 
-  /// Drops the manual choice and puts back the layout automatic choice had (`LayoutRestore`),
-  /// in one apply (the apply loop's); automatic choice then runs as usual.
+  /// Drops the manual choice and puts back the layout automatic choice had
+  /// (`HeadLayoutRestore`, with the screen's physical size), in one apply (the apply loop
+  /// over the port's); automatic choice then runs as usual.
   func resumeAutomatic(_ n: Int, reason: String) throws(DisplayError) -> [TopologyEvent] {
     let saved = profileRuntime.automaticLayout
     log.info("manual \(profileRuntime.manual?.choice.description ?? "choice") ends (\(reason)): automatic choice")
@@ -159,10 +162,12 @@ extension Daemon {
     guard let saved else { return [] }
     var events: [TopologyEvent] = []
     let words = ApplyWording(subject: { "the layout before the manual choice" }, unscaled: "scale 1 instead")
-    _ = try applyLoop(n, reason, words, &events) { _ in
-      LayoutRestore.plan(saved: saved, now: topology, keptOff: closedPanel)
+    _ = try applyConfigurations(n, reason, words, &events) { _ in
+      let keptOff = Set(closedPanel.compactMap { topology.output($0)?.name })
+      return HeadLayoutRestore.plan(
+        saved: saved.heads, now: heads, keptOff: keptOff, screen: (saved: saved.screen, now: topology.screen))
     } judge: { step in
-      guard case .applied(_, let outcome, let errors) = step else { return true }
+      guard case .applied(_, let report, let errors) = step else { return true }
       for problem in errors {
         // A restore names what it could not put back as such.
         if case .couldNotConfigure(let output, let why) = problem {
@@ -171,16 +176,18 @@ extension Daemon {
           log.error("\(problem)")
         }
       }
-      if errors.isEmpty { log.info("reconcile \(n) (\(reason)): restored " + describe(outcome)) }
+      if errors.isEmpty { log.info("reconcile \(n) (\(reason)): restored " + describe(report)) }
       // Refused and rolled back to a dark desk: tried again.
       return errors.isEmpty || !deskIsDark
     }
-    // Lit as automatic choice had it: by whom it was then. Lit where it was off then (kept
-    // so that the desk is not dark): by the choice, so the rules plan it for its mode.
-    let keptLit = topology.connectedOutputs.filter { topology.geometry(of: $0) != nil }.map(\.id).filter { id in
-      saved.output(id).map { saved.geometry(of: $0) == nil } ?? true
-    }
-    litByDaemon = profileRuntime.automaticLit.union(keptLit)
+    litByDaemon = profileRuntime.automaticLit.union(keptLit(saved.heads))
     return events
+  }
+
+  /// Lit as automatic choice had it: by whom it was then. Lit where it was off then (kept
+  /// so that the desk is not dark): by the choice, so the rules plan it for its mode.
+  private func keptLit(_ saved: HeadSnapshot) -> [OutputID] {
+    heads.heads.filter { $0.connected && $0.rect != nil && saved.head(named: $0.name)?.rect == nil }
+      .compactMap { topology.output(named: $0.name)?.id }
   }
 }

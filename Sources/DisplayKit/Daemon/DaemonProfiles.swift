@@ -50,7 +50,7 @@ struct ProfileRuntime {
   var manual: (choice: LayoutChoice, desk: DeskKey)?
   /// The layout automatic choice had when the first manual choice was made: put back when
   /// automatic choice resumes.
-  var automaticLayout: Topology?
+  var automaticLayout: SavedLayout?
   /// The outputs the daemon had lit then (`Daemon.litByDaemon`): what a put-back layout
   /// holds lit as automatic choice had it is lit by whom it was then, not by the choice.
   var automaticLit: Set<OutputID> = []

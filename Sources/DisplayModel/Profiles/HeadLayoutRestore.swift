@@ -9,34 +9,78 @@ public enum HeadLayoutRestore {
   /// configuration. Heads in `keptOff` (a panel whose lid is closed) are not lit again: the
   /// lid policy would turn them off at once. The plan configures the heads it restores. The
   /// desk's physical size is no head's to say: it is left as it is (RandR keeps the
-  /// vertical DPI when the screen's size changes); so is the screen, the backend's.
+  /// vertical DPI when the screen's size changes), unless the screens are given
+  /// (`plan(saved:now:keptOff:screen:)`); the screen's size is the backend's.
   public static func plan(saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String> = []) -> HeadPlan {
+    restore(saved: saved, now: now, keptOff: keptOff).plan
+  }
+
+  /// The restore on a desk with a screen (RandR's, which the daemon reads beside the heads):
+  /// as `plan(saved:now:keptOff:)`, and the physical size `screen.saved` had when the screen
+  /// that holds every head lit afterwards is the size it had then. Refused with a warning,
+  /// nothing sent, when that screen would be larger than the server's largest.
+  public static func plan(
+    saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String> = [], screen: (saved: ScreenSize, now: ScreenSize)
+  ) -> HeadPlan {
+    var (plan, lit) = restore(saved: saved, now: now, keptOff: keptOff)
+    guard !lit.isEmpty else { return plan }
+    let (was, size) = screen
+    let width = max(size.minWidth, lit.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0)
+    let height = max(size.minHeight, lit.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0)
+    guard size.holds(width, height) else {
+      let empty = OutputConfiguration(generation: plan.configuration.generation, heads: [])
+      return HeadPlan(configuration: empty, warnings: [.restoreTooLarge(width: width, height: height)])
+    }
+    if (width, height) == (was.width, was.height), (was.mmWidth, was.mmHeight) != (size.mmWidth, size.mmHeight) {
+      plan.configuration.physicalSize = PhysicalSize(width: was.mmWidth, height: was.mmHeight)
+    }
+    return plan
+  }
+
+  /// The restore, with the areas the heads lit afterwards cover (none when it would leave
+  /// the desk dark, which it refuses).
+  static func restore(saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String>) -> (plan: HeadPlan, lit: [Rect]) {
     let (saved, now) = (saved.bounded().snapshot, now.bounded().snapshot)
     var offs: [HeadConfiguration] = []
     var sets: [HeadConfiguration] = []
     var restored: Set<String> = []
     var litAfter = false
+    var lit: [Rect] = []
     for head in now.heads {
       guard let before = known(head, saved, keptOff) else {
         litAfter = litAfter || head.enabled
+        if let rect = head.rect { lit.append(rect) }
         continue
       }
       if let wanted = wanted(before, head) {
         restored.insert(head.name)
         litAfter = true
+        if let rect = area(wanted, head) { lit.append(rect) }
         if !shows(head, wanted) { sets.append(wanted) }
       } else if before.enabled {
         // Lit before, its mode gone: it keeps what it has.
         litAfter = litAfter || head.enabled
+        if let rect = head.rect { lit.append(rect) }
       } else if head.enabled {
         offs.append(.off(head.name))
       }
     }
-    guard litAfter else { return HeadPlan(configuration: OutputConfiguration(generation: now.generation, heads: [])) }
+    guard litAfter else {
+      return (HeadPlan(configuration: OutputConfiguration(generation: now.generation, heads: [])), [])
+    }
     let primary = saved.primary.flatMap { restored.contains($0) && $0 != now.primary ? $0 : nil }
     // Heads going off first, as the profile planner orders them.
     let configuration = OutputConfiguration(generation: now.generation, heads: offs + sets, primary: primary)
-    return HeadPlan(configuration: configuration, configures: restored)
+    return (HeadPlan(configuration: configuration, configures: restored), lit)
+  }
+
+  /// The area a head covers as `wanted` lights it: the mode asked, turned and scaled as the
+  /// head's backend rounds it.
+  static func area(_ wanted: HeadConfiguration, _ head: Head) -> Rect? {
+    guard case .listed(let width, let height, _)? = wanted.mode,
+      let size = head.scaledArea.size(width: width, height: height, transform: wanted.transform, scale: wanted.scale)
+    else { return nil }
+    return Rect(x: wanted.x, y: wanted.y, width: size.width, height: size.height)
   }
 
   /// The head as `saved` had it when it is the same monitor, connected then and now, and
@@ -49,14 +93,17 @@ public enum HeadLayoutRestore {
   }
 
   /// What a head lit in `saved` gets back: the mode it showed (when it still lists it), its
-  /// place, transform and scale; nil when it was off or lists that mode no more.
+  /// place, transform and scale (where it can scale); nil when it was off or lists that
+  /// mode no more.
   static func wanted(_ before: Head, _ head: Head) -> HeadConfiguration? {
     guard before.enabled, let old = before.mode, let mode = head.modes.first(where: { same($0, old) }) else {
       return nil
     }
     return HeadConfiguration(
       name: head.name, enabled: true, mode: PlannedMode(mode).request, x: before.x, y: before.y,
-      transform: before.transform, spelling: before.spelling, scale: before.scale)
+      // A head that cannot scale now (its CRTC refused a transform) is put back unscaled:
+      // asked its old scale, it would be refused again and again.
+      transform: before.transform, spelling: before.spelling, scale: head.capabilities.scaling ? before.scale : 1)
   }
 
   /// Whether the head shows what `wanted` asks already: its mode, place, transform and scale.
