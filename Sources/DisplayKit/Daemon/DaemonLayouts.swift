@@ -49,10 +49,9 @@ extension Daemon {
     let events = try arrange(reason: "profile switch")
     let failed = profileRuntime.failed
     if failed {
-      // Rolled back to the layout before it: so is the choice (what was learnt stays).
-      var kept = previous
-      kept.noTransform = profileRuntime.noTransform
-      profileRuntime = kept
+      // Rolled back to the layout before it: so is the choice (what was learnt, the backend
+      // keeps).
+      profileRuntime = previous
       (settled, failures) = (wasSettled, hadFailed)
     }
     // The windows follow the choice in force: after a refused one, the one before it (not
@@ -121,7 +120,7 @@ extension Daemon {
       }
       guard planned else { return .success(chosen) }
       let planner = ProfilePlanner(
-        topology: topology, config: config, lid: lid, noTransform: profileRuntime.noTransform)
+        topology: topology, config: config, lid: lid)
       do { _ = try planner.plan(chosen.profile, assignment: chosen.assignment) } catch {
         return .failure(.layoutPlan(layout, error))
       }

@@ -58,8 +58,6 @@ struct ProfileRuntime {
   var applied: (name: String, desk: DeskKey)?
   /// Whether the last apply of the chosen profile failed (and was rolled back).
   var failed = false
-  /// CRTCs that refused a transform: planned without `scale` from then on.
-  var noTransform: Set<CrtcID> = []
   /// The desk the lid policy last ran for, and where the panel was before it went off.
   var lidDesk: DeskKey?
   var panelRect: Rect?
