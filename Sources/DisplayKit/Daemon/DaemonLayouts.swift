@@ -28,7 +28,7 @@ extension Daemon {
   /// automatic choice had, to put back when it resumes.
   func beginManual(_ choice: LayoutChoice) {
     if profileRuntime.manual == nil {
-      let saved = SavedLayout(heads: heads, screen: topology.screen, topology: topology)
+      let saved = SavedLayout(heads: heads, topology: topology)
       (profileRuntime.automaticLayout, profileRuntime.automaticLit) = (saved, litByDaemon)
     }
     profileRuntime.manual = (choice, desk)

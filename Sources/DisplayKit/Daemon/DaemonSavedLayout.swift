@@ -5,9 +5,9 @@ import DisplayModel
 struct SavedLayout {
   /// The heads then: what the restore gives back (`HeadLayoutRestore`).
   var heads: HeadSnapshot
-  /// The screen then: its physical size, which no head says, comes back with its size.
-  var screen: ScreenSize
   /// The topology then, for the mode main had (`Daemon.automaticMainMode`), which the
   /// built-in layouts over a topology take.
   var topology: Topology
+  /// The screen then: its physical size, which no head says, comes back with its size.
+  var screen: ScreenSize { topology.screen }
 }
