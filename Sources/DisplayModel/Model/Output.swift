@@ -1,30 +1,3 @@
-/// Whether a monitor is attached to an output, as RandR reports it.
-public enum Connection: String, Hashable, Sendable {
-  case connected
-  case disconnected
-  case unknown
-}
-
-/// Rotation and reflection of a CRTC (`RR_Rotate_*`, `RR_Reflect_*`).
-public struct Rotation: OptionSet, Hashable, Sendable {
-  public let rawValue: UInt16
-  public init(rawValue: UInt16) { self.rawValue = rawValue }
-  public static let normal = Rotation(rawValue: 1)
-  public static let left = Rotation(rawValue: 2)
-  public static let inverted = Rotation(rawValue: 4)
-  public static let right = Rotation(rawValue: 8)
-  public static let reflectX = Rotation(rawValue: 16)
-  public static let reflectY = Rotation(rawValue: 32)
-
-  /// xrandr's word for the rotation part: normal, left, inverted or right.
-  public var name: String {
-    if contains(.left) { return "left" }
-    if contains(.inverted) { return "inverted" }
-    if contains(.right) { return "right" }
-    return "normal"
-  }
-}
-
 /// One RandR output (a connector) and what is attached to it.
 public struct Output: Hashable, Sendable {
   public var id: OutputID
@@ -125,31 +98,4 @@ public struct Crtc: Hashable, Sendable {
 
   public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
   public var isActive: Bool { mode != nil }
-}
-
-/// The X screen's size and the range RandR allows it.
-public struct ScreenSize: Hashable, Sendable {
-  public var width: Int
-  public var height: Int
-  public var minWidth: Int
-  public var minHeight: Int
-  public var maxWidth: Int
-  public var maxHeight: Int
-  /// The screen's physical size in millimetres, as the server reports it (DPI = pixels / mm * 25.4).
-  public var mmWidth: Int
-  public var mmHeight: Int
-
-  public init(
-    width: Int, height: Int, minWidth: Int, minHeight: Int, maxWidth: Int, maxHeight: Int, mmWidth: Int = 0,
-    mmHeight: Int = 0
-  ) {
-    self.width = width
-    self.height = height
-    self.minWidth = minWidth
-    self.minHeight = minHeight
-    self.maxWidth = maxWidth
-    self.maxHeight = maxHeight
-    self.mmWidth = mmWidth
-    self.mmHeight = mmHeight
-  }
 }

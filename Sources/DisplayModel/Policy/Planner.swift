@@ -1,8 +1,3 @@
-/// How a CRTC transform samples the framebuffer (RandR's `scale_filter`).
-public enum ScaleFilter: String, Hashable, Sendable, CaseIterable {
-  case bilinear, nearest
-}
-
 /// A RandR CRTC transform: a 3x3 projective matrix, row-major, mapping the CRTC's mode
 /// coordinates to screen coordinates (as `xrandr --transform` and `--scale` give it), and the
 /// filter the server samples with. `scale: s` is `[s,0,0, 0,s,0, 0,0,1]`.

@@ -3,20 +3,6 @@
 // resource database's text. The X backend's ids and the values over them (windows, pixmaps,
 // pictures, damage, the cursor) live in DisplayX11 behind the surface port.
 
-/// How much a snapshot reads.
-public struct ReadOptions: Sendable {
-  /// Ask the server to re-probe connectors (`XRRGetScreenResources`). Slow on real hardware:
-  /// only at start-up or on explicit request, never on an event path.
-  public var probe: Bool
-  /// Read the `EDID` and `non-desktop` properties of connected outputs.
-  public var properties: Bool
-
-  public init(probe: Bool = false, properties: Bool = true) {
-    self.probe = probe
-    self.properties = properties
-  }
-}
-
 /// What applying a plan did.
 public struct ApplyOutcome: Sendable {
   /// Changes the server accepted, with the mode it took (nil: turned off).
@@ -52,27 +38,6 @@ public struct ApplyOutcome: Sendable {
   /// fell back along its chain).
   public var warnings: [String] = []
   public init() {}
-}
-
-/// One thing that kept an apply from putting its plan in force; `description` is the log's line.
-public enum ApplyProblem: Equatable, Sendable, CustomStringConvertible {
-  /// A change failed with every candidate mode.
-  case couldNotConfigure(output: String, reason: String)
-  /// A failure that is no single change's (`ApplyOutcome.problems`).
-  case failure(String)
-  /// Nothing was sent (`ApplyOutcome.refused`).
-  case planRefused(String)
-  /// What the rollback did not restore.
-  case notRestored(String)
-
-  public var description: String {
-    switch self {
-    case .couldNotConfigure(let output, let reason): return "could not configure \(output): \(reason)"
-    case .failure(let text): return text
-    case .planRefused(let reason): return "plan refused: " + reason
-    case .notRestored(let what): return "not restored: " + what
-    }
-  }
 }
 
 extension ApplyOutcome {

@@ -1,0 +1,6 @@
+/// Whether a monitor is attached to an output, as RandR reports it.
+public enum Connection: String, Hashable, Sendable {
+  case connected
+  case disconnected
+  case unknown
+}

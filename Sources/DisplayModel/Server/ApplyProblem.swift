@@ -1,0 +1,20 @@
+/// One thing that kept an apply from putting its plan in force; `description` is the log's line.
+public enum ApplyProblem: Equatable, Sendable, CustomStringConvertible {
+  /// A change failed with every candidate mode.
+  case couldNotConfigure(output: String, reason: String)
+  /// A failure that is no single change's (`ApplyOutcome.problems`).
+  case failure(String)
+  /// Nothing was sent (`ApplyOutcome.refused`).
+  case planRefused(String)
+  /// What the rollback did not restore.
+  case notRestored(String)
+
+  public var description: String {
+    switch self {
+    case .couldNotConfigure(let output, let reason): return "could not configure \(output): \(reason)"
+    case .failure(let text): return text
+    case .planRefused(let reason): return "plan refused: " + reason
+    case .notRestored(let what): return "not restored: " + what
+    }
+  }
+}
