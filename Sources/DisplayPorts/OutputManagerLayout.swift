@@ -53,9 +53,10 @@ public final class OutputManagerLayout {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     let (bounded, warnings) = try manager.heads(probe: options.probe).bounded()
     report(warnings)
-    lastHeads = bounded
     var topology = Topology(bounded: bounded, vendors: vendors(bounded.heads.map(\.make)))
     (topology.screen.maxWidth, topology.screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
+    lastHeads = bounded
+    lastHeads.screen = topology.screen
     return topology
   }
 

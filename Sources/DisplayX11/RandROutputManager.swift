@@ -32,11 +32,11 @@ public final class RandROutputManager: OutputManager {
   }
 
   /// The snapshot `topology` is: each lit head at its CRTC's place, rotation bits and the
-  /// scale of the CRTC transform the snapshot read.
+  /// scale of the CRTC transform the snapshot read; the screen the topology has.
   public func snapshot(_ topology: Topology) -> HeadSnapshot {
     let heads = topology.outputs.map { head($0, topology) }
     let primary = topology.primary.flatMap { topology.output($0)?.name }
-    return HeadSnapshot(heads: heads, primary: primary, generation: Self.generation(topology))
+    return HeadSnapshot(heads: heads, primary: primary, generation: Self.generation(topology), screen: topology.screen)
   }
 
   /// The snapshot's generation (`Topology.generation`, which the Plan bridge quotes too).

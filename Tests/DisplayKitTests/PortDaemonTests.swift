@@ -25,6 +25,16 @@ import Testing
 
   func rect(_ head: Head?) -> Rect? { head?.rect }
 
+  /// A compositor has no screen: the heads say the lit heads' bounding box within the limits
+  /// the backend states, as the topology the bridge makes of them does.
+  @Test func theHeadsOfACompositorSayTheLitHeadsBoundingBoxAsTheirScreen() throws {
+    let (_, server) = desk([FakeOutputManager.head("HDMI-1", at: (1920, 0))])
+    let topology = try server.snapshot()
+    let screen = try #require(server.heads(of: topology).screen)
+    #expect(screen == topology.screen)
+    #expect((screen.width, screen.height, screen.maxWidth) == (1920 + 1920, 1080, PortDisplayServer.desk.maxWidth))
+  }
+
   @Test func aPluggedHeadGetsItsRulesModeAndPlaceAndItsOwnChangeCausesNoOther() throws {
     let (manager, server) = desk()
     let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, mode: "1280x1024", position: "below main" }]"#)

@@ -58,6 +58,16 @@ final class FakeRandRServer: RandRServer {
     HeadConfiguration(name: name, enabled: true, mode: .listed(width: width, height: height, refreshMilliHz: 0), x: x)
   }
 
+  /// The planners read the screen's limits and millimetres from the heads, not the topology.
+  @Test func theHeadsOfATopologySayItsScreenWithItsLimitsAndMillimetres() {
+    var t = Self.desk
+    t.screen = ScreenSize(
+      width: 1920, height: 1080, minWidth: 320, minHeight: 200, maxWidth: 8192, maxHeight: 8192, mmWidth: 508,
+      mmHeight: 286)
+    let heads = RandROutputManager(server: FakeRandRServer(t)).snapshot(t)
+    #expect(heads.screen == t.screen)
+  }
+
   @Test func aHeadTheSameAsAnotherSharesItsCrtcAndTheReportNamesBoth() throws {
     let server = FakeRandRServer(Self.desk)
     let manager = RandROutputManager(server: server)

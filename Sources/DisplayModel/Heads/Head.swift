@@ -248,11 +248,16 @@ public struct HeadSnapshot: Hashable, Sendable {
   public var primary: String?
   /// Opaque to the daemon: the RandR config timestamp, the wlroots serial.
   public var generation: UInt64
+  /// The desk's screen: on X the root window's size, the limits RandR allows it and its
+  /// millimetres; on a compositor the lit heads' bounding box within the limits the backend
+  /// states (no millimetres). Nil where the snapshot does not say (a bare output manager).
+  public var screen: ScreenSize?
 
-  public init(heads: [Head], primary: String? = nil, generation: UInt64 = 0) {
+  public init(heads: [Head], primary: String? = nil, generation: UInt64 = 0, screen: ScreenSize? = nil) {
     self.heads = heads
     self.primary = primary
     self.generation = generation
+    self.screen = screen
   }
 
   public func head(named name: String) -> Head? { heads.first { $0.name == name } }
