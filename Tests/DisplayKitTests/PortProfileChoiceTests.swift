@@ -90,4 +90,24 @@ import Testing
         == "layout 'external-only' is not possible: no built-in panel is connected (eDP*, LVDS*, DSI*, or the one `panel` names)"
     )
   }
+
+  /// The head profile planner knows no largest screen: the daemon refuses a layout beyond the
+  /// one the backend states before trying it, so `profile cycle` steps over it.
+  @Test func aLayoutBeyondTheLargestScreenIsRefusedUpFrontAndLeftOutOfTheCycle() throws {
+    let manager = FakeOutputManager([
+      FakeOutputManager.head("eDP-1", at: (0, 0), panel: true), FakeOutputManager.head("HDMI-1", at: (0, 1080)),
+    ])
+    let small = OutputManagerLayout.Desk(server: "the compositor", maxWidth: 3000, maxHeight: 3000)
+    let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, position: "below main" }]"#)
+    let daemon = try Daemon(
+      server: PortDisplayServer(manager, desk: small), surfaces: surfaces, config: rules, log: quiet)
+    try daemon.start()
+    #expect(daemon.cycleOrder == [.layout(.extendAbove), .layout(.mirror), .layout(.externalOnly), .layout(.mainOnly)])
+    let refused = try daemon.switchTo(.layout(.extendRight))
+    #expect(
+      refused.failure.map { "\($0)" }
+        == "layout 'extend-right' is not possible: profile 'extend-right' needs a 3840x1080 screen, "
+        + "more than the server's maximum 3000x3000; refused")
+    #expect(manager.applied.isEmpty, "nothing tried")
+  }
 }

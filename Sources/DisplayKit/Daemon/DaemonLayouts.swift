@@ -125,11 +125,27 @@ extension Daemon {
       }
       guard planned else { return .success(chosen) }
       let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
-      do { _ = try planner.plan(chosen.profile, assignment: chosen.assignment) } catch {
+      do {
+        let plan = try planner.plan(chosen.profile, assignment: chosen.assignment)
+        if let tooLarge = beyondScreen(plan, chosen.profile.name) { return .failure(.layoutPlan(layout, tooLarge)) }
+      } catch {
         return .failure(.layoutPlan(layout, error))
       }
       return .success(chosen)
     }
+  }
+
+  /// A desk larger than the server's largest screen, which its backend would refuse: so
+  /// `profile cycle` steps over the layout. Left to the backend when a head alone is larger
+  /// (it may give that head a smaller mode).
+  private func beyondScreen(_ plan: HeadProfilePlan, _ name: String) -> ProfilePlanError? {
+    let (screen, areas) = (topology.screen, plan.areas.values)
+    guard areas.allSatisfy({ screen.holds($0.width, $0.height) }) else { return nil }
+    let width = max(screen.minWidth, areas.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0)
+    let height = max(screen.minHeight, areas.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0)
+    guard !screen.holds(width, height) else { return nil }
+    let (maxWidth, maxHeight) = screen.largest
+    return .tooLarge(profile: name, width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
   }
 
   /// The mode main had under automatic choice (so `mirror`'s common mode is not kept by the
