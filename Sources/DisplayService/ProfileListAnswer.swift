@@ -23,14 +23,16 @@ public struct ProfileListAnswer: Codable, Equatable, Sendable {
   /// Every profile of `config` against `topology` and `lid`, with none in force: what
   /// `profile list` shows when no daemon runs.
   public static func withoutDaemon(config: Config, topology: Topology, lid: LidState) -> ProfileListAnswer {
-    ProfileListAnswer(config: config, topology: topology, lid: lid, active: nil)
+    ProfileListAnswer(config: config, active: nil) { profile in
+      guard case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) else { return nil }
+      return why
+    }
   }
 
-  /// Every profile of `config` against `topology` and `lid`, with `active` in force.
-  init(config: Config, topology: Topology, lid: LidState, active: ActiveProfile?) {
+  /// Every profile of `config`, with why it does not match (`mismatch`) and `active` in force.
+  init(config: Config, active: ActiveProfile?, mismatch: (Profile) -> ProfileMismatch?) {
     profiles = config.profiles.map { profile in
-      var mismatch: ProfileMismatch?
-      if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) { mismatch = why }
+      let mismatch = mismatch(profile)
       return Entry(
         name: profile.name, matches: mismatch == nil, reason: mismatch.map { "\($0)" },
         active: active != nil && profile.name == active?.name)
@@ -42,6 +44,11 @@ public struct ProfileListAnswer: Codable, Equatable, Sendable {
 extension Daemon {
   /// What `profile-list` answers.
   public var profileListAnswer: ProfileListAnswer {
-    ProfileListAnswer(config: config, topology: topology, lid: lid, active: activeProfile)
+    let vendors = layoutServer.vendors(of: heads)
+    return ProfileListAnswer(config: config, active: activeProfile) { profile in
+      guard case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors)
+      else { return nil }
+      return why
+    }
   }
 }

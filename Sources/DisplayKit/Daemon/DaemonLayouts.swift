@@ -76,8 +76,9 @@ extension Daemon {
   /// What `profile cycle` steps through: the profiles that match the monitors present, in
   /// config order, then the built-in layouts possible now, in `BuiltinLayout` order.
   public var cycleOrder: [LayoutChoice] {
+    let vendors = layoutServer.vendors(of: heads)
     let profiles = config.profiles.filter { profile in
-      if case .success = ProfileMatcher.match(profile, topology: topology, lid: lid) { return true }
+      if case .success = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) { return true }
       return false
     }
     let layouts = BuiltinLayout.allCases.filter { layout in
@@ -100,51 +101,80 @@ extension Daemon {
     }
   }
 
-  /// The profile a choice stands for on the desk now, with its assignment; `planned` also
-  /// asks the planner, so a built-in layout that cannot be planned is refused up front.
-  func resolve(_ choice: LayoutChoice, planned: Bool = false) -> Result<BuiltinProfile, ProfileSwitchRefusal> {
+  /// The profile a choice stands for on the desk now, with the heads its entries take;
+  /// `planned` also asks the planner the apply uses, so a built-in layout that cannot be
+  /// planned is refused up front.
+  func resolve(_ choice: LayoutChoice, planned: Bool = false) -> Result<HeadBuiltinProfile, ProfileSwitchRefusal> {
+    let vendors = layoutServer.vendors(of: heads)
     switch choice {
     case .profile(let name):
       guard let profile = config.profiles.first(where: { $0.name == name }) else {
         return .failure(.unknown(name: name, known: config.profiles.map(\.name)))
       }
-      switch ProfileMatcher.match(profile, topology: topology, lid: lid) {
-      case .success(let assignment): return .success(BuiltinProfile(profile: profile, assignment: assignment))
+      switch HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
+      case .success(let assignment): return .success(HeadBuiltinProfile(profile: profile, assignment: assignment))
       case .failure(let why): return .failure(.mismatch(name: name, why))
       }
     case .layout(let layout):
-      let chosen: BuiltinProfile
-      switch BuiltinLayouts.profile(layout, topology: topology, config: config, mainMode: automaticMainMode) {
+      let chosen: HeadBuiltinProfile
+      switch HeadBuiltinLayouts.profile(
+        layout, snapshot: heads, config: config, mainMode: automaticMainMode, vendors: vendors)
+      {
       case .success(let made): chosen = made
       case .failure(let why): return .failure(.layout(layout, why))
       }
       guard planned else { return .success(chosen) }
-      let planner = ProfilePlanner(
-        topology: topology, config: config, lid: lid)
-      do { _ = try planner.plan(chosen.profile, assignment: chosen.assignment) } catch {
+      let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
+      do {
+        let plan = try planner.plan(chosen.profile, assignment: chosen.assignment)
+        if let tooLarge = beyondScreen(plan, chosen.profile.name) { return .failure(.layoutPlan(layout, tooLarge)) }
+      } catch {
         return .failure(.layoutPlan(layout, error))
       }
       return .success(chosen)
     }
   }
 
+  /// A desk larger than the server's largest screen, which its backend would refuse: so
+  /// `profile cycle` steps over the layout. Left to the backend when a head alone is larger
+  /// (it may give that head a smaller mode).
+  private func beyondScreen(_ plan: HeadProfilePlan, _ name: String) -> ProfilePlanError? {
+    let (screen, areas) = (topology.screen, plan.areas.values)
+    guard areas.allSatisfy({ screen.holds($0.width, $0.height) }) else { return nil }
+    let width = max(screen.minWidth, areas.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0)
+    let height = max(screen.minHeight, areas.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0)
+    guard !screen.holds(width, height) else { return nil }
+    let (maxWidth, maxHeight) = screen.largest
+    return .tooLarge(profile: name, width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
+  }
+
   /// The mode main had under automatic choice (so `mirror`'s common mode is not kept by the
-  /// next layout), when the same monitor was main and lit then; nil: the mode it has.
-  var automaticMainMode: Mode? {
-    guard let saved = profileRuntime.automaticLayout?.topology,
-      let main = BuiltinLayouts.main(in: topology, config: config),
-      let before = saved.output(main.id), before.edid == main.edid, let mode = saved.currentMode(of: before),
-      main.modes.contains(mode.id)
+  /// next layout), when the same monitor was main and lit then and still lists the mode;
+  /// nil: the mode it has.
+  var automaticMainMode: HeadMode? {
+    guard let saved = profileRuntime.automaticLayout?.heads,
+      let main = BuiltinLayouts.main(in: heads, config: config),
+      let before = saved.head(named: main.name), before.edid == main.edid,
+      (before.make, before.model, before.serial) == (main.make, main.model, main.serial), before.enabled,
+      let mode = before.mode, main.modes.contains(where: { Self.sameMode($0, mode) })
     else { return nil }
     return mode
+  }
+
+  /// Whether two modes a head lists are the same one: the same size and rate, and the same
+  /// server handle where the server gives modes one (RandR's mode XID).
+  static func sameMode(_ a: HeadMode, _ b: HeadMode) -> Bool {
+    a.serverID == b.serverID && a.width == b.width && a.height == b.height && a.refreshMilliHz == b.refreshMilliHz
+      && a.interlaced == b.interlaced
   }
 
   /// The built-in panel while the lid is closed and the config turns it off then: not lit
   /// again by a restore.
   var closedPanel: Set<OutputID> {
-    guard lid == .closed, config.lidClosed == .disable, let panel = LidPolicy.panel(in: topology, config: config)
+    guard lid == .closed, config.lidClosed == .disable, let panel = LidPolicy.panel(in: heads, config: config),
+      let id = topology.output(named: panel.name)?.id
     else { return [] }
-    return [panel.id]
+    return [id]
   }
 
   /// Drops the manual choice and puts back the layout automatic choice had

@@ -32,9 +32,9 @@ struct DeskKey: Equatable {
   var lid: LidState
   var config: Config
 
-  init(_ topology: Topology, lid: LidState, config: Config) {
+  init(_ snapshot: HeadSnapshot, lid: LidState, config: Config) {
     var monitors: [String: MonitorKey] = [:]
-    for output in topology.connectedOutputs { monitors[output.name] = MonitorKey(output) }
+    for head in snapshot.heads where head.connected { monitors[head.name] = MonitorKey(head) }
     self.monitors = monitors
     self.lid = lid
     self.config = config
@@ -44,8 +44,8 @@ struct DeskKey: Equatable {
 /// The daemon's memory of profiles and the lid.
 struct ProfileRuntime {
   var active = ActiveProfile(name: nil, reason: .none)
-  /// The active profile and the outputs its entries took, for the windows.
-  var chosen: (profile: Profile, assignment: ProfileAssignment)?
+  /// The active profile and the heads its entries took, for the windows.
+  var chosen: (profile: Profile, assignment: HeadProfileAssignment)?
   /// The profile or built-in layout chosen by hand, and the desk it was chosen on.
   var manual: (choice: LayoutChoice, desk: DeskKey)?
   /// The layout automatic choice had when the first manual choice was made: put back when
@@ -69,16 +69,23 @@ extension Daemon {
 
   /// Every profile of the config: whether it matches the monitors present now, and which is active.
   public var profileListings: [ProfileListing] {
-    config.profiles.map { profile in
+    let vendors = layoutServer.vendors(of: heads)
+    return config.profiles.map { profile in
       var mismatch: ProfileMismatch?
-      if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) { mismatch = why }
+      if case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
+        mismatch = why
+      }
       let active = profile.name == activeProfile.name && !isBuiltinInForce
       return ProfileListing(name: profile.name, mismatch: mismatch, active: active)
     }
   }
 
   /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
-  public var mainOutput: Output? { windowConfig.mainOutput(in: topology) }
+  public var mainOutput: Output? {
+    windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads)).flatMap {
+      topology.output(named: $0.name)
+    }
+  }
 
   /// Puts the desk in the named profile, by hand: refused, with the reason, when there is no
   /// such profile or it does not match the monitors present. It stays in force until the
@@ -88,16 +95,18 @@ extension Daemon {
     return nil
   }
 
-  var desk: DeskKey { DeskKey(topology, lid: lid, config: config) }
+  var desk: DeskKey { DeskKey(heads, lid: lid, config: config) }
 
   /// The profile to apply: the one (or the built-in layout) chosen by hand while the desk
   /// is the same and it still fits, else the first that matches.
-  func chooseProfile() -> (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason)? {
+  func chooseProfile() -> (profile: Profile, assignment: HeadProfileAssignment, reason: ProfileReason)? {
     if let manual = profileRuntime.manual, manual.desk == desk, case .success(let chosen) = resolve(manual.choice) {
       return (chosen.profile, chosen.assignment, .switched)
     }
     (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
-    return ProfileMatcher.choose(config.profiles, topology: topology, lid: lid).map {
+    return HeadProfileMatcher.choose(
+      config.profiles, snapshot: heads, lid: lid, vendors: layoutServer.vendors(of: heads)
+    ).map {
       ($0.profile, $0.assignment, .matched)
     }
   }
@@ -190,7 +199,7 @@ extension Daemon {
   /// Makes the chosen profile the one in force and plans it (unless it is in force on this
   /// desk already), without rotation for the outputs in `noRotation`.
   private func planProfile(
-    _ choice: (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason), _ n: Int, _ reason: String,
+    _ choice: (profile: Profile, assignment: HeadProfileAssignment, reason: ProfileReason), _ n: Int, _ reason: String,
     _ noRotation: Set<String>
   ) -> ProfilePlanning {
     let active = ActiveProfile(name: choice.profile.name, reason: choice.reason)
@@ -204,13 +213,12 @@ extension Daemon {
       return .inForce
     }
     var planned = choice.profile
-    let names = choice.assignment.outputs.map { topology.output($0)?.name ?? "" }
-    for (i, name) in names.enumerated() where noRotation.contains(name) {
+    for (i, name) in choice.assignment.heads.enumerated() where noRotation.contains(name) {
       (planned.outputs[i].transform, planned.outputs[i].transformSpelling) = (.normal, .turned)
     }
     let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
     do {
-      var plan = try planner.plan(planned, assignment: HeadProfileAssignment(heads: names))
+      var plan = try planner.plan(planned, assignment: choice.assignment)
       xft.planned = plan.dpi
       // Heads do not say the desk's millimetres: one the screen has already is none to set.
       let mm = PhysicalSize(width: topology.screen.mmWidth, height: topology.screen.mmHeight)

@@ -128,20 +128,22 @@ extension Daemon {
   /// `mirror`, else the monitor's from the config), and main as `LidPolicy.main` says.
   var windowConfig: Config {
     guard let (profile, assignment) = profileRuntime.chosen else { return config }
+    let vendors = layoutServer.vendors(of: heads)
     var result = config
     var rules: [MonitorRule] = []
-    for (entry, id) in zip(profile.outputs, assignment.outputs) {
-      guard let output = topology.output(id) else { continue }
-      let base = config.settings(for: output) ?? config.defaults
+    for (entry, name) in zip(profile.outputs, assignment.heads) {
+      guard let head = heads.head(named: name) else { continue }
+      let base = config.settings(for: head, vendors: vendors) ?? config.defaults
       var rule = MonitorRule()
-      rule.match.output = output.name
+      rule.match.output = head.name
       if case .sameAs = entry.position { rule.content = ContentKind.none } else { rule.content = entry.content }
       rule.level = entry.level ?? base.level
       rule.mirror = entry.mirror ?? base.mirror
       rules.append(rule)
     }
     result.monitors = rules + config.monitors
-    let main = LidPolicy.main(topology: topology, config: config, profile: profile, assignment: assignment)
+    let main = LidPolicy.main(
+      snapshot: heads, config: config, profile: profile, assignment: assignment, vendors: vendors)
     result.main = main?.name ?? config.main
     return result
   }

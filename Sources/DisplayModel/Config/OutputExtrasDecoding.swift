@@ -68,12 +68,13 @@ extension Config {
 /// force (each entry's output), else from the `monitors` rules (every connected output, main
 /// included: a built-in touch screen is on the panel). Pure.
 public enum OutputExtrasPlan {
+  /// `profile`: the profile in force with the heads its entries took, by connector name.
   public static func wanted(
-    _ topology: Topology, config: Config, profile: (Profile, ProfileAssignment)?
+    _ topology: Topology, config: Config, profile: (Profile, HeadProfileAssignment)?
   ) -> [(output: Output, extras: OutputExtras)] {
     if let (profile, assignment) = profile {
-      return zip(profile.outputs, assignment.outputs).compactMap { entry, id in
-        guard !entry.extras.isEmpty, let output = topology.output(id), output.isConnected else { return nil }
+      return zip(profile.outputs, assignment.heads).compactMap { entry, name in
+        guard !entry.extras.isEmpty, let output = topology.output(named: name), output.isConnected else { return nil }
         return (output, entry.extras)
       }
     }

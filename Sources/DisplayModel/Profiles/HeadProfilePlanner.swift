@@ -1,6 +1,6 @@
 /// What a profile makes of a desk of heads: the configuration of the heads that change (with
 /// the primary and, for a `dpi`, the desk's physical size), the warnings, the heads the plan
-/// configures, and the profile's dpi.
+/// configures, the profile's dpi, and where each head it lights is then.
 public struct HeadProfilePlan: Hashable, Sendable {
   public var configuration: OutputConfiguration
   public var warnings: [PlanWarning] = []
@@ -9,15 +9,19 @@ public struct HeadProfilePlan: Hashable, Sendable {
   /// A profile's `dpi` (measured for `auto`), whether or not the physical size changes: what
   /// `Xft.dpi` follows. Nil for no `dpi` or an `auto` that found no size.
   public var dpi: Double?
+  /// The area each head the profile lights covers afterwards (the layout starting at 0,0),
+  /// by name, whether or not its configuration changes: the desk's extent.
+  public var areas: [String: Rect] = [:]
 
   public init(
     configuration: OutputConfiguration, warnings: [PlanWarning] = [], configures: Set<String> = [],
-    dpi: Double? = nil
+    dpi: Double? = nil, areas: [String: Rect] = [:]
   ) {
     self.configuration = configuration
     self.warnings = warnings
     self.configures = configures
     self.dpi = dpi
+    self.areas = areas
   }
 
   /// Nothing to send: no head, primary or physical size to change.
@@ -88,8 +92,10 @@ public struct HeadProfilePlanner {
     let configuration = OutputConfiguration(
       generation: snapshot.generation, heads: changes(slots), primary: primary,
       physicalSize: dpi.flatMap { physicalSize($0, slots) })
+    var areas: [String: Rect] = [:]
+    for slot in slots where slot.lit { areas[slot.head.name] = slot.rect }
     return HeadProfilePlan(
-      configuration: configuration, warnings: warnings, configures: Set(assignment.heads), dpi: dpi)
+      configuration: configuration, warnings: warnings, configures: Set(assignment.heads), dpi: dpi, areas: areas)
   }
 
   /// Whether this head is the built-in panel: the one `panel` names, else one the backend
