@@ -28,7 +28,7 @@ extension Daemon {
   /// automatic choice had, to put back when it resumes.
   func beginManual(_ choice: LayoutChoice) {
     if profileRuntime.manual == nil {
-      let saved = SavedLayout(heads: heads, topology: topology)
+      let saved = SavedLayout(heads: heads)
       (profileRuntime.automaticLayout, profileRuntime.automaticLit) = (saved, litByDaemon)
     }
     profileRuntime.manual = (choice, desk)
@@ -139,7 +139,7 @@ extension Daemon {
   /// `profile cycle` steps over the layout. Left to the backend when a head alone is larger
   /// (it may give that head a smaller mode).
   private func beyondScreen(_ plan: HeadProfilePlan, _ name: String) -> ProfilePlanError? {
-    let (screen, areas) = (topology.screen, plan.areas.values)
+    let (screen, areas) = (self.screen, plan.areas.values)
     guard areas.allSatisfy({ screen.holds($0.width, $0.height) }) else { return nil }
     let width = max(screen.minWidth, areas.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0)
     let height = max(screen.minHeight, areas.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0)
@@ -194,7 +194,7 @@ extension Daemon {
     _ = try applyConfigurations(n, reason, words, &events) { _ in
       let keptOff = Set(closedPanel.compactMap { topology.output($0)?.name })
       return HeadLayoutRestore.plan(
-        saved: saved.heads, now: heads, keptOff: keptOff, screen: (saved: saved.screen, now: topology.screen))
+        saved: saved.heads, now: heads, keptOff: keptOff, screen: (saved: saved.screen, now: screen))
     } judge: { step in
       guard case .applied(_, let report, let errors) = step else { return true }
       for problem in errors {

@@ -221,7 +221,7 @@ extension Daemon {
       var plan = try planner.plan(planned, assignment: choice.assignment)
       xft.planned = plan.dpi
       // Heads do not say the desk's millimetres: one the screen has already is none to set.
-      let mm = PhysicalSize(width: topology.screen.mmWidth, height: topology.screen.mmHeight)
+      let mm = PhysicalSize(width: screen.mmWidth, height: screen.mmHeight)
       if plan.configuration.physicalSize == mm { plan.configuration.physicalSize = nil }
       return .plan(HeadPlan(configuration: plan.configuration, warnings: plan.warnings, configures: plan.configures))
     } catch {

@@ -9,8 +9,18 @@ struct SavedLayout {
   /// The screen then: its physical size, which no head says, comes back with its size.
   var screen: ScreenSize
 
-  init(heads: HeadSnapshot, topology: Topology) {
+  init(heads: HeadSnapshot) {
     self.heads = heads
-    screen = topology.screen
+    screen = heads.screen ?? .none
   }
+}
+
+extension ScreenSize {
+  /// No screen: what a snapshot that says none has (a bare output manager).
+  static let none = ScreenSize(width: 0, height: 0, minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0)
+}
+
+extension Daemon {
+  /// The desk's screen as the latest heads say it (its size, limits and millimetres on X).
+  var screen: ScreenSize { heads.screen ?? .none }
 }
