@@ -20,11 +20,15 @@ public struct ProfileListAnswer: Codable, Equatable, Sendable {
   /// The profile in force and why (`name` null and `reason` `none` without a daemon).
   public var active: StatusAnswer.ProfileRecord
 
-  /// Every profile of `config` against `topology` and `lid`, with none in force: what
-  /// `profile list` shows when no daemon runs.
-  public static func withoutDaemon(config: Config, topology: Topology, lid: LidState) -> ProfileListAnswer {
+  /// Every profile of `config` against the heads of `snapshot` and `lid` (with `vendors`, the
+  /// PNP ids of the makes of heads without an EDID), with none in force: what `profile list`
+  /// shows when no daemon runs. The daemon matches the same way.
+  public static func withoutDaemon(
+    config: Config, snapshot: HeadSnapshot, lid: LidState, vendors: PNPVendors = .none
+  ) -> ProfileListAnswer {
     ProfileListAnswer(config: config, active: nil) { profile in
-      guard case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) else { return nil }
+      guard case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid, vendors: vendors)
+      else { return nil }
       return why
     }
   }

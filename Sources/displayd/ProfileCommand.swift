@@ -44,9 +44,15 @@ struct ProfileCommand: Subcommand {
       answer = decoded
     } else {
       let config = try ConfigSource(explicit: nil).load(log: nil)
-      let topology =
-        try args.backend(spec) == .wayland ? try waylandDesk(args) : try connect(args).readTopology(ReadOptions())
-      answer = .withoutDaemon(config: config, topology: topology, lid: config.lid(reading: currentLidState))
+      let lid = config.lid(reading: currentLidState)
+      if try args.backend(spec) == .wayland {
+        let snapshot = try connectWayland(args).heads(probe: false)
+        let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
+        answer = .withoutDaemon(config: config, snapshot: snapshot, lid: lid, vendors: vendors)
+      } else {
+        let snapshot = try RandROutputManager(try connect(args)).heads(probe: false)
+        answer = .withoutDaemon(config: config, snapshot: snapshot, lid: lid)
+      }
     }
     write(json ? JSON.record(answer).serialized() + "\n" : ProfileReport.listText(answer, fromDaemon: client != nil))
     return .success
