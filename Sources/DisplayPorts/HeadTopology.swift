@@ -66,29 +66,11 @@ extension Topology {
       timestamp: UInt(truncatingIfNeeded: snapshot.generation & 0xffff_ffff))
   }
 
-  /// A head name's id: FNV-1a over its bytes, 40 bits (room for 12 bits of mode slots), never 0.
-  public static func outputID(_ name: String) -> OutputID {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in name.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return OutputID(rawValue: UInt(hash & 0xff_ffff_ffff) | 1)
-  }
+  /// A head name's id (`HeadWireIDs.outputID`).
+  public static func outputID(_ name: String) -> OutputID { HeadWireIDs.outputID(name) }
 
-  /// A head's modes as the bridge lists them, preferred first (RandR's `npreferred`), as
-  /// indices into `head.modes`; and each one's id: the head's id with its slot in the list
-  /// (from 1) in the low 12 bits.
-  public static func modeIDs(_ head: Head) -> (order: [Int], ids: [Int: ModeID]) {
-    let id = outputID(head.name)
-    let order =
-      head.modes.indices.filter { head.modes[$0].preferred } + head.modes.indices.filter { !head.modes[$0].preferred }
-    var ids: [Int: ModeID] = [:]
-    for (slot, index) in order.enumerated() {
-      ids[index] = ModeID(rawValue: id.rawValue << 12 | UInt(slot + 1) & 0xfff)
-    }
-    return (order, ids)
-  }
+  /// A head's modes as the bridge lists them and their ids (`HeadWireIDs.modeIDs`).
+  public static func modeIDs(_ head: Head) -> (order: [Int], ids: [Int: ModeID]) { HeadWireIDs.modeIDs(head) }
 
   /// A head's mode as the bridge makes it: named by its size, its dot clock its pixel rate.
   public static func mode(_ mode: HeadMode, id: ModeID) -> Mode {

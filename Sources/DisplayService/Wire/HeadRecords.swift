@@ -36,7 +36,7 @@ extension OutputState {
   /// The state of `head` showing `mode` over `rect` (both nil while it is dark, and for a
   /// head the snapshot no longer lists).
   init(_ head: Head, rect: Rect?, mode: HeadMode?, in snapshot: HeadSnapshot) {
-    id = Int(clamping: head.serverID ?? UInt64(Topology.outputID(head.name).rawValue))
+    id = Int(clamping: head.serverID ?? UInt64(HeadWireIDs.outputID(head.name).rawValue))
     (connected, connection) = (head.connected, head.connection.rawValue)
     primary = snapshot.primary == head.name
     main = snapshot.mainHead?.name == head.name
@@ -51,10 +51,10 @@ extension OutputState {
   /// The id the bridge gives `mode` of `head`: its current mode's, else the first listed
   /// one of its value's; the head's first slot for a mode it does not list.
   static func bridgeID(of mode: HeadMode, on head: Head) -> ModeID {
-    let ids = Topology.modeIDs(head).ids
+    let ids = HeadWireIDs.modeIDs(head).ids
     let current = head.currentMode.flatMap { head.modes.indices.contains($0) && head.modes[$0] == mode ? $0 : nil }
     if let index = current ?? head.modes.firstIndex(of: mode), let id = ids[index] { return id }
-    return ModeID(rawValue: Topology.outputID(head.name).rawValue << 12 | 1)
+    return ModeID(rawValue: HeadWireIDs.outputID(head.name).rawValue << 12 | 1)
   }
 }
 
