@@ -38,7 +38,7 @@ import Testing
     desk.unplug()
     try desk.daemon.handleServerEvents()
     let event = try #require(desk.events.first)
-    let record = EventRecord(event, in: desk.daemon.topology, time: "T")
+    let record = EventRecord(event, in: desk.daemon.heads, time: "T")
     let line = JSON.record(record).serialized()
     #expect(line.hasPrefix(#"{"event":"disconnect-pending","output":"HDMI-1","time":"T","id":101,"connected":false"#))
     #expect(line.hasSuffix(#","grace_seconds":1.5}"#), "\(line)")
@@ -46,7 +46,7 @@ import Testing
     #expect(try EventRecord.decode(Array(line.utf8)) == record)
     let text = EventReport.text(record)
     #expect(text.hasPrefix("T disconnect-pending HDMI-1 ") && text.hasSuffix(" grace 1.5 s"), "\(text)")
-    let plain = EventRecord(TopologyEvent(kind: .connected, output: event.output), in: desk.daemon.topology, time: "T")
+    let plain = EventRecord(HeadEvent(kind: .connected, head: event.head), in: desk.daemon.heads, time: "T")
     #expect(!JSON.record(plain).serialized().contains("grace"), "absent from other events")
     #expect(JSON.record(plain).serialized() == (try JSON(encoding: plain)).serialized())
   }
@@ -58,7 +58,7 @@ import Testing
     let clock = ManualClock()
     let surfaces = FakeSurfaceHost()
     let daemon: Daemon
-    var events: [TopologyEvent] = []
+    var events: [HeadEvent] = []
     let edid: [UInt8]
 
     init(grace: Double = 1.5, main: Bool = true) throws {
@@ -128,7 +128,7 @@ import Testing
     #expect(desk.window == nil && desk.surfaces.held == 0, "window released")
     #expect(desk.server.topology.crtcs[1].mode == nil, "its CRTC turned off")
     #expect(desk.kinds == [.disconnectPending, .disconnected])
-    #expect(desk.events.last?.output.name == "HDMI-1" && desk.surfaces.held == 0 && desk.surfaces.misuses == 0)
+    #expect(desk.events.last?.head.name == "HDMI-1" && desk.surfaces.held == 0 && desk.surfaces.misuses == 0)
     #expect(desk.daemon.graceTimerDescriptor == nil, "no timer once nothing is pending")
   }
 
