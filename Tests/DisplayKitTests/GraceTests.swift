@@ -51,6 +51,42 @@ import Testing
     #expect(JSON.record(plain).serialized() == (try JSON(encoding: plain)).serialized())
   }
 
+  /// The grace's own events, made from heads, are recorded as the topology's events were: the
+  /// pending disconnect shows the monitor as it was, no longer connected, over the CRTC the
+  /// server keeps lit; another monitor back is the old one's disconnect (dark, its EDID) and
+  /// the new one's connect.
+  @Test func theGracesEventRecordsAreTheBytesOfTheTopologysEvents() throws {
+    let desk = try Desk()
+    let line = { (record: EventRecord) in JSON.record(record).serialized() }
+    let id = OutputID(rawValue: 101)
+    let before = try #require(desk.daemon.topology.output(id))
+    desk.unplug()
+    try desk.daemon.handleServerEvents()
+    var shown = before
+    (shown.connection, shown.crtc) = (.disconnected, desk.server.topology.output(id)?.crtc)
+    let pending = TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: 1.5)
+    #expect(desk.events.count == 1)
+    #expect(
+      line(EventRecord(try #require(desk.events.first), in: desk.daemon.heads, time: "T"))
+        == line(EventRecord(pending, in: desk.daemon.topology, time: "T")))
+    desk.events = []
+    desk.plug(edid: try hostileEDID(name: "BETA", serial: "2"))
+    let back = try #require(desk.server.topology.output(id))
+    try desk.daemon.handleServerEvents()
+    var gone = before
+    (gone.connection, gone.crtc) = (.disconnected, nil)
+    let seen = desk.server.topology
+    let expected = [
+      TopologyEvent(kind: .disconnected, output: gone),
+      TopologyEvent(
+        kind: .connected, output: back, geometry: seen.geometry(of: back), mode: seen.currentMode(of: back)),
+    ]
+    #expect(desk.kinds.prefix(2) == [.disconnected, .connected], "\(desk.kinds)")
+    let made = desk.events.prefix(2).map { line(EventRecord($0, in: desk.daemon.heads, time: "T")) }
+    #expect(made == expected.map { line(EventRecord($0, in: desk.daemon.topology, time: "T")) })
+    #expect(made.first?.contains(#""crtc":null"#) == true && made.first?.contains("ALPHA") == true, "\(made)")
+  }
+
   /// eDP-1 lit as main, HDMI-1 plugged and covered by a window; the daemon's events recorded.
   final class Desk {
     let server = FakeDisplayServer(
