@@ -2,10 +2,10 @@ import DisplayModel
 import DisplayService
 import DisplaySupport
 
-/// Renderings of topology events for `displayd watch`.
+/// Renderings of hot-plug events for `displayd watch`.
 public enum EventReport {
   /// `TIME EVENT OUTPUT [GEOMETRY MODE]`.
-  public static func text(_ event: TopologyEvent, time: String = timestampNow()) -> String {
+  public static func text(_ event: HeadEvent, time: String = timestampNow()) -> String {
     printable(time + " " + event.summary)
   }
 

@@ -254,14 +254,14 @@ public final class DaemonService {
     notifier.notify("STATUS=\(SystemdNotifier.fieldValue(text))")
   }
 
-  private func eventsHappened(_ events: [TopologyEvent], _ old: Topology, _ new: Topology) {
+  private func eventsHappened(_ events: [HeadEvent], _ old: HeadSnapshot, _ new: HeadSnapshot) {
     for event in events {
       if control?.subscriberCount ?? 0 > 0 { control?.broadcast(JSON.record(EventRecord(event, in: new))) }
       runHooks(for: event, old: old, new: new)
     }
   }
 
-  private func runHooks(for event: TopologyEvent, old: Topology, new: Topology) {
+  private func runHooks(for event: HeadEvent, old: HeadSnapshot, new: HeadSnapshot) {
     let hooks = daemon.config.hooks
     let commands: [[String]]
     switch event.kind {
@@ -270,16 +270,16 @@ public final class DaemonService {
     default: return
     }
     guard !commands.isEmpty else { return }
-    // A disconnected output has lost its EDID: use what it had before.
-    let output = event.kind == .disconnected ? (old.output(event.output.id) ?? event.output) : event.output
-    let edid = output.identity
+    // A disconnected head has lost its EDID: use what it had before.
+    let head = event.kind == .disconnected ? (old.head(named: event.head.name) ?? event.head) : event.head
+    // The EDID's words only, as ever: a head without one (Wayland) names no monitor here.
+    let edid = head.edid.flatMap { try? EDID(bytes: $0) }
     let env: [String: String] = [
-      "DISPLAYD_EVENT": event.kind.rawValue, "DISPLAYD_OUTPUT": output.name,
+      "DISPLAYD_EVENT": event.kind.rawValue, "DISPLAYD_OUTPUT": head.name,
       "DISPLAYD_MANUFACTURER": edid?.manufacturer ?? "", "DISPLAYD_PRODUCT_NAME": edid?.productName?.text ?? "",
       "DISPLAYD_SERIAL": edid?.serial ?? "", "DISPLAYD_PROFILE": daemon.activeProfile.name ?? "",
       "DISPLAYD_DPI": daemon.xftDPI.map(String.init) ?? "",
-      "DISPLAYD_MODE": new.output(event.output.id).flatMap { new.currentMode(of: $0) }.map(\.label)
-        ?? "",
+      "DISPLAYD_MODE": new.head(named: event.head.name)?.shownMode?.label ?? "",
     ]
     for argv in commands { self.hooks.start(argv, environment: env) }
   }

@@ -27,6 +27,7 @@ public enum RandRHeadValues {
     head.name = mode.name
     head.dotClockHz = mode.dotClock
     head.doubleScan = mode.isDoubleScan
+    head.timedRefreshHz = mode.refreshHz
     return head
   }
 

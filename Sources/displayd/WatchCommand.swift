@@ -36,16 +36,21 @@ struct WatchCommand: Subcommand {
     let connection = try connect(args)
     let watcher = try TopologyWatcher(server: connection)
     Console.err("displayd: watching display \(connection.name)\n")
-    _ = try watcher.run(stop: stop) { events, topology in
-      var text = ""
-      for event in events {
-        text += json ? JSON.record(EventRecord(event, in: topology)).serialized() : EventReport.text(event)
-        text += "\n"
-      }
-      write(text)
+    _ = try watcher.run(stop: stop) { events, heads in
+      write(Self.lines(events, in: heads, json: json))
       return true
     }
     return .success
+  }
+
+  /// One line per event, each ended by a newline: its record (`--json`) or its words.
+  static func lines(_ events: [HeadEvent], in heads: HeadSnapshot, json: Bool) -> String {
+    var text = ""
+    for event in events {
+      text += json ? JSON.record(EventRecord(event, in: heads)).serialized() : EventReport.text(event)
+      text += "\n"
+    }
+    return text
   }
 
   /// The daemon already watches: subscribe to its event stream (the same lines).
@@ -68,23 +73,20 @@ struct WatchCommand: Subcommand {
     }
   }
 
-  /// The compositor's `done`s, diffed as X's snapshots are: the same lines.
+  /// The compositor's `done`s, diffed as X's snapshots are: the same lines. Its heads are
+  /// read within the bounds the daemon reads them in (`bounded()`).
   private func watchWayland(_ args: Arguments, stop: SignalWatch, json: Bool) throws -> ExitStatus {
     let manager = try connectWayland(args)
-    var topology = Topology(heads: try manager.heads(probe: false))
+    var heads = try manager.heads(probe: false).bounded().snapshot
     Console.err("displayd: watching Wayland compositor \(manager.serverName)\n")
     while true {
       let ready = try waitReadable([manager.fileDescriptor, stop.fileDescriptor])
       if ready.contains(1), stop.next() != nil { return .success }
       guard ready.contains(0) else { continue }
-      let new = Topology(heads: try manager.heads(probe: false))
-      var text = ""
-      for event in TopologyDiff.events(from: topology, to: new) {
-        text += json ? JSON.record(EventRecord(event, in: new)).serialized() : EventReport.text(event)
-        text += "\n"
-      }
+      let new = try manager.heads(probe: false).bounded().snapshot
+      let text = Self.lines(HeadDiff.events(from: heads, to: new), in: new, json: json)
       if !text.isEmpty { write(text) }
-      topology = new
+      heads = new
     }
   }
 }

@@ -38,7 +38,7 @@ import Testing
     desk.unplug()
     try desk.daemon.handleServerEvents()
     let event = try #require(desk.events.first)
-    let record = EventRecord(event, in: desk.daemon.topology, time: "T")
+    let record = EventRecord(event, in: desk.daemon.heads, time: "T")
     let line = JSON.record(record).serialized()
     #expect(line.hasPrefix(#"{"event":"disconnect-pending","output":"HDMI-1","time":"T","id":101,"connected":false"#))
     #expect(line.hasSuffix(#","grace_seconds":1.5}"#), "\(line)")
@@ -46,9 +46,45 @@ import Testing
     #expect(try EventRecord.decode(Array(line.utf8)) == record)
     let text = EventReport.text(record)
     #expect(text.hasPrefix("T disconnect-pending HDMI-1 ") && text.hasSuffix(" grace 1.5 s"), "\(text)")
-    let plain = EventRecord(TopologyEvent(kind: .connected, output: event.output), in: desk.daemon.topology, time: "T")
+    let plain = EventRecord(HeadEvent(kind: .connected, head: event.head), in: desk.daemon.heads, time: "T")
     #expect(!JSON.record(plain).serialized().contains("grace"), "absent from other events")
     #expect(JSON.record(plain).serialized() == (try JSON(encoding: plain)).serialized())
+  }
+
+  /// The grace's own events, made from heads, are recorded as the topology's events were: the
+  /// pending disconnect shows the monitor as it was, no longer connected, over the CRTC the
+  /// server keeps lit; another monitor back is the old one's disconnect (dark, its EDID) and
+  /// the new one's connect.
+  @Test func theGracesEventRecordsAreTheBytesOfTheTopologysEvents() throws {
+    let desk = try Desk()
+    let line = { (record: EventRecord) in JSON.record(record).serialized() }
+    let id = OutputID(rawValue: 101)
+    let before = try #require(desk.daemon.topology.output(id))
+    desk.unplug()
+    try desk.daemon.handleServerEvents()
+    var shown = before
+    (shown.connection, shown.crtc) = (.disconnected, desk.server.topology.output(id)?.crtc)
+    let pending = TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: 1.5)
+    #expect(desk.events.count == 1)
+    #expect(
+      line(EventRecord(try #require(desk.events.first), in: desk.daemon.heads, time: "T"))
+        == line(EventRecord(pending, in: desk.daemon.topology, time: "T")))
+    desk.events = []
+    desk.plug(edid: try hostileEDID(name: "BETA", serial: "2"))
+    let back = try #require(desk.server.topology.output(id))
+    try desk.daemon.handleServerEvents()
+    var gone = before
+    (gone.connection, gone.crtc) = (.disconnected, nil)
+    let seen = desk.server.topology
+    let expected = [
+      TopologyEvent(kind: .disconnected, output: gone),
+      TopologyEvent(
+        kind: .connected, output: back, geometry: seen.geometry(of: back), mode: seen.currentMode(of: back)),
+    ]
+    #expect(desk.kinds.prefix(2) == [.disconnected, .connected], "\(desk.kinds)")
+    let made = desk.events.prefix(2).map { line(EventRecord($0, in: desk.daemon.heads, time: "T")) }
+    #expect(made == expected.map { line(EventRecord($0, in: desk.daemon.topology, time: "T")) })
+    #expect(made.first?.contains(#""crtc":null"#) == true && made.first?.contains("ALPHA") == true, "\(made)")
   }
 
   /// eDP-1 lit as main, HDMI-1 plugged and covered by a window; the daemon's events recorded.
@@ -58,7 +94,7 @@ import Testing
     let clock = ManualClock()
     let surfaces = FakeSurfaceHost()
     let daemon: Daemon
-    var events: [TopologyEvent] = []
+    var events: [HeadEvent] = []
     let edid: [UInt8]
 
     init(grace: Double = 1.5, main: Bool = true) throws {
@@ -128,7 +164,7 @@ import Testing
     #expect(desk.window == nil && desk.surfaces.held == 0, "window released")
     #expect(desk.server.topology.crtcs[1].mode == nil, "its CRTC turned off")
     #expect(desk.kinds == [.disconnectPending, .disconnected])
-    #expect(desk.events.last?.output.name == "HDMI-1" && desk.surfaces.held == 0 && desk.surfaces.misuses == 0)
+    #expect(desk.events.last?.head.name == "HDMI-1" && desk.surfaces.held == 0 && desk.surfaces.misuses == 0)
     #expect(desk.daemon.graceTimerDescriptor == nil, "no timer once nothing is pending")
   }
 

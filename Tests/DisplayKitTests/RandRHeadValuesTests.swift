@@ -23,6 +23,22 @@ import Testing
     #expect(V.refreshMilliHz(broken) == 0)
   }
 
+  /// `watch`, the log and the hooks name a mode by its label: a head's is the server's mode's,
+  /// even where the refresh rounded to the mHz would round the label's two places the other
+  /// way (59.9947 Hz is 59995 mHz, which alone would read 60.00).
+  @Test func aHeadModesLabelIsItsServerModesLabelWhereTheRoundedRefreshWouldRoundTheOtherWay() {
+    let odd = Mode(
+      id: ModeID(rawValue: 9), name: "1000x1000", width: 1000, height: 1000, dotClock: 59_994_700, hTotal: 1000,
+      vTotal: 1000)
+    let head = V.headMode(odd, preferred: false)
+    #expect(head.refreshMilliHz == 59995 && odd.label == "1000x1000@59.99")
+    #expect(head.label == odd.label)
+    var untimed = head
+    untimed.timedRefreshHz = nil
+    #expect(untimed.label == "1000x1000@60.00", "a compositor's mode has its mHz only")
+    for mode in [B.m768, B.m1080, B.m1024] { #expect(V.headMode(mode, preferred: true).label == mode.label) }
+  }
+
   @Test(
     arguments: [
       (Rotation.normal, HeadTransform.normal), (.left, .rotated90), (.inverted, .rotated180), (.right, .rotated270),

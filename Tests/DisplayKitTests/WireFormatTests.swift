@@ -13,13 +13,13 @@ import Testing
 @Suite struct WireFormatIsPinned {
   /// A daemon managing HDMI-1 (an EDID'd monitor) beside the main eDP-1, on the fake server,
   /// with its status answer and the events of the plug.
-  func plugged() throws -> (daemon: Daemon, events: [TopologyEvent], topology: Topology) {
+  func plugged() throws -> (daemon: Daemon, events: [HeadEvent], heads: HeadSnapshot) {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let daemon = try Daemon(
       server: server, surfaces: FakeSurfaceHost(), config: Config(), log: Logger(level: .error) { _ in })
     try daemon.start()
-    var seen: [TopologyEvent] = []
+    var seen: [HeadEvent] = []
     daemon.onEvents = { events, _, _ in seen += events }
     let edid = try hostileEDID(name: "PIN\"NAME", serial: "S-1")
     server.change {
@@ -27,7 +27,7 @@ import Testing
       $0.outputs[1].edid = edid
     }
     try daemon.handleServerEvents()
-    return (daemon, seen, daemon.topology)
+    return (daemon, seen, daemon.heads)
   }
 
   /// The status answer with its two wall-clock times replaced by placeholders.
@@ -85,9 +85,9 @@ import Testing
   }
 
   @Test func theEventRecordAndItsLines() throws {
-    let (_, events, topology) = try plugged()
+    let (_, events, heads) = try plugged()
     #expect(events.map(\.kind) == [.connected, .modeChanged])
-    let lines = events.map { JSON.record(EventRecord($0, in: topology, time: "2026-12-01T10:00:00.000Z")).serialized() }
+    let lines = events.map { JSON.record(EventRecord($0, in: heads, time: "2026-12-01T10:00:00.000Z")).serialized() }
     #expect(lines == [Self.connected, Self.modeChanged])
     #expect(
       try lines.map { EventReport.text(try EventRecord.decode(Array($0.utf8))) } == [
@@ -101,7 +101,7 @@ import Testing
       events.map { EventReport.text($0, time: "T") } == [
         "T connected HDMI-1", "T mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00",
       ])
-    let records = events.map { EventRecord($0, in: topology, time: "2026-12-01T10:00:00.000Z") }
+    let records = events.map { EventRecord($0, in: heads, time: "2026-12-01T10:00:00.000Z") }
     #expect(try lines.map { try EventRecord.decode(Array($0.utf8)) } == records, "read back whole")
     #expect(
       events.map(\.summary) == ["connected HDMI-1", "mode-changed HDMI-1 1920x1080+1920+0 1920x1080@60.00"])

@@ -70,8 +70,8 @@ public final class Daemon {
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
-  /// Called with each batch of topology events and the snapshots before and after.
-  public var onEvents: (([TopologyEvent], Topology, Topology) -> Void)?
+  /// Called with each batch of hot-plug events and the heads before and after.
+  public var onEvents: (([HeadEvent], HeadSnapshot, HeadSnapshot) -> Void)?
   /// Called with each surface event about a surface of the host that is no monitor's
   /// (`identify`'s cards), so that its owner forgets one the host released.
   public var onOtherSurfaceEvent: ((SurfaceEvent) -> Void)?
@@ -159,7 +159,7 @@ public final class Daemon {
   public func start() throws(DisplayError) {
     let main = config.mainOutput(in: topology)?.name ?? "none"
     log.info("display \(layoutServer.name): \(topology.connectedOutputs.count) connected, main \(main)")
-    let old = topology
+    let old = heads
     let events = try arrange(reason: "start-up")
     report(events, old)
     syncWindows()
@@ -193,7 +193,7 @@ public final class Daemon {
       if resync { syncWindows() }
       return
     }
-    let old = topology
+    let old = heads
     var new = try layoutServer.snapshot()
     // Lit by someone while the server calls it disconnected, and not just unplugged (it was
     // not connected before): ask the server to probe it once rather than turn it off.
@@ -219,7 +219,7 @@ public final class Daemon {
   /// Plans, applies what differs, re-reads the result and brings the windows in line;
   /// returns the events seen in the snapshots it adopted.
   @discardableResult
-  public func reconcile(reason: String) throws(DisplayError) -> [TopologyEvent] {
+  public func reconcile(reason: String) throws(DisplayError) -> [HeadEvent] {
     let events = try arrange(reason: reason)
     syncWindows()
     return events
@@ -229,8 +229,8 @@ public final class Daemon {
   /// returns the events seen in the snapshots it adopted. A plan made from a snapshot that
   /// went stale, or that the server refused in part, is rolled back by `apply` and made again
   /// without the outputs that failed: a few rounds at most, never a half-applied layout.
-  func arrange(reason: String) throws(DisplayError) -> [TopologyEvent] {
-    var events: [TopologyEvent] = []
+  func arrange(reason: String) throws(DisplayError) -> [HeadEvent] {
+    var events: [HeadEvent] = []
     for _ in 0..<Self.maxRounds {
       let (monitors, main) = (desk.monitors, mainOutput?.id)
       events += try arrangeOnce(reason: reason)
@@ -243,7 +243,7 @@ public final class Daemon {
 
   /// Deletes the modes displayd made that no CRTC shows any more (their monitor went, or the
   /// config or profile no longer asks for them), then reads the result.
-  func releaseUnusedModes() throws(DisplayError) -> [TopologyEvent] {
+  func releaseUnusedModes() throws(DisplayError) -> [HeadEvent] {
     let unused = CustomModes.unused(in: topology)
     guard !unused.isEmpty else { return [] }
     for problem in try layoutServer.releaseModes(unused) { log.warning(problem) }
@@ -251,7 +251,7 @@ public final class Daemon {
     return adopt(try layoutServer.snapshot())
   }
 
-  func arrangeOnce(reason: String) throws(DisplayError) -> [TopologyEvent] {
+  func arrangeOnce(reason: String) throws(DisplayError) -> [HeadEvent] {
     counters.reconciles += 1
     let n = counters.reconciles
     forgetGoneMonitors()
@@ -261,7 +261,7 @@ public final class Daemon {
       applyOutputExtras()
       return events
     }
-    var events: [TopologyEvent] = []
+    var events: [HeadEvent] = []
     if let manual = profileRuntime.manual, manual.desk != desk { events += try resumeAutomatic(n, reason: reason) }
     let profiled = try arrangeProfile(n, reason: reason)
     events += profiled.events
@@ -294,16 +294,17 @@ public final class Daemon {
 
   /// Makes `new` the current snapshot (with the monitors whose disconnect waits for the grace
   /// still in it); logs and returns what changed since the last one.
-  func adopt(_ new: Topology) -> [TopologyEvent] {
+  func adopt(_ new: Topology) -> [HeadEvent] {
     let step = graceStep(new)
-    let heads = maskedHeads(layoutServer.heads(of: step.view))
-    let events = step.events + watcher.adopt(step.view, heads: heads).filter { !step.quiet.contains($0.output.id) }
+    let diffed = watcher.adopt(step.view, heads: step.heads).filter { !step.quiet.contains($0.head.name) }
+    let events = step.events + diffed
     for event in events { log.info(event.summary) }
     return events
   }
 
-  func report(_ events: [TopologyEvent], _ old: Topology) {
-    if !events.isEmpty { onEvents?(events, old, topology) }
+  /// Hands a batch of events to `onEvents`, with the heads before it (`old`) and now.
+  func report(_ events: [HeadEvent], _ old: HeadSnapshot) {
+    if !events.isEmpty { onEvents?(events, old, heads) }
   }
 
   /// Records the lid's state; a change reconciles, unless `reconcile` is false (the state
@@ -312,7 +313,7 @@ public final class Daemon {
     guard new != lid else { return }
     lid = new
     guard reconcile else { return }
-    let old = topology
+    let old = heads
     report(try self.reconcile(reason: "lid \(new.rawValue)"), old)
   }
 
@@ -331,7 +332,7 @@ public final class Daemon {
       for id in monitors.keys { monitors[id]?.drawn = nil }
     }
     do {
-      let old = topology
+      let old = heads
       report(try arrange(reason: "config reload"), old)
       syncWindows()
       graceReloaded()

@@ -36,7 +36,7 @@ extension Daemon {
     }
     (profileRuntime.applied, profileRuntime.lidDesk) = (nil, nil)
     let (changedBefore, errorsBefore) = (counters.reconcilesChanged, log.errors)
-    let old = topology
+    let old = heads
     report(try arrange(reason: "apply"), old)
     // Only the arrange's errors say the layout was not applied; a window's come after it.
     let (failed, lastError) = (log.errors > errorsBefore, log.lastError)

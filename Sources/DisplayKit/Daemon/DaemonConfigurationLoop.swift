@@ -20,7 +20,7 @@ extension Daemon {
   /// plan without rotation; it returns nil when there is nothing to apply (having said why).
   /// Each plan warning is logged once. Returns false when `maxRounds` rounds did not end it.
   func applyConfigurations(
-    _ n: Int, _ reason: String, _ words: ApplyWording, _ events: inout [TopologyEvent],
+    _ n: Int, _ reason: String, _ words: ApplyWording, _ events: inout [HeadEvent],
     plan: (_ noRotation: Set<String>) -> HeadPlan?, judge: (ConfigurationStep) -> Bool
   ) throws(DisplayError) -> Bool {
     var (noRotation, unscaled, unlit, logged): (Set<String>, Set<String>, Set<String>, Set<PlanWarning>) = (

@@ -25,7 +25,7 @@ extension Daemon {
     desktopRuntime.signals.kdedModules = bus.kdedModules
     desktopRuntime.signals.mateXrandr = bus.mateXrandr
     guard reconcile, desktop != before else { return }
-    let old = topology
+    let old = heads
     let reason = desktop.manager.map { "desktop manager \($0.rawValue)" } ?? "desktop manager gone"
     report(try self.reconcile(reason: reason), old)
   }
@@ -49,7 +49,7 @@ extension Daemon {
 
   /// A reconcile while the desktop has the layout: no profile is in force and nothing is
   /// changed; the windows follow the desktop's layout.
-  func leaveLayout(to manager: DesktopManager, _ n: Int, reason: String) -> [TopologyEvent] {
+  func leaveLayout(to manager: DesktopManager, _ n: Int, reason: String) -> [HeadEvent] {
     // DPI is the desktop's too: what displayd set in RESOURCE_MANAGER goes back.
     followXftDPI(nil)
     if profileRuntime.active.name != nil { log.info("profile: none in force while \(manager.rawValue) has the layout") }

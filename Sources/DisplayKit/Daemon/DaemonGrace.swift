@@ -6,6 +6,8 @@ import DisplaySupport
 struct PendingDisconnect {
   /// The output as it was while connected: its monitor (EDID) and modes.
   var output: Output
+  /// Its head as it was then: what the events about the disconnect show.
+  var head: Head
   /// What it showed then, to tell whether it comes back as it was.
   var geometry: Rect?
   var mode: ModeID?
@@ -49,7 +51,7 @@ extension Daemon {
       grace.pending[id] = nil
       grace.releasing.insert(id)
     }
-    let old = topology
+    let old = heads
     var events = adopt(try layoutServer.snapshot())
     events += try arrange(reason: "disconnect grace over")
     report(events, old)
@@ -116,70 +118,96 @@ extension Daemon {
 
   /// The grace's part of adopting a snapshot: settles the monitors that came back, holds new
   /// disconnects, and returns `real` as the daemon treats it (pending monitors still
-  /// connected), the events to report for those outputs, and the outputs whose own events
-  /// from the diff are not to be reported.
-  func graceStep(_ real: Topology) -> (view: Topology, events: [TopologyEvent], quiet: Set<OutputID>) {
-    var (events, quiet) = settleReturns(real)
-    events += holdDisconnects(real)
+  /// connected) with its heads, the events to report for those monitors, and the heads whose
+  /// own events from the diff are not to be reported.
+  func graceStep(_ real: Topology) -> (view: Topology, heads: HeadSnapshot, events: [HeadEvent], quiet: Set<String>) {
+    var (swapped, quiet) = settleReturns(real)
+    let held = holdDisconnects(real)
     grace.releasing = []
     if !armGraceTimer() {
       // Without a timer nothing would ever end the grace: the disconnects are handled now.
       log.warning("no timer for the disconnect grace: \(grace.pending.count) disconnect(s) handled at once")
       grace.pending = [:]
     }
-    quiet.formUnion(grace.pending.keys)
-    return (masked(real), events, quiet)
+    quiet.formUnion(grace.pending.values.map(\.output.name))
+    let view = masked(real)
+    let heads = maskedHeads(layoutServer.heads(of: view))
+    var events = swapped.flatMap { Self.swapEvents($0, in: heads) }
+    events += held.map { Self.pendingEvent($0, seconds: config.disconnectGrace, in: heads) }
+    return (view, heads, events, quiet)
   }
 
   /// Pending monitors connected again: the same one is left as it was (quiet, unless the
   /// server changed its scanout meanwhile); another one is the old one's disconnect and a
-  /// new monitor, with a new window.
-  private func settleReturns(_ real: Topology) -> (events: [TopologyEvent], quiet: Set<OutputID>) {
-    var events: [TopologyEvent] = []
-    var quiet: Set<OutputID> = []
+  /// new monitor, with a new window. Returns those swapped and the names of those quiet.
+  private func settleReturns(_ real: Topology) -> (swapped: [PendingDisconnect], quiet: Set<String>) {
+    var swapped: [PendingDisconnect] = []
+    var quiet: Set<String> = []
     for (id, held) in grace.pending {
       guard let now = real.output(id), now.isConnected else { continue }
       grace.pending[id] = nil
       if MonitorKey(now) == MonitorKey(held.output) {
         log.info("\(now.name): back within the grace; left as it was")
         let same = real.geometry(of: now) == held.geometry && real.activeCrtc(of: now)?.mode == held.mode
-        if same { quiet.insert(id) }
+        if same { quiet.insert(now.name) }
         continue
       }
       log.info("\(now.name): another monitor came back within the grace; the old one is disconnected")
-      var gone = held.output
-      (gone.connection, gone.crtc) = (.disconnected, nil)
-      events.append(TopologyEvent(kind: .disconnected, output: gone))
-      events.append(
-        TopologyEvent(kind: .connected, output: now, geometry: real.geometry(of: now), mode: real.currentMode(of: now)))
-      quiet.insert(id)
+      swapped.append(held)
+      quiet.insert(now.name)
       if let monitor = monitors[id] {
         release(monitor)
         monitors[id] = nil
       }
     }
-    return (events, quiet)
+    return (swapped, quiet)
+  }
+
+  /// Another monitor back on a pending head: the old one's disconnect (dark), then the new
+  /// one's connect as `heads` show it.
+  private static func swapEvents(_ held: PendingDisconnect, in heads: HeadSnapshot) -> [HeadEvent] {
+    let gone = HeadEvent(kind: .disconnected, head: unplugged(held.head))
+    guard let now = heads.head(named: held.head.name) else { return [gone] }
+    return [gone, HeadEvent(.connected, showing: now)]
+  }
+
+  /// A disconnect held for the grace: the monitor as it was, no longer connected, showing
+  /// what its head shows in `heads` (the server keeps it lit until someone turns it off).
+  private static func pendingEvent(_ held: PendingDisconnect, seconds: Double, in heads: HeadSnapshot) -> HeadEvent {
+    let now = heads.head(named: held.head.name)
+    let rect = now?.rect
+    return HeadEvent(
+      kind: .disconnectPending, head: unplugged(held.head), rect: rect, mode: rect == nil ? nil : now?.shownMode,
+      graceSeconds: seconds)
+  }
+
+  /// `head` with its monitor gone.
+  private static func unplugged(_ head: Head) -> Head {
+    var gone = head
+    (gone.connected, gone.connectionUnknown) = (false, false)
+    return gone
   }
 
   /// Outputs connected in the daemon's view and disconnected in `real`: held for the grace
-  /// (none with a grace of 0, nor those whose grace just ended); one `disconnect-pending` each.
-  private func holdDisconnects(_ real: Topology) -> [TopologyEvent] {
+  /// (none with a grace of 0, nor those whose grace just ended); returns those held now.
+  private func holdDisconnects(_ real: Topology) -> [PendingDisconnect] {
     let seconds = config.disconnectGrace
     guard seconds > 0 else { return [] }
     let deadline = graceDeadline()
-    var events: [TopologyEvent] = []
+    var held: [PendingDisconnect] = []
     for output in topology.connectedOutputs
     where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
       guard let now = real.output(output.id), !now.isConnected else { continue }
-      grace.pending[output.id] = PendingDisconnect(
-        output: output, geometry: topology.geometry(of: output), mode: topology.activeCrtc(of: output)?.mode,
-        deadline: deadline)
-      var shown = output
-      (shown.connection, shown.crtc) = (.disconnected, now.crtc)
-      events.append(TopologyEvent(kind: .disconnectPending, output: shown, graceSeconds: seconds))
+      // The daemon's heads list every output of its topology; a bare head is only a guard.
+      let head = heads.head(named: output.name) ?? Head(name: output.name)
+      let pending = PendingDisconnect(
+        output: output, head: head, geometry: topology.geometry(of: output),
+        mode: topology.activeCrtc(of: output)?.mode, deadline: deadline)
+      grace.pending[output.id] = pending
+      held.append(pending)
       log.info("\(output.name): disconnected; waiting \(seconds) s for it to come back")
     }
-    return events
+    return held
   }
 
   /// The heads as the daemon treats them: a head listed whose monitor's disconnect waits for

@@ -45,7 +45,7 @@ extension Daemon {
     let (previous, wasSettled, hadFailed) = (profileRuntime, settled, failures)
     beginManual(choice)
     (profileRuntime.applied, profileRuntime.failed) = (nil, false)
-    let (old, before) = (topology, counters.reconcilesChanged)
+    let (old, before) = (heads, counters.reconcilesChanged)
     let events = try arrange(reason: "profile switch")
     let failed = profileRuntime.failed
     if failed {
@@ -65,7 +65,7 @@ extension Daemon {
   /// again. Returns false when the choice was automatic already (nothing is done).
   public func resumeAutomatic() throws(DisplayError) -> Bool {
     guard profileRuntime.manual != nil else { return false }
-    let old = topology
+    let old = heads
     counters.reconciles += 1
     var events = try resumeAutomatic(counters.reconciles, reason: "automatic choice")
     events += try reconcile(reason: "automatic choice")
@@ -180,7 +180,7 @@ extension Daemon {
   /// Drops the manual choice and puts back the layout automatic choice had
   /// (`HeadLayoutRestore`, with the screen's physical size), in one apply (the apply loop
   /// over the port's); automatic choice then runs as usual.
-  func resumeAutomatic(_ n: Int, reason: String) throws(DisplayError) -> [TopologyEvent] {
+  func resumeAutomatic(_ n: Int, reason: String) throws(DisplayError) -> [HeadEvent] {
     let saved = profileRuntime.automaticLayout
     log.info("manual \(profileRuntime.manual?.choice.description ?? "choice") ends (\(reason)): automatic choice")
     (profileRuntime.manual, profileRuntime.automaticLayout, profileRuntime.applied) = (nil, nil, nil)
@@ -189,7 +189,7 @@ extension Daemon {
     // The choice may have lit the panel on a desk the lid policy was done with: it looks again.
     if lid == .closed { profileRuntime.lidDesk = nil }
     guard let saved else { return [] }
-    var events: [TopologyEvent] = []
+    var events: [HeadEvent] = []
     let words = ApplyWording(subject: { "the layout before the manual choice" }, unscaled: "scale 1 instead")
     _ = try applyConfigurations(n, reason, words, &events) { _ in
       let keptOff = Set(closedPanel.compactMap { topology.output($0)?.name })

@@ -4,14 +4,14 @@ extension Daemon {
   /// `defaults.lid_closed` when no profile matches: once per desk (monitors, lid, config),
   /// while the lid is closed, the built-in panel goes off if another output is lit; when it
   /// opens again, the panel comes back where it was. Outputs it turns off or on are settled.
-  func arrangeLid(_ n: Int, reason: String) throws(DisplayError) -> [TopologyEvent] {
+  func arrangeLid(_ n: Int, reason: String) throws(DisplayError) -> [HeadEvent] {
     let now = desk
     guard config.lidClosed == .disable, now != profileRuntime.lidDesk,
       lid == .closed || profileRuntime.lidDesk?.lid == .closed
     else { return [] }
     let lastDesk = profileRuntime.lidDesk
     profileRuntime.lidDesk = now
-    var events: [TopologyEvent] = []
+    var events: [HeadEvent] = []
     var (before, panelName): (Rect?, String?) = (nil, nil)
     let words = ApplyWording(subject: { "lid \(self.lid.rawValue)" }, unscaled: "scale 1 instead")
     _ = try applyConfigurations(n, reason, words, &events) { _ in

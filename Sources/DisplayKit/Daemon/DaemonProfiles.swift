@@ -115,8 +115,8 @@ extension Daemon {
   /// whether a profile was chosen (else the per-monitor rules apply) and the events seen.
   /// The choice is made again in every round of the apply loop: a stale snapshot may show
   /// other monitors.
-  func arrangeProfile(_ n: Int, reason: String) throws(DisplayError) -> (handled: Bool, events: [TopologyEvent]) {
-    var events: [TopologyEvent] = []
+  func arrangeProfile(_ n: Int, reason: String) throws(DisplayError) -> (handled: Bool, events: [HeadEvent]) {
+    var events: [HeadEvent] = []
     var handled = true
     var name = ""
     // Whether the profile is in force, once an apply or a planning error said so.

@@ -7,9 +7,9 @@ extension Daemon {
   /// Counted in `counters.probes`; `reason` names the cause in the log.
   public func resync(reason: String) throws(DisplayError) {
     counters.probes += 1
-    let old = topology
+    let old = heads
     let new = try layoutServer.snapshot(ReadOptions(probe: true))
-    guard new != old else {
+    guard new != topology else {
       log.info("\(reason): probed the connectors, topology unchanged")
       return
     }

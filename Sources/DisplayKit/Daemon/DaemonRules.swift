@@ -5,7 +5,7 @@ extension Daemon {
   /// the grace, nor the panel the lid policy keeps off), planned over the daemon's heads and
   /// applied through the port. Monitors whose configuration failed are counted, and the rest
   /// planned again without them.
-  func arrangeRules(_ n: Int, _ reason: String, _ events: inout [TopologyEvent]) throws(DisplayError) {
+  func arrangeRules(_ n: Int, _ reason: String, _ events: inout [HeadEvent]) throws(DisplayError) {
     var excluded = Set(failures.filter { $0.value.count >= Self.maxAttempts }.keys)
     let words = ApplyWording(subject: { "reconcile \(n) (\(reason))" }, unscaled: "scale 1 instead")
     _ = try applyConfigurations(n, reason, words, &events) { noRotation in

@@ -52,22 +52,23 @@ public final class TopologyWatcher {
   }
 
   /// Makes `new` the latest snapshot, with `heads` (by default the layout server's of it);
-  /// returns what changed since the last one.
-  public func adopt(_ new: Topology, heads: HeadSnapshot? = nil) -> [TopologyEvent] {
+  /// returns what changed since the last one, between the two snapshots' heads.
+  public func adopt(_ new: Topology, heads: HeadSnapshot? = nil) -> [HeadEvent] {
     snapshots += 1
-    defer { (topology, self.heads) = (new, heads ?? layout.heads(of: new)) }
-    return TopologyDiff.events(from: topology, to: new)
+    let after = heads ?? layout.heads(of: new)
+    defer { (topology, self.heads) = (new, after) }
+    return HeadDiff.events(from: self.heads, to: after)
   }
 
   /// Takes a fresh snapshot and returns what changed since the last one.
   @discardableResult
-  public func refresh() throws(DisplayError) -> [TopologyEvent] {
+  public func refresh() throws(DisplayError) -> [HeadEvent] {
     adopt(try layout.snapshot())
   }
 
-  /// Calls `handle` with each non-empty batch of events and the snapshot they lead to, until
-  /// a signal of `stop` arrives or `handle` returns false.
-  public func run(stop: SignalWatch, handle: ([TopologyEvent], Topology) throws -> Bool) throws -> WatchEnd {
+  /// Calls `handle` with each non-empty batch of events and the heads they lead to, until a
+  /// signal of `stop` arrives or `handle` returns false.
+  public func run(stop: SignalWatch, handle: ([HeadEvent], HeadSnapshot) throws -> Bool) throws -> WatchEnd {
     let fds = [source.fileDescriptor, stop.fileDescriptor]
     while true {
       source.flush()
@@ -78,7 +79,7 @@ public final class TopologyWatcher {
       }
       guard try drain() > 0 else { continue }
       let events = try refresh()
-      if !events.isEmpty, try !handle(events, topology) { return .requested }
+      if !events.isEmpty, try !handle(events, heads) { return .requested }
     }
   }
 }

@@ -29,7 +29,8 @@ public struct HeadEvent: Hashable, Sendable {
 
 extension HeadEvent {
   /// `connected VNC-1 1280x1024+1920+0 1280x1024@60.00`: the event, the head, and its area
-  /// and mode when it has them; the words `TopologyEvent.summary` gives.
+  /// and mode when it has them; how the daemon logs an event and `watch` prints one (the
+  /// words `TopologyEvent.summary` gives).
   public var summary: String {
     var words = [kind.rawValue, head.name]
     if let r = rect { words.append(r.description) }

@@ -40,7 +40,8 @@ public struct TopologyEvent: Hashable, Sendable {
 
 extension TopologyEvent {
   /// `connected VNC-1 1280x1024+1920+0 1280x1024@60.00`: the event, the output, and its
-  /// geometry and mode when it has them; how the daemon logs an event and `watch` prints one.
+  /// geometry and mode when it has them; the words of `HeadEvent.summary`, which the daemon
+  /// logs and `watch` prints.
   public var summary: String {
     var words = [kind.rawValue, output.name]
     if let g = geometry { words.append(g.description) }

@@ -40,6 +40,9 @@ public struct HeadMode: Hashable, Sendable {
   public var dotClockHz: UInt64? = nil
   /// RandR's `DoubleScan`: every line scanned twice.
   public var doubleScan = false
+  /// The refresh the server's timings give, unrounded (RandR: xrandr's arithmetic), which
+  /// `label` names as the server's tools do; nil: `refreshMilliHz`.
+  public var timedRefreshHz: Double? = nil
 
   public init(
     width: Int, height: Int, refreshMilliHz: Int, preferred: Bool = false, interlaced: Bool = false,

@@ -24,9 +24,10 @@ public struct HeadWindowWanted: Equatable, Sendable {
 extension HeadMode {
   /// `1920x1080@60.00`, with `i` for an interlaced mode, as `Mode.label` names a server's:
   /// by the server's name for it (`displayd-1600x700_60.00@60.00` for a mode displayd made),
-  /// else by its size.
+  /// else by its size; with the refresh its timings give where the server states them, so
+  /// that a refresh rounded to the mHz cannot round the label the other way.
   public var label: String {
-    (name ?? "\(width)x\(height)") + "@" + fixed(refreshHz, places: 2) + (interlaced ? "i" : "")
+    (name ?? "\(width)x\(height)") + "@" + fixed(timedRefreshHz ?? refreshHz, places: 2) + (interlaced ? "i" : "")
   }
 }
 

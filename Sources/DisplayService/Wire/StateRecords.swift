@@ -130,6 +130,8 @@ public struct EventRecord: Codable, Equatable, Sendable {
     case graceSeconds = "grace_seconds"
   }
 
+  /// The record of a topology event, its output's state looked up in `topology`: what the
+  /// head events' records (HeadRecords.swift) are compared with.
   public init(_ event: TopologyEvent, in topology: Topology, time: String = timestampNow()) {
     self.event = event.kind.rawValue
     output = event.output.name
