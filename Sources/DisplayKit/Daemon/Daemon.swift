@@ -19,8 +19,8 @@ struct MonitorKey: Equatable {
     self.init(edid: output?.edid, said?.make, said?.model, said?.serial, instance: output?.headInstance ?? 0)
   }
 
-  init(_ head: Head) {
-    self.init(edid: head.edid, head.make, head.model, head.serial, instance: head.instance)
+  init(_ head: Head?) {
+    self.init(edid: head?.edid, head?.make, head?.model, head?.serial, instance: head?.instance ?? 0)
   }
 
   private init(edid: [UInt8]?, _ make: String?, _ model: String?, _ serial: String?, instance: UInt64) {
@@ -57,16 +57,16 @@ public final class Daemon {
   public var heads: HeadSnapshot { watcher.heads }
   public internal(set) var counters = DaemonCounters()
   public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
-  /// Outputs configured since they connected, with the monitor then: left as they are until
-  /// they disconnect or another monitor appears on the connector.
-  var settled: [OutputID: MonitorKey] = [:]
-  /// Outputs whose configuration failed, with the monitor and how many times in a row:
-  /// retried when the topology next changes (not on the events of their own rollback), up
+  /// Heads (by name) configured since they connected, with the monitor then: left as they
+  /// are until they disconnect or another monitor appears on the connector.
+  var settled: [String: MonitorKey] = [:]
+  /// Heads (by name) whose configuration failed, with the monitor and how many times in a
+  /// row: retried when the heads next change (not on the events of their own rollback), up
   /// to `maxAttempts` times, and again when the monitor or the config changes.
-  var failures: [OutputID: (monitor: MonitorKey, count: Int)] = [:]
-  /// Outputs the daemon lit (set a mode on: by the rules, a profile or a built-in layout)
-  /// since they connected, whatever monitor is on them now.
-  var litByDaemon: Set<OutputID> = []
+  var failures: [String: (monitor: MonitorKey, count: Int)] = [:]
+  /// Heads (by name) the daemon lit (set a mode on: by the rules, a profile or a built-in
+  /// layout) since they connected, whatever monitor is on them now.
+  var litByDaemon: Set<String> = []
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
@@ -157,8 +157,8 @@ public final class Daemon {
 
   /// The first full reconcile: after it, every monitor present has its mode and window.
   public func start() throws(DisplayError) {
-    let main = config.mainOutput(in: topology)?.name ?? "none"
-    log.info("display \(layoutServer.name): \(topology.connectedOutputs.count) connected, main \(main)")
+    let main = config.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))?.name ?? "none"
+    log.info("display \(layoutServer.name): \(heads.heads.filter(\.connected).count) connected, main \(main)")
     let old = heads
     let events = try arrange(reason: "start-up")
     report(events, old)
@@ -276,20 +276,27 @@ public final class Daemon {
     return events
   }
 
-  func settle(_ id: OutputID) {
-    settled[id] = MonitorKey(topology.output(id))
-    failures[id] = nil
+  /// Remembers the head's monitor as configured; a head the daemon's heads do not list is
+  /// none to remember.
+  func settle(_ name: String) {
+    guard let head = heads.head(named: name) else { return }
+    settled[name] = MonitorKey(head)
+    failures[name] = nil
   }
 
-  /// Forgets settled and failed outputs whose monitor went away or was swapped for another
+  /// The heads whose disconnect waits for the grace.
+  var pendingNames: Set<String> { Set(grace.pending.values.map(\.output.name)) }
+
+  /// Forgets settled and failed heads whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
   func forgetGoneMonitors() {
-    let present = { (id: OutputID, key: MonitorKey) in
-      self.grace.pending[id] != nil || self.topology.output(id).map { $0.isConnected && MonitorKey($0) == key } ?? false
+    let pending = pendingNames
+    let present = { (name: String, key: MonitorKey) in
+      pending.contains(name) || self.heads.head(named: name).map { $0.connected && MonitorKey($0) == key } ?? false
     }
     settled = settled.filter { present($0.key, $0.value) }
     failures = failures.filter { present($0.key, $0.value.monitor) }
-    litByDaemon = litByDaemon.filter { grace.pending[$0] != nil || topology.output($0)?.isConnected == true }
+    litByDaemon = litByDaemon.filter { pending.contains($0) || heads.head(named: $0)?.connected == true }
   }
 
   /// Makes `new` the current snapshot (with the monitors whose disconnect waits for the grace
@@ -360,18 +367,5 @@ public final class Daemon {
     syncFrameTimer()
     changeSource.flush()
     _ = try? changeSource.sync()
-  }
-
-  func describe(_ outcome: ApplyOutcome) -> String {
-    var parts = outcome.applied.map { applied -> String in
-      guard let mode = applied.mode else { return "\(applied.change.outputName) off" }
-      let label = topology.modes[mode]?.label ?? mode.description
-      return "\(applied.change.outputName) \(label) at \(applied.change.x),\(applied.change.y)"
-    }
-    if let s = outcome.screen { parts.append("screen \(s.width)x\(s.height)") }
-    if !outcome.failed.isEmpty {
-      parts.append("rolled back: \(outcome.failed.map(\.change.outputName).joined(separator: ", ")) failed")
-    }
-    return parts.joined(separator: ", ")
   }
 }

@@ -11,8 +11,17 @@ struct ApplyWording {
 }
 
 extension Daemon {
-  /// Whether no connected output is lit (a disconnect waiting for its grace counts as lit):
+  /// Whether no connected head is lit (a disconnect waiting for its grace counts as lit):
   /// after a rolled-back apply, the loop plans again, a few rounds at most, rather than
   /// leave a dark desk until the next change.
-  var deskIsDark: Bool { topology.leavesDark(Plan()) }
+  var deskIsDark: Bool { Self.isDark(heads) }
+
+  /// Whether desktop heads are connected and none of them is lit: enabled with a mode it
+  /// lists (a head showing a mode it does not list, as a compositor's custom mode, is the
+  /// topology the heads bridge makes of it: no CRTC lit). A non-desktop head (a headset)
+  /// neither lights nor darkens the desk.
+  static func isDark(_ snapshot: HeadSnapshot) -> Bool {
+    let desk = snapshot.heads.filter { $0.connected && !$0.nonDesktop }
+    return !desk.isEmpty && !desk.contains { $0.enabled && $0.mode != nil }
+  }
 }

@@ -3,7 +3,7 @@ import DisplayModel
 /// What the daemon knows of the desktop's display manager.
 struct DesktopRuntime {
   /// The session bus's names and the X server's extension; the output names come from the
-  /// topology.
+  /// heads.
   var signals = DesktopSignals()
   /// The state last logged; nil before the first.
   var shown: DesktopState?
@@ -13,7 +13,7 @@ extension Daemon {
   /// The desktop's display manager seen now, and the policy in force.
   public var desktop: DesktopState {
     var signals = desktopRuntime.signals
-    signals.outputNames = topology.outputs.map(\.name)
+    signals.outputNames = heads.heads.map(\.name)
     return DesktopState(manager: signals.manager, policy: config.desktop)
   }
 

@@ -170,11 +170,10 @@ extension Daemon {
 
   /// The built-in panel while the lid is closed and the config turns it off then: not lit
   /// again by a restore.
-  var closedPanel: Set<OutputID> {
-    guard lid == .closed, config.lidClosed == .disable, let panel = LidPolicy.panel(in: heads, config: config),
-      let id = topology.output(named: panel.name)?.id
+  var closedPanel: Set<String> {
+    guard lid == .closed, config.lidClosed == .disable, let panel = LidPolicy.panel(in: heads, config: config)
     else { return [] }
-    return [id]
+    return [panel.name]
   }
 
   /// Drops the manual choice and puts back the layout automatic choice had
@@ -192,9 +191,8 @@ extension Daemon {
     var events: [HeadEvent] = []
     let words = ApplyWording(subject: { "the layout before the manual choice" }, unscaled: "scale 1 instead")
     _ = try applyConfigurations(n, reason, words, &events) { _ in
-      let keptOff = Set(closedPanel.compactMap { topology.output($0)?.name })
-      return HeadLayoutRestore.plan(
-        saved: saved.heads, now: heads, keptOff: keptOff, screen: (saved: saved.screen, now: screen))
+      HeadLayoutRestore.plan(
+        saved: saved.heads, now: heads, keptOff: closedPanel, screen: (saved: saved.screen, now: screen))
     } judge: { step in
       guard case .applied(_, let report, let errors) = step else { return true }
       for problem in errors {
@@ -215,8 +213,7 @@ extension Daemon {
 
   /// Lit as automatic choice had it: by whom it was then. Lit where it was off then (kept
   /// so that the desk is not dark): by the choice, so the rules plan it for its mode.
-  private func keptLit(_ saved: HeadSnapshot) -> [OutputID] {
-    heads.heads.filter { $0.connected && $0.rect != nil && saved.head(named: $0.name)?.rect == nil }
-      .compactMap { topology.output(named: $0.name)?.id }
+  private func keptLit(_ saved: HeadSnapshot) -> [String] {
+    heads.heads.filter { $0.connected && $0.rect != nil && saved.head(named: $0.name)?.rect == nil }.map(\.name)
   }
 }

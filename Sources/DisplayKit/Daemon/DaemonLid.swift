@@ -37,7 +37,7 @@ extension Daemon {
       }
       profileRuntime.lidDesk = now
       if lid == .closed, let before { profileRuntime.panelRect = before }
-      for name in plan.configures { if let id = topology.output(named: name)?.id { settle(id) } }
+      for name in plan.configures { settle(name) }
       counters.reconcilesChanged += 1
       let on = panelName.flatMap { heads.head(named: $0)?.rect } != nil
       log.info(

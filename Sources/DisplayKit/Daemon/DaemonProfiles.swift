@@ -51,9 +51,9 @@ struct ProfileRuntime {
   /// The layout automatic choice had when the first manual choice was made: put back when
   /// automatic choice resumes.
   var automaticLayout: SavedLayout?
-  /// The outputs the daemon had lit then (`Daemon.litByDaemon`): what a put-back layout
+  /// The heads the daemon had lit then (`Daemon.litByDaemon`): what a put-back layout
   /// holds lit as automatic choice had it is lit by whom it was then, not by the choice.
-  var automaticLit: Set<OutputID> = []
+  var automaticLit: Set<String> = []
   /// The profile last brought into force (or that failed), and the desk then.
   var applied: (name: String, desk: DeskKey)?
   /// Whether the last apply of the chosen profile failed (and was rolled back).
@@ -149,8 +149,7 @@ extension Daemon {
         // Once the choice ends, the rules plan a main it lit for its rule's mode, as the
         // outputs they lit themselves.
         if result?.applied == true {
-          let lit = plan.configuration.heads.filter(\.enabled).compactMap { topology.output(named: $0.name)?.id }
-          litByDaemon.formUnion(lit)
+          litByDaemon.formUnion(listed(Set(plan.configuration.heads.filter(\.enabled).map(\.name))))
         }
         // Refused and rolled back to a dark desk: tried again.
         if result?.applied == false && deskIsDark { return false }

@@ -13,18 +13,18 @@ extension Daemon {
       // settled output is a new monitor.
       forgetGoneMonitors()
       let main = unsettledMain()
-      if let main, main.inItsMode { settle(main.id) }
+      if let main, main.inItsMode { settle(main.name) }
       // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
       // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
       // A transform a CRTC refused the backend remembers: its heads then say they cannot scale.
       var planner = HeadPlanner(snapshot: heads, config: config, vendors: layoutServer.vendors(of: heads))
       planner.noRotation = noRotation
-      planner.replanningMain = main.map { !$0.inItsMode && litByDaemon.contains($0.id) } ?? false
-      let left = Set(settled.keys).union(excluded).union(grace.pending.keys).union(closedPanel)
-      return planner.plan(settled: Set(left.compactMap { topology.output($0)?.name }))
+      planner.replanningMain = main.map { !$0.inItsMode && litByDaemon.contains($0.name) } ?? false
+      let left = Set(settled.keys).union(excluded).union(pendingNames).union(closedPanel)
+      return planner.plan(settled: listed(left))
     } judge: { step in
       if let plan = Self.setNothing(step) {
-        for id in outputIDs(plan.configures) { settle(id) }
+        for name in plan.configures { settle(name) }
         log.debug("reconcile \(n) (\(reason)): nothing to change")
         return true
       }
@@ -38,10 +38,10 @@ extension Daemon {
 
   /// Logs what an apply of the rules did; settles the heads it configured (and counts those
   /// it lit as the daemon's) when it is in force, else counts a failure for each monitor to
-  /// blame and returns their outputs, to plan again without them.
+  /// blame and returns their heads, to plan again without them.
   private func judgeRules(
     _ n: Int, _ reason: String, _ plan: HeadPlan, _ report: ApplyReport, _ errors: [ApplyProblem]
-  ) -> Set<OutputID>? {
+  ) -> Set<String>? {
     counters.reconcilesChanged += report.entries.isEmpty || !errors.isEmpty ? 0 : 1
     log.info("reconcile \(n) (\(reason)): " + describe(report))
     for problem in errors { log.error("\(problem)") }
@@ -49,14 +49,14 @@ extension Daemon {
     // A monitor that was only to move failed, or the screen: every new one is to blame.
     if failed.isEmpty && !errors.isEmpty { failed = plan.configures }
     guard !failed.isEmpty else {
-      for id in outputIDs(plan.configures) { settle(id) }
+      for name in plan.configures { settle(name) }
       let lit = Set(plan.configuration.heads.filter(\.enabled).map(\.name))
-      litByDaemon.formUnion(outputIDs(plan.configures.intersection(lit)))
+      litByDaemon.formUnion(listed(plan.configures.intersection(lit)))
       return nil
     }
-    let ids = outputIDs(failed)
-    countFailures(ids)
-    return ids
+    let names = listed(failed)
+    countFailures(names)
+    return names
   }
 
   /// The plan of a step that set nothing: nothing to send, or a backend that found every head
@@ -73,9 +73,10 @@ extension Daemon {
     }
   }
 
-  /// The outputs of the topology these heads are.
-  private func outputIDs(_ names: Set<String>) -> Set<OutputID> {
-    Set(names.compactMap { topology.output(named: $0)?.id })
+  /// The names the daemon's heads list: what the daemon remembers of a head it no longer
+  /// lists (a snapshot read after the plan) it forgets.
+  func listed(_ names: Set<String>) -> Set<String> {
+    names.filter { heads.head(named: $0) != nil }
   }
 
   /// Main, lit, not settled, not in its grace, and kept on by its rule, with whether it is in
@@ -92,22 +93,22 @@ extension Daemon {
   ///
   /// A main whose rule turns it off is lit only because it is main (never a dark desk): not
   /// settled, so the rule turns it off once another output is main.
-  private func unsettledMain() -> (id: OutputID, inItsMode: Bool)? {
+  private func unsettledMain() -> (name: String, inItsMode: Bool)? {
     let vendors = layoutServer.vendors(of: heads)
-    guard let main = config.mainOutput(in: heads, vendors: vendors), let id = topology.output(named: main.name)?.id,
-      settled[id] == nil, grace.pending[id] == nil, main.rect != nil, let current = main.mode,
+    guard let main = config.mainOutput(in: heads, vendors: vendors), settled[main.name] == nil,
+      !pendingNames.contains(main.name), main.rect != nil, let current = main.mode,
       let settings = config.settings(for: main, vendors: vendors), settings.enabled
     else { return nil }
     let wanted = HeadModePolicy.candidates(settings.mode, custom: settings.custom, for: main).modes.first
-    return (id, wanted.map { $0.listed == current } ?? true)
+    return (main.name, wanted.map { $0.listed == current } ?? true)
   }
 
-  /// One more failure in a row for each output's monitor (the first for a new monitor).
-  private func countFailures(_ failed: Set<OutputID>) {
-    for id in failed {
-      let monitor = MonitorKey(topology.output(id))
-      let before = failures[id].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
-      failures[id] = (monitor, before + 1)
+  /// One more failure in a row for each head's monitor (the first for a new monitor).
+  private func countFailures(_ failed: Set<String>) {
+    for name in failed {
+      let monitor = MonitorKey(heads.head(named: name))
+      let before = failures[name].flatMap { $0.monitor == monitor ? $0.count : nil } ?? 0
+      failures[name] = (monitor, before + 1)
     }
   }
 }
