@@ -40,12 +40,14 @@ public protocol DesktopResources: AnyObject {
   func xsettingsOwner() -> XSettingsOwner?
 }
 
-/// The outputs' properties, read and written.
+/// The outputs' properties, read and written, each output by its head's (connector) name:
+/// the backend finds its own object for it.
 public protocol OutputPropertyStore: AnyObject {
-  /// The output's properties named in `names` (nil: all), as the server describes them.
-  func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty]
-  /// Writes one property of the output.
-  func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError)
+  /// The properties named in `names` (nil: all) of the head named `head`, as the server
+  /// describes them; empty when it has no such head.
+  func outputProperties(head: String, names: Set<String>?) -> [String: OutputProperty]
+  /// Writes one property of the head named `head`.
+  func setOutputProperty(head: String, _ write: PropertyWrite) throws(DisplayError)
 }
 
 /// The pointer devices (XInput 2) and their coordinate transformation.

@@ -20,6 +20,27 @@ extension XConnection {
     return result
   }
 
+  /// The properties of the output named `head` (`outputProperties(_:names:)`); empty when
+  /// the server has no output of that name.
+  public func outputProperties(head: String, names: Set<String>?) -> [String: OutputProperty] {
+    outputID(named: head).map { outputProperties($0, names: names) } ?? [:]
+  }
+
+  /// Writes one property of the output named `head` (`setOutputProperty(_:_:)`); an output
+  /// gone meanwhile is a failed request.
+  public func setOutputProperty(head: String, _ write: PropertyWrite) throws(DisplayError) {
+    guard let output = outputID(named: head) else {
+      throw .request(unknownFailure("XRRChangeOutputProperty (\(write.name): no output \(head))"))
+    }
+    try setOutputProperty(output, write)
+  }
+
+  /// The server's output of that name, from the screen resources and the outputs' info (two
+  /// round trips, no properties read); nil when there is none or the read fails.
+  func outputID(named name: String) -> OutputID? {
+    (try? readPipelined(ReadOptions(probe: false, properties: false)))?.output(named: name)?.id
+  }
+
   /// Writes one property (`XRRChangeOutputProperty`, replacing the value) and waits for the
   /// server's answer: a refused value (BadValue, BadMatch) throws.
   public func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError) {

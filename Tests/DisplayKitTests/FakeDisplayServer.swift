@@ -188,12 +188,15 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
 
   func xsettingsOwner() -> XSettingsOwner? { xsettings }
 
-  // Output properties: what the test gives each output; writes change them and are counted.
-  func outputProperties(_ output: OutputID, names: Set<String>?) -> [String: OutputProperty] {
-    (properties[output] ?? [:]).filter { names?.contains($0.key) ?? true }
+  // Output properties: what the test gives each output (by its id, the head named as it is);
+  // writes change them and are counted.
+  func outputProperties(head: String, names: Set<String>?) -> [String: OutputProperty] {
+    guard let output = topology.output(named: head)?.id else { return [:] }
+    return (properties[output] ?? [:]).filter { names?.contains($0.key) ?? true }
   }
-  func setOutputProperty(_ output: OutputID, _ write: PropertyWrite) throws(DisplayError) {
+  func setOutputProperty(head: String, _ write: PropertyWrite) throws(DisplayError) {
     propertyWrites += 1
+    guard let output = topology.output(named: head)?.id else { return }
     properties[output]?[write.name]?.value = [write.value]
   }
 }

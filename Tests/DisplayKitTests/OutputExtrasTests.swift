@@ -127,11 +127,72 @@ import Testing
     var b = OutputExtras()
     b.touch = ["*"]
     let devices = [InputDevice(id: 10, name: "ELAN Touchscreen"), InputDevice(id: 11, name: "Wacom Pen")]
-    let wanted = [(t.outputs[0], a), (t.outputs[1], b)]
-    let (mappings, unmatched) = OutputExtrasPlan.touch(wanted, devices: devices, topology: t)
+    let heads = HeadSnapshot(topology: t)
+    let wanted = [(heads.heads[0], a), (heads.heads[1], b)]
+    let (mappings, unmatched) = OutputExtrasPlan.touch(wanted, devices: devices, heads: heads)
     #expect(mappings.map(\.device.id) == [10, 11])
     #expect(mappings.map(\.output) == ["HDMI-1", "DP-1"])
     #expect(unmatched == ["Nothing*"])
+  }
+
+  /// A rule naming a monitor by what it says matches the head whose EDID says it, or on a
+  /// compositor the head whose make stands for that PNP id; a dark or gone head gets nothing.
+  @Test func aRuleMatchingAMonitorGivesItsExtrasToThatHeadAlone() throws {
+    let config = try parse("{ monitors: [ { match: { manufacturer: 'ACR' }, touch: ['ELAN*'] } ] }")
+    let acer = Head(name: "DP-1", edid: ProfileFixtures.acer)
+    let other = Head(name: "DP-2", edid: ProfileFixtures.asus)
+    let gone = Head(name: "DP-3", edid: ProfileFixtures.acer, connected: false)
+    let x = OutputExtrasPlan.wanted(HeadSnapshot(heads: [acer, other, gone]), config: config, profile: nil)
+    #expect(x.map(\.head.name) == ["DP-1"])
+    #expect(x.first?.extras.touch == ["ELAN*"])
+    let said = HeadSnapshot(heads: [Head(name: "HDMI-A-1", make: "Acer Technologies", model: "V193W")])
+    let vendors = PNPVendors(pnpIDs: "ACR\tAcer Technologies\n")
+    #expect(
+      OutputExtrasPlan.wanted(said, config: config, profile: nil, vendors: vendors).map(\.head.name) == ["HDMI-A-1"])
+    #expect(
+      OutputExtrasPlan.wanted(said, config: config, profile: nil).isEmpty, "without the PNP ids the make is no id")
+  }
+
+  /// In a profile the extras go with the heads its entries took, never to a head gone since.
+  @Test func aProfilesExtrasGoToTheHeadsItsEntriesTook() throws {
+    let config = try parse(
+      """
+      { profiles: [ { name: 'p', outputs: [ { match: { output: '*' }, touch: ['Pen*'] },
+                                            { match: { output: '*' }, properties: { 'max bpc': 8 } } ] } ] }
+      """)
+    let heads = HeadSnapshot(heads: [Head(name: "eDP-1"), Head(name: "DP-1"), Head(name: "DP-2", connected: false)])
+    let profile = try #require(config.profiles.first)
+    let took = OutputExtrasPlan.wanted(
+      heads, config: config, profile: (profile, HeadProfileAssignment(heads: ["DP-1", "eDP-1"])))
+    #expect(took.map(\.head.name) == ["DP-1", "eDP-1"])
+    #expect(took.map(\.extras.touch) == [["Pen*"], []])
+    let gone = OutputExtrasPlan.wanted(
+      heads, config: config, profile: (profile, HeadProfileAssignment(heads: ["DP-2", "eDP-1"])))
+    #expect(gone.map(\.head.name) == ["eDP-1"])
+  }
+
+  /// A turned head right of another maps over its part of the screen: the snapshot's, else
+  /// (a snapshot that has none) the lit heads' bounding box.
+  @Test func aTurnedHeadMapsOverItsPartOfTheScreen() {
+    let mode = HeadMode(width: 1024, height: 768, refreshMilliHz: 60000)
+    let left = Head(name: "A", enabled: true, modes: [mode], currentMode: 0)
+    let right = Head(name: "B", enabled: true, modes: [mode], currentMode: 0, x: 1024, transform: .rotated90)
+    var extras = OutputExtras()
+    extras.touch = ["*"]
+    let device = InputDevice(id: 10, name: "ELAN Touchscreen")
+    var heads = HeadSnapshot(heads: [left, right])
+    #expect(heads.touchScreen.width == 1792 && heads.touchScreen.height == 1024)
+    let bounded = OutputExtrasPlan.touch([(right, extras)], devices: [device], heads: heads).mappings
+    let rect = Rect(x: 1024, y: 0, width: 768, height: 1024)
+    #expect(bounded.map(\.rect) == [rect])
+    let expected = TouchMatrix.matrix(rect: rect, rotation: .left, screenWidth: 1792, screenHeight: 1024)
+    #expect(bounded.first.map { Self.close($0.matrix, expected) } == true)
+    heads.screen = ScreenSize(width: 4000, height: 2000, minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0)
+    let onScreen = OutputExtrasPlan.touch([(right, extras)], devices: [device], heads: heads).mappings
+    let wide = TouchMatrix.matrix(rect: rect, rotation: .left, screenWidth: 4000, screenHeight: 2000)
+    #expect(onScreen.first.map { Self.close($0.matrix, wide) } == true)
+    let dark = OutputExtrasPlan.touch([(Head(name: "C"), extras)], devices: [device], heads: heads)
+    #expect(dark.mappings.isEmpty && dark.unmatched.isEmpty, "a dark head maps nothing, the glob did match")
   }
 }
 

@@ -20,7 +20,7 @@ extension Daemon {
     if extras.config != config {
       extras = ExtrasRuntime(config: config, hierarchy: extras.hierarchy)
     }
-    let wanted = OutputExtrasPlan.wanted(topology, config: config, profile: profileRuntime.chosen)
+    let wanted = wantedExtras()
     applyProperties(wanted)
     mapTouch(wanted)
   }
@@ -29,7 +29,13 @@ extension Daemon {
   func inputDeviceAdded() {
     guard config.usesTouch else { return }
     extras.matrices = [:]
-    mapTouch(OutputExtrasPlan.wanted(topology, config: config, profile: profileRuntime.chosen))
+    mapTouch(wantedExtras())
+  }
+
+  /// The heads that get properties or touch devices, and what each gets.
+  private func wantedExtras() -> [(head: Head, extras: OutputExtras)] {
+    OutputExtrasPlan.wanted(
+      heads, config: config, profile: profileRuntime.chosen, vendors: layoutServer.vendors(of: heads))
   }
 
   /// Logs `message` once for the config in force.
@@ -38,31 +44,31 @@ extension Daemon {
   }
 
   /// A server without output properties has none to set: each wanted one is unsupported.
-  private func applyProperties(_ wanted: [(output: Output, extras: OutputExtras)]) {
-    for (output, want) in wanted where !want.properties.isEmpty {
+  private func applyProperties(_ wanted: [(head: Head, extras: OutputExtras)]) {
+    for (head, want) in wanted where !want.properties.isEmpty {
       guard facilities.properties != nil else {
-        warnOnce("\(output.name): this display server has no output properties (they are RandR's): not set")
+        warnOnce("\(head.name): this display server has no output properties (they are RandR's): not set")
         continue
       }
-      let have = facilities.properties?.outputProperties(output.id, names: Set(want.properties.keys)) ?? [:]
-      let (writes, warnings) = PropertyCheck.writes(output: output.name, wanted: want.properties, have: have)
+      let have = facilities.properties?.outputProperties(head: head.name, names: Set(want.properties.keys)) ?? [:]
+      let (writes, warnings) = PropertyCheck.writes(output: head.name, wanted: want.properties, have: have)
       for warning in warnings { warnOnce("\(warning)") }
       for write in writes {
         do {
-          try facilities.properties?.setOutputProperty(output.id, write)
+          try facilities.properties?.setOutputProperty(head: head.name, write)
           let later = write.pending ? " (it takes effect at the next mode set)" : ""
-          log.info("\(output.name): property '\(write.name)' set to \(write.value)\(later)")
+          log.info("\(head.name): property '\(write.name)' set to \(write.value)\(later)")
         } catch {
-          warnOnce("\(output.name): property '\(write.name)' \(write.value): the server refused it (\(error)); not set")
+          warnOnce("\(head.name): property '\(write.name)' \(write.value): the server refused it (\(error)); not set")
         }
       }
       let held = want.properties.filter { have[$0.key]?.value == [$0.value] }.count
-      log.debug("\(output.name): \(held) of \(want.properties.count) properties in force, \(writes.count) to set")
+      log.debug("\(head.name): \(held) of \(want.properties.count) properties in force, \(writes.count) to set")
     }
   }
 
   /// A server without pointer devices cannot select their events, and lists none.
-  private func mapTouch(_ wanted: [(output: Output, extras: OutputExtras)]) {
+  private func mapTouch(_ wanted: [(head: Head, extras: OutputExtras)]) {
     let uses = config.usesTouch
     if uses, facilities.pointers == nil {
       return warnOnce("touch: this display server has no X input devices (the compositor maps input): not mapped")
@@ -75,7 +81,7 @@ extension Daemon {
     }
     guard uses else { return }
     let devices = facilities.pointers?.inputDevices() ?? []
-    let (mappings, unmatched) = OutputExtrasPlan.touch(wanted, devices: devices, topology: topology)
+    let (mappings, unmatched) = OutputExtrasPlan.touch(wanted, devices: devices, heads: heads)
     for glob in unmatched {
       warnOnce("touch '\(glob)': no XInput pointer device with a Coordinate Transformation Matrix matches it (yet)")
     }

@@ -53,7 +53,18 @@ extension Config {
   /// What the first `monitors` rule matching the output asks besides its layout (the rule
   /// that gives its settings); nil when none does, or the rule ignores the output.
   public func extras(for output: Output) -> OutputExtras? {
-    guard let rule = rule(for: output), !rule.ignore, !rule.extras.isEmpty else { return nil }
+    extras(by: rule(for: output))
+  }
+
+  /// What the first `monitors` rule matching the head asks besides its layout, matched as
+  /// its settings are (`rule(for:vendors:)`: its name, its EDID, else the make, model and
+  /// serial it says); nil when none does, or the rule ignores the head.
+  public func extras(for head: Head, vendors: PNPVendors = .none) -> OutputExtras? {
+    extras(by: rule(for: head, vendors: vendors))
+  }
+
+  private func extras(by rule: MonitorRule?) -> OutputExtras? {
+    guard let rule, !rule.ignore, !rule.extras.isEmpty else { return nil }
     return rule.extras
   }
 
@@ -64,44 +75,59 @@ extension Config {
   }
 }
 
-/// The outputs that get properties or touch devices, with what they get: from the profile in
-/// force (each entry's output), else from the `monitors` rules (every connected output, main
+/// The heads that get properties or touch devices, with what they get: from the profile in
+/// force (each entry's head), else from the `monitors` rules (every connected head, main
 /// included: a built-in touch screen is on the panel). Pure.
 public enum OutputExtrasPlan {
-  /// `profile`: the profile in force with the heads its entries took, by connector name.
+  /// `profile`: the profile in force with the heads its entries took, by connector name;
+  /// `vendors`: the PNP ids of the makes the heads say, for rules matching an identity.
   public static func wanted(
-    _ topology: Topology, config: Config, profile: (Profile, HeadProfileAssignment)?
-  ) -> [(output: Output, extras: OutputExtras)] {
+    _ heads: HeadSnapshot, config: Config, profile: (Profile, HeadProfileAssignment)?, vendors: PNPVendors = .none
+  ) -> [(head: Head, extras: OutputExtras)] {
     if let (profile, assignment) = profile {
       return zip(profile.outputs, assignment.heads).compactMap { entry, name in
-        guard !entry.extras.isEmpty, let output = topology.output(named: name), output.isConnected else { return nil }
-        return (output, entry.extras)
+        guard !entry.extras.isEmpty, let head = heads.head(named: name), head.connected else { return nil }
+        return (head, entry.extras)
       }
     }
-    return topology.connectedOutputs.compactMap { o in config.extras(for: o).map { (o, $0) } }
+    return heads.heads.filter(\.connected).compactMap { h in config.extras(for: h, vendors: vendors).map { (h, $0) } }
   }
 
-  /// Each device to map, with the output it goes on and its matrix: the first lit output
-  /// whose globs match its name; and the globs that matched no device.
+  /// Each device to map, with the head it goes on and its matrix: the first lit head whose
+  /// globs match its name, over the area it covers of `heads`' screen (`touchScreen`); and
+  /// the globs that matched no device.
   public static func touch(
-    _ wanted: [(output: Output, extras: OutputExtras)], devices: [InputDevice], topology: Topology
+    _ wanted: [(head: Head, extras: OutputExtras)], devices: [InputDevice], heads: HeadSnapshot
   ) -> (mappings: [TouchMapping], unmatched: [String]) {
     var mappings: [TouchMapping] = []
     var unmatched: [String] = []
-    for (output, extras) in wanted {
+    let screen = heads.touchScreen
+    for (head, extras) in wanted {
       for glob in extras.touch {
         let matching = devices.filter { globMatch(glob, $0.name) }
         if matching.isEmpty { unmatched.append(glob) }
-        guard let crtc = topology.activeCrtc(of: output) else { continue }
+        guard let rect = head.rect else { continue }
         let m = TouchMatrix.matrix(
-          rect: crtc.rect, rotation: crtc.rotation, screenWidth: topology.screen.width,
-          screenHeight: topology.screen.height)
+          rect: rect, rotation: Rotation(head.transform, head.spelling), screenWidth: screen.width,
+          screenHeight: screen.height)
         for device in matching where !mappings.contains(where: { $0.device == device }) {
-          mappings.append(TouchMapping(device: device, output: output.name, rect: crtc.rect, matrix: m))
+          mappings.append(TouchMapping(device: device, output: head.name, rect: rect, matrix: m))
         }
       }
     }
     return (mappings, unmatched)
+  }
+}
+
+extension HeadSnapshot {
+  /// The screen an absolute device's range spans: the snapshot's (the X root window), else
+  /// the lit heads' bounding box from the origin, as the heads bridge makes the screen.
+  public var touchScreen: (width: Int, height: Int) {
+    if let screen { return (screen.width, screen.height) }
+    let lit = heads.compactMap(\.rect)
+    let width = lit.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0
+    let height = lit.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0
+    return (max(0, width), max(0, height))
   }
 }
 
