@@ -1,15 +1,15 @@
 import DisplayKit
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 /// What a Wayland head says beyond the RandR-shaped reports: its identity (wlroots gives no
 /// EDID, only make, model and serial) and the compositor's scale and transform.
 public enum HeadReport {
   /// `outputs --json` on Wayland: the X11 shape, each output with a `head` object.
   public static func outputsJSON(_ snapshot: HeadSnapshot) -> JSON {
-    let topology = Topology(heads: snapshot)
-    let base = TopologyReport.outputsJSON(topology)
+    // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
+    let base = TopologyReport.outputsJSON(snapshot.bounded().snapshot)
     return .object(
       base.members.map { key, value in
         guard key == "outputs", case .array(let outputs) = value else { return (key, value) }

@@ -1,7 +1,7 @@
 import DisplayCLI
 import DisplayModel
-import DisplaySupport
 import DisplayService
+import DisplaySupport
 import DisplayWayland
 import DisplayX11
 
@@ -24,11 +24,11 @@ struct ModesCommand: Subcommand {
     let connection = try connect(args)
     let options = ReadOptions(probe: args.has("--probe"), properties: false)
     let topology = try connection.readTopology(options)
-    let outputs = try topology.outputs(named: args.positionals)
     if args.has("--json") {
-      write(withBackend(TopologyReport.modesJSON(outputs, in: topology), .x11).serialized() + "\n")
+      let heads = try RandROutputManager(connection).snapshot(topology).heads(named: args.positionals)
+      write(withBackend(TopologyReport.modesJSON(heads), .x11).serialized() + "\n")
     } else {
-      write(TopologyReport.modesText(outputs, in: topology))
+      write(TopologyReport.modesText(try topology.outputs(named: args.positionals), in: topology))
     }
     return .success
   }
@@ -36,13 +36,13 @@ struct ModesCommand: Subcommand {
   private func runWayland(_ args: Arguments) throws -> ExitStatus {
     let manager = try connectWayland(args)
     let snapshot = try manager.heads(probe: args.has("--probe"))
-    let topology = Topology(heads: snapshot)
-    let outputs = try topology.outputs(named: args.positionals)
     if args.has("--json") {
-      let json = TopologyReport.modesJSON(outputs, in: topology)
+      // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
+      let json = TopologyReport.modesJSON(try snapshot.bounded().snapshot.heads(named: args.positionals))
       write(withBackend(json, .wayland, server: manager.serverName).serialized() + "\n")
     } else {
-      write(HeadReport.modesText(outputs, snapshot))
+      let topology = Topology(heads: snapshot)
+      write(HeadReport.modesText(try topology.outputs(named: args.positionals), snapshot))
     }
     return .success
   }

@@ -25,7 +25,8 @@ struct OutputsCommand: Subcommand {
     let connection = try connect(args)
     let topology = try connection.readTopology(ReadOptions(probe: args.has("--probe")))
     if args.has("--json") {
-      write(withBackend(TopologyReport.outputsJSON(topology), .x11).serialized() + "\n")
+      let heads = RandROutputManager(connection).snapshot(topology)
+      write(withBackend(TopologyReport.outputsJSON(heads), .x11).serialized() + "\n")
     } else {
       write(TopologyReport.outputsText(topology))
     }
