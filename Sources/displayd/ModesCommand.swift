@@ -23,26 +23,25 @@ struct ModesCommand: Subcommand {
     if try args.backend(spec) == .wayland { return try runWayland(args) }
     let connection = try connect(args)
     let options = ReadOptions(probe: args.has("--probe"), properties: false)
-    let topology = try connection.readTopology(options)
+    let snapshot = RandROutputManager(connection).snapshot(try connection.readTopology(options))
+    let heads = try snapshot.heads(named: args.positionals)
     if args.has("--json") {
-      let heads = try RandROutputManager(connection).snapshot(topology).heads(named: args.positionals)
       write(withBackend(TopologyReport.modesJSON(heads), .x11).serialized() + "\n")
     } else {
-      write(TopologyReport.modesText(try topology.outputs(named: args.positionals), in: topology))
+      write(TopologyReport.modesText(heads, in: snapshot))
     }
     return .success
   }
 
   private func runWayland(_ args: Arguments) throws -> ExitStatus {
     let manager = try connectWayland(args)
-    let snapshot = try manager.heads(probe: args.has("--probe"))
+    // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
+    let snapshot = try manager.heads(probe: args.has("--probe")).bounded().snapshot
+    let heads = try snapshot.heads(named: args.positionals)
     if args.has("--json") {
-      // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
-      let json = TopologyReport.modesJSON(try snapshot.bounded().snapshot.heads(named: args.positionals))
-      write(withBackend(json, .wayland, server: manager.serverName).serialized() + "\n")
+      write(withBackend(TopologyReport.modesJSON(heads), .wayland, server: manager.serverName).serialized() + "\n")
     } else {
-      let topology = Topology(heads: snapshot)
-      write(HeadReport.modesText(try topology.outputs(named: args.positionals), snapshot))
+      write(HeadReport.modesText(heads, snapshot))
     }
     return .success
   }

@@ -71,6 +71,38 @@ import Testing
     #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ, seeds \(differ.prefix(5))")
   }
 
+  /// The text reports alike: `outputs` and `modes` (of every head) print the topology's
+  /// lines from the RandR backend's heads, and the Wayland lines (scale, flip, make) from
+  /// wlroots heads.
+  @Test func theTextReportsOfTheRandRBackendsHeadsAreTheTopologysOnRandomDesks() throws {
+    var (differ, interlaced) = ([String](), 0)
+    for seed in UInt64(1)...UInt64(Self.desks) {
+      var r = SimRandom(seed: seed)
+      let t = WireDesk.topology(&r)
+      let heads = try RandROutputManager(server: FakeRandRServer(t)).heads(probe: false)
+      if TopologyReport.outputsText(t) != TopologyReport.outputsText(heads) { differ.append("outputs \(seed)") }
+      let old = TopologyReport.modesText(t.outputs, in: t)
+      if old != TopologyReport.modesText(heads.heads, in: heads) { differ.append("modes \(seed)") }
+      interlaced += old.contains(" interlace") ? 1 : 0
+    }
+    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ: \(differ.prefix(5))")
+    #expect(interlaced > 10, "interlaced modes were drawn")
+  }
+
+  @Test func theTextReportsOfWaylandHeadsAreTheirBridgedTopologysOnRandomDesks() throws {
+    var differ: [String] = []
+    for seed in UInt64(1)...UInt64(Self.desks) {
+      let (snapshot, t) = try WireDesk.wayland(seed: seed)
+      let bounded = snapshot.bounded().snapshot
+      let oldLines = t.outputs.map { TopologyReport.outputLine($0, in: t) }
+      let newLines = bounded.heads.map { TopologyReport.outputLine($0, in: bounded) }
+      if oldLines != newLines { differ.append("outputs \(seed)") }
+      let old = TopologyReport.modesText(t.outputs, in: t)
+      if old != TopologyReport.modesText(bounded.heads, in: bounded) { differ.append("modes \(seed)") }
+    }
+    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ: \(differ.prefix(5))")
+  }
+
   @Test func anUnknownHeadNameIsRefusedNamingTheHeadsThereAre() {
     let snapshot = HeadSnapshot(heads: [Head(name: "A"), Head(name: "B", connected: false)])
     #expect(throws: DisplayError.unknownOutput(name: "C", available: ["A", "B"])) {
