@@ -1,15 +1,15 @@
 import DisplayKit
 import DisplayModel
-import DisplaySupport
 import DisplayPorts
+import DisplaySupport
 
 /// What a Wayland head says beyond the RandR-shaped reports: its identity (wlroots gives no
 /// EDID, only make, model and serial) and the compositor's scale and transform.
 public enum HeadReport {
   /// `outputs --json` on Wayland: the X11 shape, each output with a `head` object.
   public static func outputsJSON(_ snapshot: HeadSnapshot) -> JSON {
-    let topology = Topology(heads: snapshot)
-    let base = TopologyReport.outputsJSON(topology)
+    // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
+    let base = TopologyReport.outputsJSON(snapshot.bounded().snapshot)
     return .object(
       base.members.map { key, value in
         guard key == "outputs", case .array(let outputs) = value else { return (key, value) }
@@ -39,18 +39,18 @@ public enum HeadReport {
   }
 
   /// `outputs` on Wayland: the X11 lines, the Screen line naming the backend, each head's
-  /// identity and a scale other than 1 after its line.
+  /// identity and a scale other than 1 after its line. The heads as the bridge bounds them.
   public static func outputsText(_ snapshot: HeadSnapshot, server: String) -> String {
-    let topology = Topology(heads: snapshot)
+    let bounded = snapshot.bounded().snapshot
+    let screen = bounded.litBounds
     var text =
-      "Screen: \(topology.screen.width)x\(topology.screen.height) (the lit heads' bounds; backend wayland, \(printable(server)))\n"
-    for output in topology.outputs { text += line(output, topology, snapshot) + "\n" }
+      "Screen: \(screen.width)x\(screen.height) (the lit heads' bounds; backend wayland, \(printable(server)))\n"
+    for head in bounded.heads { text += line(head, bounded) + "\n" }
     return text
   }
 
-  public static func line(_ output: Output, _ topology: Topology, _ snapshot: HeadSnapshot) -> String {
-    var line = TopologyReport.outputLine(output, in: topology)
-    guard let head = snapshot.head(named: output.name) else { return line }
+  public static func line(_ head: Head, _ snapshot: HeadSnapshot) -> String {
+    var line = TopologyReport.outputLine(head, in: snapshot)
     if head.enabled, head.scale != 1 { line += " scale \(fixed(head.scale, places: 3))" }
     if head.transform.isFlipped { line += " " + transformName(head.transform) }
     let identity = [head.make, head.model, head.serial].filter { !$0.isEmpty }
@@ -58,15 +58,8 @@ public enum HeadReport {
     return line
   }
 
-  /// `modes` on Wayland: the X11 lines, each output's line as `outputs` prints it.
-  public static func modesText(_ outputs: [Output], _ snapshot: HeadSnapshot) -> String {
-    let topology = Topology(heads: snapshot)
-    var text = ""
-    for output in outputs {
-      let block = TopologyReport.modesText([output], in: topology)
-      let rest = block.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).dropFirst()
-      text += line(output, topology, snapshot) + "\n" + rest.joined()
-    }
-    return text
+  /// `modes` on Wayland: the X11 lines, each head's line as `outputs` prints it.
+  public static func modesText(_ heads: [Head], _ snapshot: HeadSnapshot) -> String {
+    heads.map { line($0, snapshot) + "\n" + TopologyReport.modeLines($0) }.joined()
   }
 }

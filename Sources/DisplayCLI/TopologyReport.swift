@@ -6,19 +6,69 @@ import DisplaySupport
 public enum TopologyReport {
   // MARK: JSON
 
-  public static func outputsJSON(_ topology: Topology) -> JSON {
-    let s = topology.screen
+  /// `outputs --json` of the heads a backend reads: their screen (the lit heads' bounds
+  /// where the backend states none) and one record a head, in the snapshot's order.
+  public static func outputsJSON(_ snapshot: HeadSnapshot) -> JSON {
+    let s = snapshot.screen ?? snapshot.litBounds
     return .object([
-      (
-        "screen",
-        .object([
-          ("width", .int(s.width)), ("height", .int(s.height)),
-          ("min_width", .int(s.minWidth)), ("min_height", .int(s.minHeight)),
-          ("max_width", .int(s.maxWidth)), ("max_height", .int(s.maxHeight)),
-        ])
-      ),
+      ("screen", screenJSON(s)),
+      ("outputs", .array(snapshot.heads.map { JSON.record(OutputRecord($0, in: snapshot)) })),
+    ])
+  }
+
+  static func screenJSON(_ s: ScreenSize) -> JSON {
+    .object([
+      ("width", .int(s.width)), ("height", .int(s.height)),
+      ("min_width", .int(s.minWidth)), ("min_height", .int(s.minHeight)),
+      ("max_width", .int(s.maxWidth)), ("max_height", .int(s.maxHeight)),
+    ])
+  }
+
+  /// `outputs --json` of a topology, the shape the heads' report keeps byte for byte.
+  public static func outputsJSON(_ topology: Topology) -> JSON {
+    .object([
+      ("screen", screenJSON(topology.screen)),
       ("outputs", .array(topology.outputs.map { JSON.record(OutputRecord($0, in: topology)) })),
     ])
+  }
+
+  /// `modes --json` of `heads`: each one's modes as the wire lists them (preferred first),
+  /// the one shown and the preferred ones marked as their server marks them (by its mode
+  /// ids, which a server may list twice).
+  public static func modesJSON(_ heads: [Head]) -> JSON {
+    .object([
+      (
+        "outputs",
+        .array(
+          heads.map { head in
+            let (order, ids) = HeadWireIDs.modeIDs(head)
+            let records = order.map { index in
+              let mode = head.modes[index]
+              let bridgeID = ids[index] ?? ModeID(rawValue: 0)
+              var record = ModeRecord(mode, bridgeID: bridgeID, current: shows(head, index))
+              record.preferred = marked(head, index, \.preferred)
+              return JSON.record(record)
+            }
+            return .object([
+              ("name", .string(head.name)), ("connected", .bool(head.connected)), ("modes", .array(records)),
+            ])
+          })
+      )
+    ])
+  }
+
+  /// Whether `head` shows the mode at `index`: while lit, its current mode, or one the
+  /// server gives the same id.
+  static func shows(_ head: Head, _ index: Int) -> Bool {
+    guard head.rect != nil, let current = head.currentMode else { return false }
+    guard let id = head.modes[index].serverID, head.modes.indices.contains(current) else { return index == current }
+    return head.modes[current].serverID == id
+  }
+
+  /// Whether the mode at `index`, or one the server gives the same id, has `flag`.
+  static func marked(_ head: Head, _ index: Int, _ flag: KeyPath<HeadMode, Bool>) -> Bool {
+    guard let id = head.modes[index].serverID else { return head.modes[index][keyPath: flag] }
+    return head.modes.contains { $0.serverID == id && $0[keyPath: flag] }
   }
 
   public static func modesJSON(_ outputs: [Output], in topology: Topology) -> JSON {

@@ -54,12 +54,8 @@ extension Topology {
       }
       outputs.append(output)
     }
-    let lit = crtcs.map(\.rect)
-    let width = lit.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0
-    let height = lit.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0
     self.init(
-      screen: ScreenSize(
-        width: max(0, width), height: max(0, height), minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0),
+      screen: snapshot.litBounds,
       outputs: outputs, crtcs: crtcs, modes: modes,
       primary: snapshot.primary.flatMap { name in outputs.first { $0.name == name }?.id },
       configTimestamp: UInt(truncatingIfNeeded: snapshot.generation >> 32),

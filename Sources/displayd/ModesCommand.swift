@@ -1,7 +1,7 @@
 import DisplayCLI
 import DisplayModel
-import DisplaySupport
 import DisplayService
+import DisplaySupport
 import DisplayWayland
 import DisplayX11
 
@@ -23,26 +23,25 @@ struct ModesCommand: Subcommand {
     if try args.backend(spec) == .wayland { return try runWayland(args) }
     let connection = try connect(args)
     let options = ReadOptions(probe: args.has("--probe"), properties: false)
-    let topology = try connection.readTopology(options)
-    let outputs = try topology.outputs(named: args.positionals)
+    let snapshot = RandROutputManager(connection).snapshot(try connection.readTopology(options))
+    let heads = try snapshot.heads(named: args.positionals)
     if args.has("--json") {
-      write(withBackend(TopologyReport.modesJSON(outputs, in: topology), .x11).serialized() + "\n")
+      write(withBackend(TopologyReport.modesJSON(heads), .x11).serialized() + "\n")
     } else {
-      write(TopologyReport.modesText(outputs, in: topology))
+      write(TopologyReport.modesText(heads, in: snapshot))
     }
     return .success
   }
 
   private func runWayland(_ args: Arguments) throws -> ExitStatus {
     let manager = try connectWayland(args)
-    let snapshot = try manager.heads(probe: args.has("--probe"))
-    let topology = Topology(heads: snapshot)
-    let outputs = try topology.outputs(named: args.positionals)
+    // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
+    let snapshot = try manager.heads(probe: args.has("--probe")).bounded().snapshot
+    let heads = try snapshot.heads(named: args.positionals)
     if args.has("--json") {
-      let json = TopologyReport.modesJSON(outputs, in: topology)
-      write(withBackend(json, .wayland, server: manager.serverName).serialized() + "\n")
+      write(withBackend(TopologyReport.modesJSON(heads), .wayland, server: manager.serverName).serialized() + "\n")
     } else {
-      write(HeadReport.modesText(outputs, snapshot))
+      write(HeadReport.modesText(heads, snapshot))
     }
     return .success
   }

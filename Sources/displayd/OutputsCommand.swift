@@ -24,10 +24,11 @@ struct OutputsCommand: Subcommand {
     if try args.backend(spec) == .wayland { return try runWayland(args) }
     let connection = try connect(args)
     let topology = try connection.readTopology(ReadOptions(probe: args.has("--probe")))
+    let heads = RandROutputManager(connection).snapshot(topology)
     if args.has("--json") {
-      write(withBackend(TopologyReport.outputsJSON(topology), .x11).serialized() + "\n")
+      write(withBackend(TopologyReport.outputsJSON(heads), .x11).serialized() + "\n")
     } else {
-      write(TopologyReport.outputsText(topology))
+      write(TopologyReport.outputsText(heads))
     }
     return .success
   }

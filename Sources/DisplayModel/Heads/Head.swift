@@ -264,4 +264,25 @@ public struct HeadSnapshot: Hashable, Sendable {
   }
 
   public func head(named name: String) -> Head? { heads.first { $0.name == name } }
+
+  /// The heads `names` names, in that order; every connected head when there are none.
+  public func heads(named names: [String]) throws(DisplayError) -> [Head] {
+    guard !names.isEmpty else { return heads.filter(\.connected) }
+    var result: [Head] = []
+    for name in names {
+      guard let head = head(named: name) else { throw .unknownOutput(name: name, available: heads.map(\.name)) }
+      result.append(head)
+    }
+    return result
+  }
+
+  /// The lit heads' bounding box from the origin, with no limits: the screen of a desk whose
+  /// server has none (wlroots), as a screen of the RandR shape.
+  public var litBounds: ScreenSize {
+    let lit = heads.compactMap(\.rect)
+    let width = lit.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0
+    let height = lit.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0
+    return ScreenSize(
+      width: max(0, width), height: max(0, height), minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0)
+  }
 }

@@ -1,0 +1,88 @@
+import DisplayModel
+import DisplayPorts
+import DisplaySupport
+
+/// The text of `displayd outputs` and `displayd modes` made from heads: each line what the
+/// topology the heads report prints, with the server's mode ids, names and timed refresh
+/// where the backend states them (RandR) and the bridge's where it does not (wlroots).
+extension TopologyReport {
+  /// `outputs`: the screen's line, then one line a head.
+  public static func outputsText(_ snapshot: HeadSnapshot) -> String {
+    let s = snapshot.screen ?? snapshot.litBounds
+    var text =
+      "Screen: \(s.width)x\(s.height) (minimum \(s.minWidth)x\(s.minHeight), maximum \(s.maxWidth)x\(s.maxHeight))\n"
+    for head in snapshot.heads { text += outputLine(head, in: snapshot) + "\n" }
+    return text
+  }
+
+  /// `NAME connected [primary] [main] GEOMETRY MODE (mm) [identity]`.
+  public static func outputLine(_ head: Head, in snapshot: HeadSnapshot) -> String {
+    var words = [head.name, head.connection.rawValue]
+    if snapshot.primary == head.name { words.append("primary") }
+    if snapshot.mainHead?.name == head.name { words.append("main") }
+    if let rect = head.rect {
+      words.append(rect.description)
+      let rotation = Rotation(head.transform, head.spelling).name
+      if rotation != "normal" { words.append(rotation) }
+      if let index = head.currentMode, head.modes.indices.contains(index) {
+        words.append(WireMode(head, index).label)
+      }
+    }
+    if head.connected { words.append("\(head.mmWidth)mm x \(head.mmHeight)mm") }
+    if let edid = head.edid.flatMap({ try? EDID(bytes: $0) }) {
+      words.append("[" + EDIDReport.identityLine(edid) + "]")
+    }
+    return printable(words.joined(separator: " "))
+  }
+
+  /// `modes`: each head's line, then its modes as the wire lists them (preferred first),
+  /// `*` on the one shown and `+` on the preferred ones.
+  public static func modesText(_ heads: [Head], in snapshot: HeadSnapshot) -> String {
+    var text = ""
+    for head in heads {
+      text += outputLine(head, in: snapshot) + "\n"
+      text += modeLines(head)
+    }
+    return text
+  }
+
+  static func modeLines(_ head: Head) -> String {
+    var text = ""
+    for index in HeadWireIDs.modeIDs(head).order {
+      let mode = WireMode(head, index)
+      let mark = (shows(head, index) ? "*" : " ") + (marked(head, index, \.preferred) ? "+" : " ")
+      var flags = ""
+      if mode.interlaced { flags += " interlace" }
+      if head.modes[index].doubleScan { flags += " doublescan" }
+      text +=
+        "  " + pad(printable(mode.name), 12) + " " + pad(mode.id.description, 6) + " "
+        + padLeft(fixed(mode.refreshHz, places: 2), 7) + mark + flags + "\n"
+    }
+    return text
+  }
+}
+
+/// A head's mode as the wire names it: the server's id, name, timed refresh and interlace
+/// where the backend states its timings, else those of the mode the bridge makes.
+struct WireMode {
+  var id: ModeID
+  var name: String
+  var refreshHz: Double
+  var interlaced: Bool
+
+  init(_ head: Head, _ index: Int) {
+    let mode = head.modes[index]
+    let bridgeID = HeadWireIDs.modeIDs(head).ids[index] ?? ModeID(rawValue: 0)
+    let bridged = Topology.mode(mode, id: bridgeID)
+    id = mode.serverID.map { ModeID(rawValue: UInt(clamping: $0)) } ?? bridgeID
+    name = mode.name ?? bridged.name
+    if mode.dotClockHz != nil {
+      (refreshHz, interlaced) = (mode.timedRefreshHz ?? Double(mode.refreshMilliHz) / 1000, mode.interlaced)
+    } else {
+      (refreshHz, interlaced) = (bridged.refreshHz, false)
+    }
+  }
+
+  /// `NAME@REFRESH`, `i` after an interlaced one.
+  var label: String { "\(name)@" + fixed(refreshHz, places: 2) + (interlaced ? "i" : "") }
+}
