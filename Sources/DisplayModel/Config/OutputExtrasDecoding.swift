@@ -123,11 +123,8 @@ extension HeadSnapshot {
   /// The screen an absolute device's range spans: the snapshot's (the X root window), else
   /// the lit heads' bounding box from the origin, as the heads bridge makes the screen.
   public var touchScreen: (width: Int, height: Int) {
-    if let screen { return (screen.width, screen.height) }
-    let lit = heads.compactMap(\.rect)
-    let width = lit.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0
-    let height = lit.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0
-    return (max(0, width), max(0, height))
+    let screen = screen ?? litBounds
+    return (screen.width, screen.height)
   }
 }
 
