@@ -2,63 +2,74 @@ import DisplayModel
 import DisplaySupport
 
 /// What `check-config` prints: the profile that would be chosen (when the config has
-/// profiles), and each connected monitor and what the config gives it.
+/// profiles), and each connected monitor and what the config gives it. Read from the heads
+/// the daemon plans over, so that it says what the daemon would do on either backend;
+/// `vendors`: the PNP ids of a make, for rules matching a monitor without an EDID.
 public enum CheckReport {
-  public static func text(config: Config, topology: Topology, lid: LidState) -> String {
+  public static func text(config: Config, snapshot: HeadSnapshot, lid: LidState, vendors: PNPVendors = .none)
+    -> String
+  {
     guard !config.profiles.isEmpty else {
-      var text = text(config: config, topology: topology)
-      if config.lidClosed == .disable, let panel = LidPolicy.panel(in: topology, config: config) {
+      var text = text(config: config, snapshot: snapshot, vendors: vendors)
+      if config.lidClosed == .disable, let panel = LidPolicy.panel(in: snapshot, config: config) {
         text +=
           "lid \(lid.rawValue): lid_closed disable turns \(printable(panel.name)) off while the lid is closed and another output is lit\n"
       }
       return text
     }
-    return printableLines(ProfileExplain.lines(config: config, topology: topology, lid: lid))
+    return printableLines(ProfileExplain.lines(config: config, snapshot: snapshot, lid: lid, vendors: vendors))
   }
 
   /// Without profiles: each connected monitor and what the `monitors` rules give it.
-  public static func text(config: Config, topology: Topology) -> String {
-    let plan = Planner(topology: topology, config: config).plan(settled: [])
-    let main = config.mainOutput(in: topology)
+  public static func text(config: Config, snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> String {
+    let snapshot = snapshot.bounded().snapshot
+    let plan = HeadPlanner(snapshot: snapshot, config: config, vendors: vendors).plan()
+    let main = config.mainOutput(in: snapshot, vendors: vendors)
     var lines: [String] = []
-    for output in topology.connectedOutputs {
-      let edid = output.identity
-      let name = output.name + (edid.map { " [" + EDIDReport.identityLine($0) + "]" } ?? "")
-      if output.id == main?.id {
+    for head in snapshot.heads where head.connected {
+      let name =
+        head.name + (head.edid.flatMap { try? EDID(bytes: $0) }.map { " [" + EDIDReport.identityLine($0) + "]" } ?? "")
+      if head.name == main?.name {
         lines.append("\(name): main output, left as it is")
         continue
       }
-      guard let settings = config.settings(for: output) else {
+      guard let settings = config.settings(for: head, vendors: vendors) else {
         lines.append("\(name): ignored by a rule")
         continue
       }
-      if !settings.enabled && plan.configures.contains(output.id) {
+      if !settings.enabled && plan.configures.contains(head.name) {
         lines.append("\(name): off (enabled: false)")
         continue
       }
-      let change = plan.changes.first { $0.outputs.contains(output.id) }
-      let mode = (change?.mode ?? topology.currentMode(of: output)?.id).flatMap { plan.mode($0, in: topology) }
-      let place = change.map { "\($0.x),\($0.y)" } ?? topology.geometry(of: output).map { "\($0.x),\($0.y)" } ?? "?"
+      let change = plan.configuration.heads.first { $0.name == head.name && $0.enabled }
+      let asked = change?.mode.map { snapshot.shownMode($0, on: head)?.label }
+      let shown = asked ?? head.mode?.label
+      let place = change.map { "\($0.x),\($0.y)" } ?? head.rect.map { "\($0.x),\($0.y)" } ?? "?"
       lines.append(
-        "\(name): mode \(mode.map(\.label) ?? "none") (\(settings.mode)) at \(place) (\(settings.position)), "
-          + "content \(settings.content.rawValue), level \(settings.level.rawValue)" + layout(change, plan, output))
+        "\(name): mode \(shown ?? "none") (\(settings.mode)) at \(place) (\(settings.position)), "
+          + "content \(settings.content.rawValue), level \(settings.level.rawValue)" + layout(change, plan, head))
     }
     for warning in plan.warnings { lines.append("warning: \(warning)") }
     return printableLines(lines)
   }
 
   /// What a rule's layout keys do to the monitor: its rotation, scale and primary, when any.
-  static func layout(_ change: CrtcChange?, _ plan: Plan, _ output: Output) -> String {
+  static func layout(_ change: HeadConfiguration?, _ plan: HeadPlan, _ head: Head) -> String {
     var words: [String] = []
-    if let r = change?.rotation, r != .normal {
-      if r.name != "normal" { words.append("rotate \(r.name)") }
-      let reflect = [r.contains(.reflectX) ? "x" : "", r.contains(.reflectY) ? "y" : ""].joined()
-      if !reflect.isEmpty { words.append("reflect \(reflect)") }
+    if let change {
+      let r = Rotation(change.transform, change.spelling)
+      if r != .normal {
+        if r.name != "normal" { words.append("rotate \(r.name)") }
+        let reflect = [r.contains(.reflectX) ? "x" : "", r.contains(.reflectY) ? "y" : ""].joined()
+        if !reflect.isEmpty { words.append("reflect \(reflect)") }
+      }
+      // The scale as RandR's 16.16 matrix holds it (`xrandr --scale` truncates): what the
+      // desk shows, on either backend.
+      let fixed = { (s: Double) in Int(exactly: (s * 65536).rounded(.towardZero)) ?? 65536 }
+      let (fx, fy) = (fixed(change.scale), fixed(change.verticalScale))
+      if fx != 65536 || fy != 65536 { words.append("scale \(Double(fx) / 65536) (\(change.scaleFilter.rawValue))") }
     }
-    if let t = change?.transform, !t.isIdentity, t.matrix.count == 9 {
-      words.append("scale \(t.matrix[0]) (\(t.filter.rawValue))")
-    }
-    if plan.primary == output.id { words.append("primary") }
+    if plan.configuration.primary == head.name { words.append("primary") }
     return words.map { ", " + $0 }.joined()
   }
 }

@@ -110,7 +110,9 @@ struct ApplyCommand: Subcommand {
 
   /// What `apply` would do, as `check-config` prints it; nothing is changed.
   private func dryRun(_ config: Config, _ args: Arguments) throws -> ExitStatus {
-    let topology = try connectDesk(args, spec, log: Logger(level: .error)).server.snapshot(ReadOptions(probe: true))
+    let layout = try connectDesk(args, spec, log: Logger(level: .error)).layout
+    let heads = try deskHeads(layout, probe: true)
+    let vendors = layout.vendors(of: heads)
     let lid = config.lid(reading: currentLidState)
     var shown = config
     if let name = args["--profile"] {
@@ -118,12 +120,13 @@ struct ApplyCommand: Subcommand {
         return report(
           .refused(reason: "\(ProfileSwitchRefusal.unknown(name: name, known: config.profiles.map(\.name)))"))
       }
-      if case .failure(let why) = ProfileMatcher.match(profile, topology: topology, lid: lid) {
+      if case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
         return report(.refused(reason: "\(ProfileSwitchRefusal.mismatch(name: name, why))"))
       }
       shown.profiles = [profile]
     }
-    write("dry run: nothing is changed\n" + CheckReport.text(config: shown, topology: topology, lid: lid))
+    write(
+      "dry run: nothing is changed\n" + CheckReport.text(config: shown, snapshot: heads, lid: lid, vendors: vendors))
     return .success
   }
 

@@ -29,13 +29,13 @@ struct CheckConfigCommand: Subcommand {
       return .success
     }
     // Probe as the daemon does at start-up, so both see the same monitors.
-    let topology = try desk.server.snapshot(ReadOptions(probe: true))
+    let heads = try deskHeads(desk.layout, probe: true)
     // By the daemon's rule: logind is asked only when the config uses the lid.
     let lid = config.lid(reading: currentLidState)
-    write(CheckReport.text(config: config, topology: topology, lid: lid))
+    write(CheckReport.text(config: config, snapshot: heads, lid: lid, vendors: desk.layout.vendors(of: heads)))
     var desktop = currentDesktopSignals()
     desktop.xwaylandExtension = desk.facilities.xwayland
-    desktop.outputNames = topology.outputs.map(\.name)
+    desktop.outputNames = heads.heads.map(\.name)
     write(DesktopState(manager: desktop.manager, policy: config.desktop).summary + "\n")
     return .success
   }

@@ -109,7 +109,7 @@ import Testing
 extension CustomModePlanTests {
   /// `check-config` names the mode the daemon would make.
   @Test func checkConfigShowsTheModeToBeMade() throws {
-    let text = CheckReport.text(config: try config(Self.rule), topology: desk(), lid: .open)
+    let text = CheckReport.text(config: try config(Self.rule), snapshot: try desk().randrHeads(), lid: .open)
     #expect(text.contains("HDMI-1: mode displayd-1600x700_60.00@59.85 (1600x700@60.0)"), "\(text)")
   }
 }

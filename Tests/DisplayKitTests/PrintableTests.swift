@@ -26,7 +26,7 @@ import XRig
     #expect(modes.contains("a\\nb") && modes.contains("HD\\u{1b}[2JMI") && !modes.contains("\u{1b}"))
     let outputs = TopologyReport.outputsText(t)
     #expect(outputs.split(separator: "\n").count == 2 && !outputs.contains("\u{1b}"), "\(outputs)")
-    let check = CheckReport.text(config: Config(), topology: t, lid: .open)
+    let check = CheckReport.text(config: Config(), snapshot: try t.randrHeads(), lid: .open)
     #expect(!check.contains("\u{1b}") && check.contains("HD\\u{1b}[2JMI"), "\(check)")
   }
 }

@@ -218,7 +218,8 @@ import Testing
       id: lit.crtcs[2].id, x: 1920, width: 1920, height: 1080, mode: B.m1080.id, outputs: [lit.outputs[2].id],
       possibleOutputs: [lit.outputs[2].id])
     lit.outputs[2].crtc = lit.crtcs[2].id
-    let report = CheckReport.text(config: try Config.parse(Array(text.utf8), file: "test.json5"), topology: lit)
+    let report = CheckReport.text(
+      config: try Config.parse(Array(text.utf8), file: "test.json5"), snapshot: try lit.randrHeads())
     #expect(report.contains("DP-1: off (enabled: false)\n"), "\(report)")
     #expect(
       report.contains(", level normal, rotate left, reflect x, scale 1.5 (bilinear), primary\n"), "\(report)")

@@ -18,13 +18,18 @@ public enum CustomModes {
 
   public static func isVirtual(_ id: ModeID) -> Bool { id.rawValue >= virtualBase }
 
+  /// The name the server lists a modeline's mode under once displayd made it: its own name
+  /// (else its size and dot clock) after the prefix.
+  static func madeName(_ line: ModeLine) -> String {
+    line.name.map { prefix + $0 } ?? prefix + "\(line.hDisplay)x\(line.vDisplay)_" + String(line.dotClock)
+  }
+
   /// The mode wanted for a request, with its name (not yet its id); nil when the request
   /// names no size (`preferred`, `highest`, `keep`) or the timings do not fit RandR.
   public static func wanted(_ request: ModeRequest, _ custom: CustomModeRequest) -> Mode? {
     switch custom {
     case .modeline(let line):
-      let name = line.name.map { prefix + $0 } ?? prefix + "\(line.hDisplay)x\(line.vDisplay)_" + String(line.dotClock)
-      return line.mode(id: ModeID(rawValue: 0), name: name)
+      return line.mode(id: ModeID(rawValue: 0), name: madeName(line))
     case .cvt(let reduced):
       let size: (Int, Int, Double)
       switch request {
@@ -159,5 +164,17 @@ public struct ModeRelease: Hashable, Sendable {
     self.mode = mode
     self.name = name
     self.outputs = outputs
+  }
+}
+
+extension ModeLine {
+  /// The label of the mode displayd makes of this line, as the planners name it: a mode
+  /// with timings under displayd's prefix (`displayd-1600x700R_60.00@60.00`); a size a
+  /// server makes of any size (no blanking, `CustomModes.asked`) by its own name
+  /// (`1024x768@0.00`). `Mode.label` of the made mode.
+  public var madeLabel: String {
+    let sized = hTotal == hDisplay && vTotal == vDisplay
+    let name = sized ? (self.name ?? "\(hDisplay)x\(vDisplay)") : CustomModes.madeName(self)
+    return mode(id: ModeID(rawValue: 0), name: name).label
   }
 }
