@@ -7,16 +7,8 @@ extension ProfileExplain {
     -> [String]
   {
     let snapshot = snapshot.bounded().snapshot
-    var lines = ["lid: \(lid.rawValue)"]
-    var chosen: (Profile, HeadProfileAssignment)?
-    for profile in config.profiles {
-      switch HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid, vendors: vendors) {
-      case .failure(let why): lines.append("profile '\(profile.name)': does not match: \(why)")
-      case .success(let a) where chosen == nil:
-        chosen = (profile, a)
-        lines.append("profile '\(profile.name)': would be chosen")
-      case .success: lines.append("profile '\(profile.name)': matches, but '\(chosen?.0.name ?? "")' comes first")
-      }
+    let (lines, chosen) = matching(config.profiles, lid: lid) {
+      HeadProfileMatcher.match($0, snapshot: snapshot, lid: lid, vendors: vendors)
     }
     guard let (profile, assignment) = chosen else {
       return lines + ["no profile matches: the monitors rules and defaults apply"]
@@ -33,16 +25,9 @@ extension ProfileExplain {
 
   /// Without a profile: what each connected head gets from `monitors` and `defaults`.
   static func rules(_ config: Config, _ snapshot: HeadSnapshot, _ vendors: PNPVendors) -> [String] {
-    var lines: [String] = []
-    for head in snapshot.heads where head.connected {
-      guard let s = config.settings(for: head, vendors: vendors) else {
-        lines.append("  \(head.name): ignored")
-        continue
-      }
-      lines.append("  \(head.name): mode \(s.mode), position \(s.position), content \(s.content.rawValue)")
-    }
+    var lines = snapshot.heads.filter(\.connected).map { ruleLine($0.name, config.settings(for: $0, vendors: vendors)) }
     if config.lidClosed == .disable, let panel = LidPolicy.panel(in: snapshot, config: config) {
-      lines.append("  lid_closed disable: \(panel.name) goes off while the lid is closed and another output is lit")
+      lines.append(lidLine(panel.name))
     }
     return lines
   }

@@ -30,17 +30,8 @@ public enum ProfileExplain {
   public static func lines(config: Config, topology t: Topology, lid: LidState, noTransform: Set<CrtcID> = [])
     -> [String]
   {
-    var lines = ["lid: \(lid.rawValue)"]
-    var chosen: (Profile, ProfileAssignment)?
-    for profile in config.profiles {
-      switch ProfileMatcher.match(profile, topology: t, lid: lid) {
-      case .failure(let why): lines.append("profile '\(profile.name)': does not match: \(why)")
-      case .success(let a) where chosen == nil:
-        chosen = (profile, a)
-        lines.append("profile '\(profile.name)': would be chosen")
-      case .success: lines.append("profile '\(profile.name)': matches, but '\(chosen?.0.name ?? "")' comes first")
-      }
-    }
+    let (matched, chosen) = matching(config.profiles, lid: lid) { ProfileMatcher.match($0, topology: t, lid: lid) }
+    var lines = matched
     guard let (profile, assignment) = chosen else {
       return lines + ["no profile matches: the monitors rules and defaults apply"] + rules(config, t, lid)
     }
@@ -60,6 +51,36 @@ public enum ProfileExplain {
       lines.append("  refused: \(error)")
     }
     return lines
+  }
+
+  /// The lid, and whether each profile matches: the first that does is chosen, with its
+  /// assignment.
+  static func matching<Assignment>(
+    _ profiles: [Profile], lid: LidState, _ match: (Profile) -> Result<Assignment, ProfileMismatch>
+  ) -> ([String], (Profile, Assignment)?) {
+    var lines = ["lid: \(lid.rawValue)"]
+    var chosen: (Profile, Assignment)?
+    for profile in profiles {
+      switch match(profile) {
+      case .failure(let why): lines.append("profile '\(profile.name)': does not match: \(why)")
+      case .success(let a) where chosen == nil:
+        chosen = (profile, a)
+        lines.append("profile '\(profile.name)': would be chosen")
+      case .success: lines.append("profile '\(profile.name)': matches, but '\(chosen?.0.name ?? "")' comes first")
+      }
+    }
+    return (lines, chosen)
+  }
+
+  /// What `monitors` and `defaults` give one connected monitor (`nil`: a rule ignores it).
+  static func ruleLine(_ name: String, _ s: MonitorSettings?) -> String {
+    guard let s else { return "  \(name): ignored" }
+    return "  \(name): mode \(s.mode), position \(s.position), content \(s.content.rawValue)"
+  }
+
+  /// What `lid_closed: "disable"` does to the panel.
+  static func lidLine(_ panel: String) -> String {
+    "  lid_closed disable: \(panel) goes off while the lid is closed and another output is lit"
   }
 
   static func changesNothing(_ plan: Plan) -> Bool {
@@ -87,16 +108,9 @@ public enum ProfileExplain {
 
   /// Without a profile: what each connected output gets from `monitors` and `defaults`.
   static func rules(_ config: Config, _ t: Topology, _ lid: LidState) -> [String] {
-    var lines: [String] = []
-    for output in t.connectedOutputs {
-      guard let s = config.settings(for: output) else {
-        lines.append("  \(output.name): ignored")
-        continue
-      }
-      lines.append("  \(output.name): mode \(s.mode), position \(s.position), content \(s.content.rawValue)")
-    }
+    var lines = t.connectedOutputs.map { ruleLine($0.name, config.settings(for: $0)) }
     if config.lidClosed == .disable, let panel = LidPolicy.panel(in: t, config: config) {
-      lines.append("  lid_closed disable: \(panel.name) goes off while the lid is closed and another output is lit")
+      lines.append(lidLine(panel.name))
     }
     return lines
   }
