@@ -26,7 +26,7 @@ extension Daemon {
         // no desk (not even one before, which the same monitors back would make again): a
         // monitor whose apply failed, lit by the next look on the same desk, turns the panel
         // off then.
-        if lid == .closed, panelAlone { profileRuntime.lidDesk = nil }
+        if lid == .closed, LidPolicy.panelAlone(in: heads, config: config) { profileRuntime.lidDesk = nil }
         return true
       }
       guard errors.isEmpty else {
@@ -45,14 +45,5 @@ extension Daemon {
       return true
     }
     return events
-  }
-}
-
-extension Daemon {
-  /// The built-in panel is lit and no other connected output is.
-  var panelAlone: Bool {
-    let t = topology
-    guard let panel = LidPolicy.panel(in: t, config: config), t.geometry(of: panel) != nil else { return false }
-    return !t.connectedOutputs.contains { $0.id != panel.id && t.geometry(of: $0) != nil }
   }
 }

@@ -120,3 +120,18 @@ public enum HeadBuiltinLayouts {
     }
   }
 }
+
+extension BuiltinLayouts {
+  /// Main for the layouts: the head `main` names, else the built-in panel, else the primary,
+  /// else the first connected head by name; of the heads a profile accounts for (connected,
+  /// not `non-desktop`). Connected, not necessarily lit: so `main-only` after
+  /// `external-only` lights the panel again.
+  public static func main(in snapshot: HeadSnapshot, config: Config) -> Head? {
+    let desk = HeadProfileMatcher.desk(snapshot.bounded().snapshot)
+    let inDesk = { (name: String) in desk.first { $0.name == name } }
+    if let name = config.main, let named = inDesk(name) { return named }
+    if let panel = LidPolicy.panel(in: snapshot, config: config), let head = inDesk(panel.name) { return head }
+    if let primary = snapshot.primary, let head = inDesk(primary) { return head }
+    return desk.first
+  }
+}

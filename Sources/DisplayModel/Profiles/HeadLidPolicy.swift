@@ -94,3 +94,44 @@ public enum HeadLidPolicy {
   }
 
 }
+
+extension LidPolicy {
+  /// The built-in panel: the connected head `panel` names, else the first connected head
+  /// that is a built-in panel (`Head.isInternalPanel`).
+  public static func panel(in snapshot: HeadSnapshot, config: Config) -> Head? {
+    let snapshot = snapshot.bounded().snapshot
+    if let name = config.panel { return snapshot.head(named: name).flatMap { $0.connected ? $0 : nil } }
+    return snapshot.heads.first { $0.connected && $0.isInternalPanel }
+  }
+
+  /// Main once heads may be off: the head `main` names (else the built-in panel) when lit;
+  /// else the primary when lit; else the head of the profile's first enabled entry that is
+  /// lit; else the first lit head. With neither `main` nor a panel connected: the rules'
+  /// main (`Config.mainOutput(in:vendors:)`). `without` counts as off (a head a plan is
+  /// turning off).
+  public static func main(
+    snapshot: HeadSnapshot, config: Config, profile: Profile? = nil, assignment: HeadProfileAssignment? = nil,
+    without: String? = nil, vendors: PNPVendors = .none
+  ) -> Head? {
+    let snapshot = snapshot.bounded().snapshot
+    let lit = { (head: Head) in head.name != without && head.connected && head.rect != nil }
+    let named =
+      config.main.flatMap(snapshot.head(named:)) ?? (config.main == nil ? panel(in: snapshot, config: config) : nil)
+    guard let named, named.connected else { return config.mainOutput(in: snapshot, vendors: vendors) }
+    if lit(named) { return named }
+    if let primary = snapshot.primary.flatMap(snapshot.head(named:)), lit(primary) { return primary }
+    if let profile, let assignment {
+      for (entry, name) in zip(profile.outputs, assignment.heads) where entry.enabled != false {
+        if let head = snapshot.head(named: name), lit(head) { return head }
+      }
+    }
+    return snapshot.heads.first(where: lit)
+  }
+
+  /// Whether the built-in panel (`panel(in:config:)`) is lit and no other connected head is:
+  /// with the lid closed, nothing for the lid to do on this desk.
+  public static func panelAlone(in snapshot: HeadSnapshot, config: Config) -> Bool {
+    guard let panel = panel(in: snapshot, config: config), panel.rect != nil else { return false }
+    return !snapshot.bounded().snapshot.heads.contains { $0.connected && $0.name != panel.name && $0.rect != nil }
+  }
+}
