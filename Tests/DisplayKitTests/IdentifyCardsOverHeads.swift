@@ -83,11 +83,12 @@ enum TopologyIdentifyCards {
     return head
   }
 
-  /// A wlroots head at scale 2 covers half its mode's size: its card is drawn at two pixels
-  /// a unit, so the compositor shows it pixel for pixel; the mode is named by the bridge's
-  /// refresh, as the topology named it.
+  /// A wlroots head at scale 2 (a head's scale is the area's over the mode's, 0.5) covers
+  /// half its mode's size: its card is drawn at two pixels a unit, so that the compositor
+  /// shows it pixel for pixel; the mode is named by the bridge's refresh, as the topology
+  /// named it.
   @Test func aScaledWaylandHeadsCardIsAtItsDensity() throws {
-    let cards = IdentifyCard.cards(in: HeadSnapshot(heads: [Self.head("DP-1", scale: 2)]))
+    let cards = IdentifyCard.cards(in: HeadSnapshot(heads: [Self.head("DP-1", scale: 0.5)]))
     let card = try #require(cards.first)
     #expect(cards.count == 1 && card.output == "DP-1" && card.monitor == nil)
     #expect(card.area == Rect(x: 1920, y: 0, width: 1920, height: 1080) && card.density == 2)
