@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayService
 import DisplaySupport
 
 /// The text of `displayd outputs` and `displayd modes` made from heads: each line what the
@@ -60,29 +61,4 @@ extension TopologyReport {
     }
     return text
   }
-}
-
-/// A head's mode as the wire names it: the server's id, name, timed refresh and interlace
-/// where the backend states its timings, else those of the mode the bridge makes.
-struct WireMode {
-  var id: ModeID
-  var name: String
-  var refreshHz: Double
-  var interlaced: Bool
-
-  init(_ head: Head, _ index: Int) {
-    let mode = head.modes[index]
-    let bridgeID = HeadWireIDs.modeIDs(head).ids[index] ?? ModeID(rawValue: 0)
-    let bridged = Topology.mode(mode, id: bridgeID)
-    id = mode.serverID.map { ModeID(rawValue: UInt(clamping: $0)) } ?? bridgeID
-    name = mode.name ?? bridged.name
-    if mode.dotClockHz != nil {
-      (refreshHz, interlaced) = (mode.timedRefreshHz ?? Double(mode.refreshMilliHz) / 1000, mode.interlaced)
-    } else {
-      (refreshHz, interlaced) = (bridged.refreshHz, false)
-    }
-  }
-
-  /// `NAME@REFRESH`, `i` after an interlaced one.
-  var label: String { "\(name)@" + fixed(refreshHz, places: 2) + (interlaced ? "i" : "") }
 }

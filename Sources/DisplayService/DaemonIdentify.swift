@@ -15,7 +15,7 @@ extension DaemonService {
       }
     } catch { return ControlProtocol.error("identify: \(error)") }
     guard let identify else { return ControlProtocol.error("identify: this daemon shows no surfaces") }
-    let (shown, failures) = identify.show(IdentifyCard.cards(in: daemon.topology), seconds: seconds)
+    let (shown, failures) = identify.show(IdentifyCard.cards(in: daemon.heads), seconds: seconds)
     for failure in failures { log.warning("identify: \(failure)") }
     log.info("identify: \(shown.count) output(s) for \(seconds) s")
     return .object([

@@ -25,15 +25,16 @@ public struct IdentifyCard: Equatable, Sendable {
   /// The output's name is a fifth of the monitor's height: readable across a room.
   public var titleHeight: Double { Double(area.height) / 5 }
 
-  /// The card for every lit output (an active CRTC with a mode), left to right.
-  public static func cards(in topology: Topology) -> [IdentifyCard] {
-    topology.outputs.compactMap { output -> IdentifyCard? in
-      guard let area = topology.geometry(of: output), let mode = topology.currentMode(of: output) else { return nil }
-      let edid = output.identity
+  /// The card for every lit head (enabled, with a current mode and an area), left to right;
+  /// the mode named as the wire names it (`WireMode.label`).
+  public static func cards(in snapshot: HeadSnapshot) -> [IdentifyCard] {
+    snapshot.heads.compactMap { head -> IdentifyCard? in
+      guard let area = head.rect, let index = head.currentMode else { return nil }
+      let edid = head.edid.flatMap { try? EDID(bytes: $0) }
       let monitor = edid?.productName?.text ?? edid.map { "\($0.manufacturer) monitor" }
       var card = IdentifyCard(
-        output: output.name, monitor: monitor, mode: mode.label, area: area, rect: cardRect(in: area))
-      card.density = PlaceholderContent.density(of: output, in: topology)
+        output: head.name, monitor: monitor, mode: WireMode(head, index).label, area: area, rect: cardRect(in: area))
+      card.density = PlaceholderContent.density(of: head)
       return card
     }.sorted { ($0.area.x, $0.area.y, $0.output) < ($1.area.x, $1.area.y, $1.output) }
   }

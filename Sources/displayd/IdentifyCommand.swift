@@ -4,6 +4,7 @@ import DisplayPorts
 import DisplayService
 import DisplaySupport
 import DisplayWayland
+import DisplayX11
 
 struct IdentifyCommand: Subcommand {
   let spec = CommandSpec(
@@ -42,7 +43,7 @@ struct IdentifyCommand: Subcommand {
       return try onWayland(args, seconds: seconds)
     } else {
       let connection = try connect(args)
-      let cards = IdentifyCard.cards(in: try connection.readTopology(ReadOptions()))
+      let cards = IdentifyCard.cards(in: try RandROutputManager(connection).heads(probe: false))
       let shown = try IdentifyOverlays(connection: connection)
       let (done, failures) = shown.show(cards, seconds: seconds)
       for failure in failures { printError(failure) }
@@ -64,9 +65,10 @@ struct IdentifyCommand: Subcommand {
   /// compositor's events (each card's `configure`) are handled.
   private func onWayland(_ args: Arguments, seconds: Int) throws -> ExitStatus {
     let surfaces = try WaylandSurfaces(socket: args.display)
-    let heads = try WaylandOutputManager(sharing: surfaces).heads(probe: false)
+    // The bridge's bounds (one head a name), as the daemon reads.
+    let heads = try WaylandOutputManager(sharing: surfaces).heads(probe: false).bounded().snapshot
     let overlays = try IdentifyOverlays(surfaces: surfaces)
-    let (done, failures) = overlays.show(IdentifyCard.cards(in: Topology(heads: heads)), seconds: seconds)
+    let (done, failures) = overlays.show(IdentifyCard.cards(in: heads), seconds: seconds)
     for failure in failures { printError(failure) }
     guard !done.isEmpty else {
       printError("no lit output to identify")
