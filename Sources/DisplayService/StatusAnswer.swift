@@ -143,18 +143,27 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   }
 }
 
+extension StatusAnswer.Monitor {
+  /// A managed monitor's identity (from its EDID) and mode (as the wire names it) as its
+  /// head in `snapshot` says them; nil for what the head lacks or a head the snapshot lacks.
+  public static func shown(_ name: String, in snapshot: HeadSnapshot) -> (identity: Identity?, mode: String?) {
+    guard let head = snapshot.heads.first(where: { $0.name == name }) else { return (nil, nil) }
+    let identity = head.edid.flatMap { try? EDID(bytes: $0) }.map {
+      Identity(
+        manufacturer: $0.manufacturer, productName: $0.productName?.text, serial: $0.serial,
+        displayID: DisplayID(edid: $0).rawValue)
+    }
+    return (identity, head.currentMode.map { WireMode(head, $0).label })
+  }
+}
+
 extension Daemon {
   /// What the daemon manages now, as `status` answers it.
   public func statusAnswer(configPath: String?, configError: String?) -> StatusAnswer {
     let list = monitors.values.sorted { $0.name < $1.name }.map { m in
-      let output = topology.output(m.output)
-      let identity = output?.identity.map {
-        StatusAnswer.Monitor.Identity(
-          manufacturer: $0.manufacturer, productName: $0.productName?.text, serial: $0.serial,
-          displayID: DisplayID(edid: $0).rawValue)
-      }
+      let (identity, mode) = StatusAnswer.Monitor.shown(m.name, in: heads)
       return StatusAnswer.Monitor(
-        output: m.name, identity: identity, mode: output.flatMap { topology.currentMode(of: $0)?.label },
+        output: m.name, identity: identity, mode: mode,
         geometry: RectRecord(m.rect), window: Int(clamping: m.surface.rawValue), content: m.content.rawValue,
         level: m.level.rawValue, since: m.since)
     }

@@ -69,7 +69,7 @@ public enum HeadLidPolicy {
     let rects = placed.map(\.1) + (adding.map { [$0.1] } ?? [])
     let (dx, dy) = (rects.map(\.x).min() ?? 0, rects.map(\.y).min() ?? 0)
     var heads: [HeadConfiguration] = []
-    if var (lighting, rect) = adding {
+    if case (var lighting, let rect)? = adding {
       (lighting.x, lighting.y) = (minus(rect.x, dx), minus(rect.y, dy))
       heads.append(lighting)
     }
