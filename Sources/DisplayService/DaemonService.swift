@@ -218,7 +218,7 @@ public final class DaemonService {
   /// A laptop, the machine that suspends with monitors that come and go while it sleeps:
   /// one with a `panel` named, or a built-in panel output (connected or not).
   private func onLaptop(_ config: Config) -> Bool {
-    config.panel != nil || daemon.topology.outputs.contains(where: \.isInternalPanel)
+    config.panel != nil || daemon.heads.heads.contains(where: \.isInternalPanel)
   }
 
   var status: String {
