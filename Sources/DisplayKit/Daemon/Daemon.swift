@@ -232,11 +232,11 @@ public final class Daemon {
   func arrange(reason: String) throws(DisplayError) -> [HeadEvent] {
     var events: [HeadEvent] = []
     for _ in 0..<Self.maxRounds {
-      let (monitors, main) = (desk.monitors, mainOutput?.id)
+      let (monitors, main) = (desk.monitors, mainOutput?.name)
       events += try arrangeOnce(reason: reason)
       // A snapshot read on the way (a plan gone stale) showed other monitors, or main moved
       // (the lid policy lit the panel): the steps before (the rules) planned without that.
-      guard desk.monitors != monitors || mainOutput?.id != main else { break }
+      guard desk.monitors != monitors || mainOutput?.name != main else { break }
     }
     return events + (try releaseUnusedModes())
   }

@@ -81,10 +81,8 @@ extension Daemon {
   }
 
   /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
-  public var mainOutput: Output? {
-    windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads)).flatMap {
-      topology.output(named: $0.name)
-    }
+  public var mainOutput: Head? {
+    windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
   }
 
   /// Puts the desk in the named profile, by hand: refused, with the reason, when there is no
