@@ -18,7 +18,7 @@ public enum RandRHeadValues {
 
   /// A RandR mode as a head lists it: its size, refresh in mHz, interlace, whether displayd
   /// made it (its name's prefix), and for the wire the server's id, name, dot clock and
-  /// double scan.
+  /// double scan; its timings, which `profile save` writes for a mode displayd made.
   public static func headMode(_ mode: Mode, preferred: Bool) -> HeadMode {
     var head = HeadMode(
       width: mode.width, height: mode.height, refreshMilliHz: refreshMilliHz(mode), preferred: preferred,
@@ -28,6 +28,7 @@ public enum RandRHeadValues {
     head.dotClockHz = mode.dotClock
     head.doubleScan = mode.isDoubleScan
     head.timedRefreshHz = mode.refreshHz
+    head.timings = ModeLine(mode)
     return head
   }
 

@@ -25,13 +25,6 @@ struct ProfileCommand: Subcommand {
     }
   }
 
-  /// The compositor's heads as the daemon sees them: through the bridge, with the make's
-  /// PNP ids from the system's `pnp.ids`.
-  private func waylandDesk(_ args: Arguments) throws -> Topology {
-    let snapshot = try connectWayland(args).heads(probe: false)
-    return Topology(heads: snapshot, vendors: PNPVendorTable().vendors(for: snapshot.heads.map(\.make)))
-  }
-
   /// From the daemon when one runs, else from the default config and a fresh snapshot.
   private func list(_ args: Arguments, json: Bool) throws -> ExitStatus {
     let answer: ProfileListAnswer
@@ -85,14 +78,19 @@ struct ProfileCommand: Subcommand {
   private func save(_ name: String, toConfig: Bool, _ args: Arguments) throws -> ExitStatus {
     let profile: String
     if try args.backend(spec) == .wayland {
-      // No output properties on Wayland; heads are matched by make, model and serial.
-      profile = ProfileSave.text(name: name, topology: try waylandDesk(args))
+      // No output properties on Wayland; heads are matched by make, model and serial (the
+      // make's PNP ids from the system's `pnp.ids`).
+      let snapshot = try connectWayland(args).heads(probe: false)
+      let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
+      profile = ProfileSave.text(name: name, snapshot: snapshot, vendors: vendors)
     } else {
       let connection = try connect(args)
-      let topology = try connection.readTopology(ReadOptions())
-      var properties: [OutputID: [String: OutputProperty]] = [:]
-      for output in ProfileMatcher.desk(topology) { properties[output.id] = connection.outputProperties(output.id) }
-      profile = ProfileSave.text(name: name, topology: topology, properties: properties)
+      let snapshot = try RandROutputManager(connection).heads(probe: false)
+      var properties: [String: [String: OutputProperty]] = [:]
+      for head in HeadProfileMatcher.desk(snapshot) {
+        properties[head.name] = connection.outputProperties(head: head.name, names: nil)
+      }
+      profile = ProfileSave.text(name: name, snapshot: snapshot, properties: properties)
     }
     guard toConfig else {
       write(profile + "\n")

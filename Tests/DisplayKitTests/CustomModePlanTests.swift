@@ -89,6 +89,7 @@ import Testing
     #expect(text.contains(#"mode: "1600x700@60", custom: true"#), "\(text)")
     let replanned = try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)
     #expect(changesNothing(replanned), "\(replanned.changes)")
+    try expectHeadsSaveAlike(t)
   }
 
   @Test func profileSaveWritesTheModelineOfAModeMadeFromOne() throws {
@@ -103,6 +104,17 @@ import Testing
     let text = ProfileSave.text(name: "desk", topology: t)
     #expect(text.contains(#"modeline: "\"proj\" 63.50 1024 1072 1176 1328 768 771 775 798 -hsync +vsync""#), "\(text)")
     #expect(changesNothing(try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)))
+    try expectHeadsSaveAlike(t)
+  }
+
+  /// The heads the RandR backend reports carry their modes' timings: saved from heads, a
+  /// made mode is written as it is from the topology, and planned again over the heads the
+  /// profile makes nothing.
+  func expectHeadsSaveAlike(_ t: Topology) throws {
+    let heads = try t.randrHeads()
+    let text = ProfileSave.text(name: "desk", snapshot: heads)
+    #expect(text == ProfileSave.text(name: "desk", topology: t))
+    #expect(try changesNothingOverHeads(text, on: heads), "\(text)")
   }
 }
 

@@ -3,6 +3,17 @@ import DisplayModel
 import Foundation
 import Testing
 
+/// A saved profile read back as a config's only profile, matched on the heads it was saved
+/// from and planned there: whether it changes nothing (the desk's physical size aside,
+/// which heads do not say).
+func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PNPVendors = .none) throws -> Bool {
+  let config = try Config.parse(Array("{profiles: [\(text)]}".utf8), file: "saved.json5")
+  let profile = try #require(config.profiles.first)
+  let assignment = try HeadProfileMatcher.match(profile, snapshot: heads, lid: .open, vendors: vendors).get()
+  let plan = try HeadProfilePlanner(snapshot: heads, config: config).plan(profile, assignment: assignment)
+  return plan.configuration.heads.isEmpty && plan.configuration.primary == nil
+}
+
 /// `profile save`: the layout as one JSON5 object, the round trip, and `--write`'s edit.
 @Suite struct ProfileSaveTests {
   typealias F = ProfileFixtures
@@ -29,6 +40,8 @@ import Testing
       outputs: t.crtcs[2].outputs, possibleOutputs: t.crtcs[2].possibleOutputs, rotations: [.normal, .left, .reflectY])
     (t.crtcs[3].x, t.crtcs[3].width, t.crtcs[3].height) = (3000, 2400, 1350)  // DP-3 at scale 1.25
     t.crtcs[3].mode = B.m1080.id
+    // As the server holds a scaled CRTC: its transform is the scale, its area the mode's times it.
+    t.crtcs[3].transform = CrtcTransform(matrix: [1.25, 0, 0, 0, 1.25, 0, 0, 0, 1])
     for i in 4...6 { t.crtcs[i].x = 5400 + 1920 * (i - 4) }
     // DP-4 shows what HDMI-2 shows, on HDMI-2's CRTC.
     t.crtcs[5].outputs.append(t.outputs[6].id)
@@ -38,6 +51,15 @@ import Testing
     (t.crtcs[6].mode, t.crtcs[6].outputs) = (nil, [])
     (t.screen.width, t.screen.height) = (9240, 1920)
     return t
+  }
+
+  /// The heads the RandR backend reports of the desk save the topology's text, and that
+  /// text planned again over the heads changes nothing.
+  func expectHeadsSaveAlike(_ t: Topology, name: String = "desk") throws {
+    let heads = try t.randrHeads()
+    let text = ProfileSave.text(name: name, snapshot: heads)
+    #expect(text == ProfileSave.text(name: name, topology: t))
+    #expect(try changesNothingOverHeads(text, on: heads), "\(text)")
   }
 
   /// Names and atoms come from any client: a C1 CSI or DEL written raw would reach the
@@ -70,6 +92,7 @@ import Testing
     let t = busyDesk([F.panel, F.asus, F.acer, F.apple, F.boe])
     let plan = try replan(ProfileSave.text(name: "desk", topology: t), on: t)
     #expect(changesNothing(plan), "\(plan.changes) \(plan.warnings)")
+    try expectHeadsSaveAlike(t)
   }
 
   @Test(.enabled(if: sharedEDIDFolder != nil, "../shared/edid is absent"))
@@ -84,6 +107,7 @@ import Testing
       let text = ProfileSave.text(name: "edid \(file) \"quoted\"", topology: t)
       let plan = try replan(text, on: t)
       #expect(changesNothing(plan), "\(file): \(plan.changes) \(plan.warnings)")
+      try expectHeadsSaveAlike(t, name: "edid \(file) \"quoted\"")
     }
   }
 
@@ -102,6 +126,7 @@ import Testing
     t.crtcs[0].transform = CrtcTransform(matrix: [held, 0, 0, 0, held, 0, 0, 0, 1])
     let text = ProfileSave.text(name: "p", topology: t)
     #expect(text.contains("scale: \(said) }"), "\(text)")
+    try expectHeadsSaveAlike(t, name: "p")
   }
 
   @Test func aModeIsWrittenPreciselyEnoughToPickItAgain() throws {
@@ -114,6 +139,7 @@ import Testing
     t.crtcs[0].mode = close.id
     #expect(ProfileSave.text(name: "p", topology: t).contains("mode: \"1920x1080@59.94\""))
     #expect(changesNothing(try replan(ProfileSave.text(name: "p", topology: t), on: t)))
+    try expectHeadsSaveAlike(t, name: "p")
   }
 
   @Test func namesAndEDIDTextAreQuotedAndGlobCharactersEscaped() {

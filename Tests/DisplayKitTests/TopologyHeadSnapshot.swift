@@ -43,7 +43,7 @@ extension HeadSnapshot {
         custom: mode.name.hasPrefix(CustomModes.prefix))
       (head.serverID, head.name) = (UInt64(mode.id.rawValue), mode.name)
       (head.dotClockHz, head.doubleScan) = (mode.dotClock, mode.isDoubleScan)
-      head.timedRefreshHz = mode.refreshHz
+      (head.timedRefreshHz, head.timings) = (mode.refreshHz, ModeLine(mode))
       return head
     }
     head.capabilities = capabilities(output, topology, noTransform: noTransform)

@@ -157,6 +157,9 @@ import XRig
     #expect(text.contains(#"{ match: { manufacturer: "BOE", product_code: 2399, serial: "123456" }"#), "\(text)")
     let plan = try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)
     #expect(changesNothing(plan))
+    let heads = HeadSnapshot(heads: [Self.dell, Self.panel])
+    #expect(ProfileSave.text(name: "desk", snapshot: heads, vendors: Self.vendors) == text)
+    #expect(try changesNothingOverHeads(text, on: heads, vendors: Self.vendors))
   }
 
   /// Two monitors alike: the connector tells them apart; a make pnp.ids lacks is saved as is.
@@ -168,6 +171,9 @@ import XRig
       text.contains(#"{ match: { output: "X11-1", manufacturer: "The X.Org Foundation", product_name: "11.0" }"#),
       "\(text)")
     #expect(changesNothing(try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: Self.topology([a, b]))))
+    let heads = HeadSnapshot(heads: [a, b])
+    #expect(ProfileSave.text(name: "two", snapshot: heads, vendors: Self.vendors) == text)
+    #expect(try changesNothingOverHeads(text, on: heads, vendors: Self.vendors))
   }
 
   /// kanshi names an output `Make Model Serial`; the import splits it by pnp.ids' names, and

@@ -43,6 +43,9 @@ public struct HeadMode: Hashable, Sendable {
   /// The refresh the server's timings give, unrounded (RandR: xrandr's arithmetic), which
   /// `label` names as the server's tools do; nil: `refreshMilliHz`.
   public var timedRefreshHz: Double? = nil
+  /// The server's timings (RandR: the mode's dot clock, syncs, totals and flags), which make
+  /// the mode again; nil where the backend has none (wlroots).
+  public var timings: ModeLine? = nil
 
   public init(
     width: Int, height: Int, refreshMilliHz: Int, preferred: Bool = false, interlaced: Bool = false,

@@ -1,47 +1,17 @@
 /// `profile save`: the current layout as one profile, the text of exactly one JSON5 object
 /// `{ name: NAME, outputs: [...] }`, ready to paste into `profiles: [ ... ]`. Pure.
 ///
-/// Every connected desktop output is listed: lit ones by position (left to right, then top
+/// Every connected desktop head is listed: lit ones by position (left to right, then top
 /// to bottom) with their mode, position, rotation, reflection, scale, primary and the
 /// properties the user can change (`properties`, read by the caller); those that
 /// are off after them as `enabled: false`. A monitor with an EDID is matched by
 /// manufacturer, product name and serial where the EDID has them (else product code); by
 /// connector too when another connected monitor would match the same; one without by
 /// connector. A Wayland head (no EDID) by the make, model and serial it reports
-/// (`HeadIdentity`), written as the EDID keys they match. Outputs sharing a CRTC are saved as `same-as` the first of them. Applying the
-/// saved profile to the same monitors changes nothing.
+/// (`HeadIdentity`), written as the EDID keys they match. Heads showing one picture (RandR:
+/// one CRTC) are saved as `same-as` the first of them. Applying the saved profile to the
+/// same monitors changes nothing.
 public enum ProfileSave {
-  public static func text(
-    name: String, topology t: Topology, properties: [OutputID: [String: OutputProperty]] = [:]
-  ) -> String {
-    let desk = ProfileMatcher.desk(t)
-    let lit = desk.compactMap { o in t.geometry(of: o).map { (o, $0) } }
-      .sorted { a, b in (a.1.x, a.1.y, a.0.name) < (b.1.x, b.1.y, b.0.name) }.map(\.0)
-    let off = desk.filter { t.activeCrtc(of: $0) == nil }
-    var entries: [String] = []
-    var cloneSource: [CrtcID: String] = [:]
-    for output in lit + off {
-      var fields = ["match: " + match(output, desk)]
-      if let crtc = t.activeCrtc(of: output), let mode = t.currentMode(of: output) {
-        if let first = cloneSource[crtc.id] {
-          fields += modeFields(mode, output, t) + ["position: " + quoted("same-as " + first)]
-        } else {
-          if crtc.outputs.count > 1 {
-            cloneSource[crtc.id] = output.name
-            fields.append("alias: " + quoted(output.name))
-          }
-          fields += layout(output, crtc, mode, t)
-        }
-        if t.primary == output.id { fields.append("primary: true") }
-      } else {
-        fields.append("enabled: false")
-      }
-      fields += propertyFields(properties[output.id] ?? [:])
-      entries.append("{ " + fields.joined(separator: ", ") + " }")
-    }
-    return object(name: name, outputs: entries)
-  }
-
   /// `{ name: NAME, outputs: [...] }` with one entry (`{ ... }`) a line: a saved profile's
   /// and an imported one's alike.
   static func object(name: String, outputs: [String]) -> String {
@@ -51,23 +21,34 @@ public enum ProfileSave {
 
   /// The match for one output: its EDID's identity, with the connector when that is not unique.
   static func match(_ output: Output, _ desk: [Output]) -> String {
+    var m = identityMatch(output.identity, said: output.headIdentity)
+    if !identifies(m) || desk.contains(where: { $0.id != output.id && m.matches($0, $0.identity) }) {
+      m.output = escaped(output.name)
+    }
+    return text(m)
+  }
+
+  /// The identity keys of a monitor: its EDID's, else what it says of itself (written as
+  /// the EDID keys that match it); none when it says nothing.
+  static func identityMatch(_ edid: EDID?, said: HeadIdentity?) -> MonitorMatch {
     var m = MonitorMatch()
-    if let edid = output.identity {
+    if let edid {
       m.manufacturer = escaped(edid.manufacturer)
       m.productName = edid.productName.map { escaped($0.text) }
       m.serial = edid.serial.map(escaped)
       if m.productName == nil && m.serial == nil { m.productCode = edid.productCode }
-    } else if let head = output.headIdentity {
-      m.manufacturer = head.savedManufacturer.map(escaped)
-      m.productName = head.productName.map(escaped)
-      m.productCode = head.productCode
-      m.serial = head.savedSerial.map(escaped)
+    } else if let said {
+      m.manufacturer = said.savedManufacturer.map(escaped)
+      m.productName = said.productName.map(escaped)
+      m.productCode = said.productCode
+      m.serial = said.savedSerial.map(escaped)
     }
-    let identified = m.manufacturer != nil || m.productName != nil || m.productCode != nil || m.serial != nil
-    if !identified || desk.contains(where: { $0.id != output.id && m.matches($0, $0.identity) }) {
-      m.output = escaped(output.name)
-    }
-    return text(m)
+    return m
+  }
+
+  /// Whether a match has an identity key: without one, only the connector tells the monitor.
+  static func identifies(_ m: MonitorMatch) -> Bool {
+    m.manufacturer != nil || m.productName != nil || m.productCode != nil || m.serial != nil
   }
 
   /// A match as a JSON5 object, its fields (globs, escaped already) in the reader's order: a
@@ -82,27 +63,13 @@ public enum ProfileSave {
     return "{ " + parts.joined(separator: ", ") + " }"
   }
 
-  /// Mode, position, rotation, reflection and scale of a lit output.
-  static func layout(_ output: Output, _ crtc: Crtc, _ mode: Mode, _ t: Topology) -> [String] {
-    var fields = modeFields(mode, output, t) + ["position: " + quoted("\(crtc.x),\(crtc.y)")]
-    if crtc.rotation.name != "normal" { fields.append("rotate: " + quoted(crtc.rotation.name)) }
-    let reflect = crtc.rotation.intersection([.reflectX, .reflectY])
+  /// `rotate` and `reflect` as RandR's bits spell them, none for an unturned picture.
+  static func rotationFields(_ rotation: Rotation) -> [String] {
+    var fields: [String] = []
+    if rotation.name != "normal" { fields.append("rotate: " + quoted(rotation.name)) }
+    let reflect = rotation.intersection([.reflectX, .reflectY])
     if !reflect.isEmpty {
       fields.append("reflect: " + quoted(reflect == [.reflectX, .reflectY] ? "xy" : reflect == .reflectX ? "x" : "y"))
-    }
-    if let s = uniformScale(crtc.transform.matrix) {
-      if ProfileOutput.scales.contains(s) { fields.append("scale: \(s)") }
-      return fields
-    }
-    let (w, h) = crtc.rotation.turned(mode.width, mode.height)
-    if (crtc.width, crtc.height) != (w, h), w > 0, h > 0 {
-      let s = Double(crtc.width) / Double(w)
-      let f = FixedScale.fixed(s)
-      if ProfileOutput.scales.contains(s), let size = mode.footprint(crtc.rotation, FixedScale.transform(f, f)),
-        size == (crtc.width, crtc.height)
-      {
-        fields.append("scale: \(s)")
-      }
     }
     return fields
   }
@@ -123,20 +90,6 @@ public enum ProfileSave {
       if HeadTransform.quantized(short, ScaleQuantum.randr) == held { return short }
     }
     return m[0]
-  }
-
-  /// `WxH@R` with as many decimals as it takes for the mode policy to pick this very mode.
-  static func modeText(_ mode: Mode, _ output: Output, _ t: Topology) -> String {
-    let size = "\(mode.width)x\(mode.height)"
-    guard mode.refreshHz > 0, mode.refreshHz <= ModeRequest.maxRefresh else { return size }
-    for places in 2...6 {
-      let text = size + "@" + fixed(mode.refreshHz, places: places)
-      if let request = ModeRequest(text), ModePolicy.candidates(request, for: output, in: t).modes.first?.id == mode.id
-      {
-        return text
-      }
-    }
-    return size + "@" + fixed(mode.refreshHz, places: 3)
   }
 
   /// A glob that matches exactly this text (fnmatch's backslash escapes).

@@ -1,0 +1,215 @@
+import DisplayModel
+import DisplayPorts
+import Foundation
+import Testing
+
+@testable import DisplayX11
+
+/// `profile save` prints from heads, byte for byte the text the reference over RandR's
+/// topology (`ProfileSaveReference`) gives, on random X desks (the heads the RandR backend
+/// reports) and random Wayland desks (a compositor's heads, and the bridge's topology of
+/// them). Where heads cannot say what the topology does (which heads share a CRTC), the
+/// desks that differ are counted by class; none differs unexplained. The text saved from
+/// heads, read back as a profile, matches the desk it was saved from (seeded: the first
+/// differing seed is printed and replays).
+@Suite struct ProfileSaveOverHeads {
+  /// Desks a run draws; `DISPLAYD_PROFILESAVE_DESKS` draws more.
+  static let desks = UInt64(ProcessInfo.processInfo.environment["DISPLAYD_PROFILESAVE_DESKS"] ?? "") ?? 3000
+  static let vendors = OutputExtrasDifferential.vendors
+
+  /// The desks the texts agree on, those that differ where heads cannot say (by class), the
+  /// unexplained ones with the first one's texts, and the round trips.
+  struct Tally {
+    var same = 0
+    var explained: [String: Int] = [:]
+    var differ: [UInt64] = []
+    var first = ""
+    var clones = 0
+    var trips = RoundTrips()
+
+    mutating func add(_ old: String, _ new: String, seed: UInt64, explaining why: String?) {
+      clones += new.contains("same-as") ? 1 : 0
+      if old == new {
+        same += 1
+      } else if let why {
+        explained[why, default: 0] += 1
+      } else {
+        if differ.isEmpty { first = "seed \(seed):\n--- topology\n\(old)\n--- heads\n\(new)" }
+        differ.append(seed)
+      }
+    }
+
+    func expectAgreement(_ what: String) {
+      #expect(differ.isEmpty, "\(differ.count) of \(desks) \(what) differ, seeds \(differ.prefix(8))\n\(first)")
+      #expect(same > Int(desks) * 9 / 10, "most desks print alike")
+      let classes = explained.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: "; ")
+      print(
+        "profile save over heads: \(same) of \(desks) \(what) print alike, \(clones) with a clone; "
+          + "differing where heads cannot say: \(classes.isEmpty ? "none" : classes); \(trips.summary)")
+    }
+  }
+
+  /// The saved text read back as the config's only profile, matched on the heads it came
+  /// from, and planned there: a desk a planner laid out (at 0,0, nothing overlapping) is
+  /// left as it is; a random one may be moved.
+  struct RoundTrips {
+    var matched = 0
+    var nothing = 0
+    var unreadable = 0
+    var unmatched: [UInt64] = []
+    var note = ""
+
+    mutating func add(_ text: String, _ heads: HeadSnapshot, vendors: PNPVendors, seed: UInt64) throws {
+      let config: Config
+      do {
+        config = try Config.parse(Array("{profiles: [\(text)]}".utf8), file: "saved.json5")
+      } catch {
+        // The draw's made modes have no syncs, which no modeline takes.
+        guard error.message.contains("is not a modeline") else { throw error }
+        unreadable += 1
+        return
+      }
+      let profile = try #require(config.profiles.first)
+      guard case .success(let a) = HeadProfileMatcher.match(profile, snapshot: heads, lid: .open, vendors: vendors)
+      else {
+        if unmatched.isEmpty { note = "seed \(seed): \(text)" }
+        unmatched.append(seed)
+        return
+      }
+      matched += 1
+      let plan = try? HeadProfilePlanner(snapshot: heads, config: config).plan(profile, assignment: a)
+      if let plan, plan.configuration.heads.isEmpty && plan.configuration.primary == nil { nothing += 1 }
+    }
+
+    func expectMatches(_ desks: UInt64) {
+      #expect(unmatched.isEmpty, "\(unmatched.count) saved profiles do not match their desk: \(note)")
+      #expect(matched + unreadable == Int(desks) && matched > Int(desks) * 3 / 4)
+      #expect(nothing > Int(desks) / 5, "planned again, \(nothing) saved profiles change nothing")
+    }
+
+    var summary: String {
+      "read back: \(matched) match their desk (\(unreadable) with a drawn mode no modeline takes), "
+        + "\(nothing) planned again change nothing"
+    }
+  }
+
+  @Test func theRandRBackendsHeadsSaveTheTopologysProfileOnRandomDesks() throws {
+    var tally = Tally()
+    for seed in 1...Self.desks {
+      var r = SimRandom(seed: seed &* 0x2545_F491 &+ 3)
+      var (t, _) = OutputExtrasDifferential.xDesk(&r)
+      if r.chance(15) { Self.alignCrtcs(&t, &r) }
+      let heads = RandROutputManager(server: FakeRandRServer(t)).snapshot(t)
+      let properties = Self.properties(t.outputs.map(\.name), &r)
+      let byID = Dictionary(
+        uniqueKeysWithValues: t.outputs.compactMap { o in properties[o.name].map { (o.id, $0) } })
+      let old = ProfileSave.text(name: "desk", topology: t, properties: byID)
+      let new = ProfileSave.text(name: "desk", snapshot: heads, properties: properties)
+      tally.add(old, new, seed: seed, explaining: Self.onePictureOnTwoCrtcs(t))
+      try tally.trips.add(new, heads, vendors: .none, seed: seed)
+    }
+    tally.expectAgreement("desks")
+    #expect(tally.clones > Int(Self.desks) / 20, "clones were saved")
+    #expect((tally.explained["one picture on two CRTCs"] ?? 0) > Int(Self.desks) / 100, "their class was drawn")
+    tally.trips.expectMatches(Self.desks)
+  }
+
+  @Test func waylandHeadsSaveTheirBridgedTopologysProfileOnRandomDesks() throws {
+    var tally = Tally()
+    for seed in 1...Self.desks {
+      let heads = try Self.waylandDesk(seed: seed)
+      let t = Topology(heads: heads, vendors: Self.vendors)
+      let old = ProfileSave.text(name: "desk", topology: t)
+      let new = ProfileSave.text(name: "desk", snapshot: heads, vendors: Self.vendors)
+      tally.add(old, new, seed: seed, explaining: nil)
+      try tally.trips.add(new, heads, vendors: Self.vendors, seed: seed)
+    }
+    tally.expectAgreement("Wayland desks")
+    tally.trips.expectMatches(Self.desks)
+  }
+
+  /// Why a desk's texts may differ: two lit CRTCs, one of them a desk's head's, show one
+  /// mode at one place, turned and scaled alike. Heads say what each shows, not which CRTC
+  /// shows it, so the heads save one picture (`alias` and `same-as`, the `alias` alone
+  /// where the other head is outside the desk) where the topology saves each at its place.
+  static func onePictureOnTwoCrtcs(_ t: Topology) -> String? {
+    let desk = Set(ProfileMatcher.desk(t).map(\.id))
+    let lit = t.crtcs.filter(\.isActive)
+    for (i, a) in lit.enumerated() {
+      for b in lit[(i + 1)...]
+      where (a.rect, a.mode, a.rotation, a.transform.matrix) == (b.rect, b.mode, b.rotation, b.transform.matrix)
+        && (a.outputs + b.outputs).contains(where: desk.contains)
+      {
+        return "one picture on two CRTCs"
+      }
+    }
+    return nil
+  }
+
+  /// A lit CRTC moved onto another's place, in its mode, turn and scale, where its outputs
+  /// list that mode: two CRTCs showing one picture.
+  static func alignCrtcs(_ t: inout Topology, _ r: inout SimRandom) {
+    let lit = t.crtcs.indices.filter { t.crtcs[$0].isActive }
+    guard lit.count >= 2 else { return }
+    let a = lit[r.below(lit.count)]
+    let others = lit.filter { b in
+      b != a
+        && t.crtcs[b].outputs.allSatisfy { id in t.output(id)?.modes.contains(t.crtcs[a].mode ?? ModeID(rawValue: 0)) ?? false }
+    }
+    guard !others.isEmpty else { return }
+    let b = r.pick(others)
+    let source = t.crtcs[a]
+    (t.crtcs[b].x, t.crtcs[b].y, t.crtcs[b].width, t.crtcs[b].height) = (source.x, source.y, source.width, source.height)
+    (t.crtcs[b].mode, t.crtcs[b].rotation, t.crtcs[b].transform) = (source.mode, source.rotation, source.transform)
+  }
+
+  /// Properties of some outputs, by name: ones `profile save` writes (an enum, a range) and
+  /// ones it does not (immutable, the EDID).
+  static func properties(_ names: [String], _ r: inout SimRandom) -> [String: [String: OutputProperty]] {
+    var result: [String: [String: OutputProperty]] = [:]
+    for name in names where r.chance(30) {
+      var set: [String: OutputProperty] = [:]
+      if r.chance(70) {
+        set["Broadcast RGB"] = OutputProperty(
+          name: "Broadcast RGB", type: .atom, format: 32, value: [.text(r.pick(["Full", "Automatic"]))],
+          allowed: [.text("Automatic"), .text("Full")])
+      }
+      if r.chance(50) {
+        set["max bpc"] = OutputProperty(
+          name: "max bpc", type: .integer, format: 32, value: [.integer(6 + r.below(11))], range: true,
+          allowed: [.integer(6), .integer(16)])
+      }
+      if r.chance(30) {
+        set["link-status"] = OutputProperty(
+          name: "link-status", type: .atom, format: 32, value: [.text("Good")], allowed: [.text("Good")],
+          immutable: true)
+      }
+      result[name] = set
+    }
+    return result
+  }
+
+  /// A `WireDesk` Wayland desk with makes, models and serials, now and then two heads that
+  /// say the same (the connector tells them apart) and a head at another's place in its
+  /// mode (a compositor's heads each show their own picture).
+  static func waylandDesk(seed: UInt64) throws -> HeadSnapshot {
+    var (heads, _) = try WireDesk.wayland(seed: seed)
+    var r = SimRandom(seed: seed &* 0x9E37_79B9 &+ 5)
+    guard heads.heads.count >= 2 else { return heads }
+    if r.chance(30) {
+      (heads.heads[1].make, heads.heads[1].model, heads.heads[1].serial) = (
+        heads.heads[0].make, heads.heads[0].model, heads.heads[0].serial
+      )
+    }
+    if r.chance(20), heads.heads[0].enabled, let mode = heads.heads[0].mode {
+      var head = heads.heads[1]
+      let alike = { (m: HeadMode) in (m.width, m.height, m.refreshMilliHz) == (mode.width, mode.height, mode.refreshMilliHz) }
+      if !head.modes.contains(where: alike) { head.modes.append(mode) }
+      let index = head.modes.firstIndex(where: alike)
+      (head.enabled, head.currentMode, head.x, head.y) = (true, index, heads.heads[0].x, heads.heads[0].y)
+      (head.transform, head.spelling, head.scale) = (heads.heads[0].transform, heads.heads[0].spelling, heads.heads[0].scale)
+      heads.heads[1] = head
+    }
+    return heads
+  }
+}
