@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 // The lid over RandR's outputs and CRTCs: the RandR-shaped reference `HeadLidPolicy` and

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// The rule planner over RandR's outputs and CRTCs: the RandR-shaped reference `HeadPlanner`

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// Where an output that is on goes in the RandR-shaped reference rule planner (`Planner`):

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 // The CRTCs of the RandR-shaped reference `ProfilePlanner`.

@@ -1,6 +1,8 @@
+import DisplayModel
+
 extension Topology {
   /// Whether `plan` would leave no connected desktop output lit where one is connected
-  /// (never a dark desk): what every planner and the RandR backend check.
+  /// (never a dark desk): what the RandR backend checks before it sends a plan.
   public func leavesDark(_ plan: Plan) -> Bool {
     let topology = self
     var lit: [CrtcID: [OutputID]] = [:]
