@@ -16,7 +16,7 @@ struct PlannedConfiguration {
 }
 
 /// Turns the port's `OutputConfiguration` into RandR's `Plan` against one snapshot: the CRTCs
-/// from the model's one allocator (each lit head keeps its own CRTC; then, in the order of
+/// from `CrtcAllocator` (each lit head keeps its own CRTC; then, in the order of
 /// the configuration's heads, each other takes the first free one it can use, a CRTC of a
 /// head turned off included; clones last, on their target's CRTC where RandR can drive both
 /// from it: as the profile planner gives them),

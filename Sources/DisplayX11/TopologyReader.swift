@@ -54,3 +54,19 @@ extension XConnection {
 func buffer<T>(_ pointer: UnsafeMutablePointer<T>?, _ count: Int32) -> UnsafeBufferPointer<T> {
   UnsafeBufferPointer(start: count > 0 ? pointer : nil, count: pointer == nil ? 0 : Int(max(0, count)))
 }
+
+extension Topology {
+  /// Whether the CRTCs and outputs tell the same story: every output a CRTC drives names
+  /// that CRTC, and every output's CRTC lists it. A snapshot read across a change (CRTCs
+  /// before it, outputs after) fails this, and is read again (`readTopology`).
+  public var isConsistent: Bool {
+    for crtc in crtcs {
+      for id in crtc.outputs where output(id)?.crtc != crtc.id { return false }
+    }
+    for output in outputs {
+      guard let id = output.crtc else { continue }
+      guard let crtc = crtc(id), crtc.outputs.contains(output.id) else { return false }
+    }
+    return true
+  }
+}

@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayRender
 import DisplayService
+import DisplayX11
 import Testing
 
 /// Values from outside (CRTC sizes, snapshots read across a change) that once trapped or

@@ -282,15 +282,6 @@ public struct Config: Hashable, Sendable {
   /// else open without reading it.
   public func lid(reading read: () -> LidState) -> LidState { usesLid ? read() : .open }
 
-  /// The first `monitors` rule matching the output: the one that gives its settings and
-  /// its extras.
-  public func rule(for output: Output) -> MonitorRule? {
-    monitors.first { $0.match.matches(output, output.identity) }
-  }
-
-  /// The settings for a monitor: nil when a rule says to ignore it.
-  public func settings(for output: Output) -> MonitorSettings? { settings(by: rule(for: output)) }
-
   /// The settings a rule gives (the defaults for none): nil when it says to ignore the monitor.
   public func settings(by rule: MonitorRule?) -> MonitorSettings? {
     var result = defaults

@@ -50,12 +50,6 @@ extension OutputExtras {
 }
 
 extension Config {
-  /// What the first `monitors` rule matching the output asks besides its layout (the rule
-  /// that gives its settings); nil when none does, or the rule ignores the output.
-  public func extras(for output: Output) -> OutputExtras? {
-    extras(by: rule(for: output))
-  }
-
   /// What the first `monitors` rule matching the head asks besides its layout, matched as
   /// its settings are (`rule(for:vendors:)`: its name, its EDID, else the make, model and
   /// serial it says); nil when none does, or the rule ignores the head.
@@ -63,7 +57,7 @@ extension Config {
     extras(by: rule(for: head, vendors: vendors))
   }
 
-  private func extras(by rule: MonitorRule?) -> OutputExtras? {
+  func extras(by rule: MonitorRule?) -> OutputExtras? {
     guard let rule, !rule.ignore, !rule.extras.isEmpty else { return nil }
     return rule.extras
   }

@@ -1,6 +1,6 @@
 /// One consistent snapshot of the X screen's RandR state: outputs, CRTCs, modes and sizes.
 ///
-/// A value: two snapshots compare with `==` and `TopologyDiff` derives events from a pair.
+/// A value: two snapshots compare with `==`.
 public struct Topology: Hashable, Sendable {
   public var screen: ScreenSize
   /// Outputs in the server's order.
@@ -72,22 +72,6 @@ extension Topology {
       result.append(output)
     }
     return result
-  }
-}
-
-extension Topology {
-  /// Whether the CRTCs and outputs tell the same story: every output a CRTC drives names
-  /// that CRTC, and every output's CRTC lists it. A snapshot read across a change (CRTCs
-  /// before it, outputs after) fails this, and is read again (`readTopology`).
-  public var isConsistent: Bool {
-    for crtc in crtcs {
-      for id in crtc.outputs where output(id)?.crtc != crtc.id { return false }
-    }
-    for output in outputs {
-      guard let id = output.crtc else { continue }
-      guard let crtc = crtc(id), crtc.outputs.contains(output.id) else { return false }
-    }
-    return true
   }
 }
 

@@ -146,13 +146,6 @@ public enum CustomModes {
           mode: mode.id, name: mode.name, outputs: topology.outputs.filter { $0.modes.contains(mode.id) }.map(\.id))
       }
   }
-
-  /// Every custom mode a plan asks the apply to create, by virtual id.
-  static func collect(_ chains: [[Mode]]) -> [ModeID: Mode] {
-    var result: [ModeID: Mode] = [:]
-    for mode in chains.joined() where isVirtual(mode.id) { result[mode.id] = mode }
-    return result
-  }
 }
 
 /// A mode displayd made and no longer shows: removed from these outputs, then destroyed.

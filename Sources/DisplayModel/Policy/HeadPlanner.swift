@@ -50,6 +50,10 @@ public struct HeadPlanner {
     self.settings = settings
   }
 
+  /// Modes tried after the chosen one when the backend refuses it: each is a round trip
+  /// under the server's grab.
+  static let maxFallbacks = 3
+
   var heads: [Head] { snapshot.heads }
   var connected: [Head] { heads.filter(\.connected) }
   func head(named name: String) -> Head? { snapshot.head(named: name) }
@@ -152,7 +156,7 @@ public struct HeadPlanner {
     let origin = place(size, settings.position, main: main, rects: layout.rects)
     layout.rects[head.name] = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     return HeadTarget(
-      mode: mode, fallbacks: Array(fallbacks.prefix(Planner.maxFallbacks)), transform: transform,
+      mode: mode, fallbacks: Array(fallbacks.prefix(Self.maxFallbacks)), transform: transform,
       spelling: spelling(head, settings, transform), scale: scale, filter: settings.scaleFilter,
       scaled: settings.scale != nil, modeIsDefault: settings.mode == .preferred && settings.custom == nil)
   }

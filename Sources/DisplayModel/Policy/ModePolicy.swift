@@ -63,31 +63,3 @@ public enum ModePolicy {
     return CustomModes.resolve(request, custom, for: output, in: topology)
   }
 }
-
-extension Config {
-  /// The main output. An output a `monitors` rule makes primary (`primary: true`) is a
-  /// monitor the daemon arranges, not main, unless `main` names it: else making it primary
-  /// would make it main and turn the old main into a monitor to arrange. Then main is the
-  /// built-in panel, else the first other connected output (lit ones first).
-  public func mainOutput(in topology: Topology) -> Output? {
-    let found = plainMain(in: topology)
-    guard let found, found.name != main, madePrimary(found) else { return found }
-    let others = topology.connectedOutputs.filter { !madePrimary($0) }
-    let lit = others.filter { topology.geometry(of: $0) != nil }
-    return lit.first(where: \.isInternalPanel) ?? lit.first ?? others.first(where: \.isInternalPanel) ?? others.first
-      ?? found
-  }
-
-  /// Whether a `monitors` rule makes this output primary.
-  func madePrimary(_ output: Output) -> Bool { settings(for: output)?.primary == true }
-
-  /// `main` from the config when that output is connected and lit, else the topology's
-  /// (RandR primary, built-in panel, first connected) when lit, else the first lit output (a
-  /// profile or the lid may have turned main off), else the topology's.
-  func plainMain(in topology: Topology) -> Output? {
-    let lit = { (output: Output) in output.isConnected && topology.geometry(of: output) != nil }
-    if let name = main, let output = topology.output(named: name), lit(output) { return output }
-    if let output = topology.mainOutput, lit(output) { return output }
-    return topology.connectedOutputs.first(where: lit) ?? topology.mainOutput
-  }
-}

@@ -1,4 +1,4 @@
-/// What a CRTC cannot do of the rotation and reflection asked (`Crtc.fit`).
+/// What a CRTC cannot do of the rotation and reflection asked (of its `rotations`).
 public enum CrtcRefusal: Hashable, Sendable, CustomStringConvertible {
   /// A quarter or half turn the CRTC cannot do, with the turns it can (by name).
   case rotate(Rotation, can: [String])

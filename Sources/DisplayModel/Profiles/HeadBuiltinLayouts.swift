@@ -70,12 +70,12 @@ public enum HeadBuiltinLayouts {
   static func mirrorEntries(_ main: Head, _ others: [Head], _ entries: Entries) -> [ProfileOutput] {
     let common = commonSize([main] + others)
     var first = entries.lit(main)
-    first.alias = BuiltinLayouts.Entries.mainAlias
+    first.alias = BuiltinLayouts.mainAlias
     if let common { first.mode = .size(width: common.width, height: common.height) }
     return [first]
       + others.map { head in
         var entry = entries.lit(head)
-        entry.position = .sameAs(BuiltinLayouts.Entries.mainAlias)
+        entry.position = .sameAs(BuiltinLayouts.mainAlias)
         if let common { entry.mode = .size(width: common.width, height: common.height) }
         return entry
       }

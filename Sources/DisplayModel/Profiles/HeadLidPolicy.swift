@@ -95,7 +95,9 @@ public enum HeadLidPolicy {
 
 }
 
-extension LidPolicy {
+/// The built-in panel and the lid when no profile matches (`defaults.lid_closed`), and which
+/// head is main once profiles may turn heads off. Pure.
+public enum LidPolicy {
   /// The built-in panel: the connected head `panel` names, else the first connected head
   /// that is a built-in panel (`Head.isInternalPanel`).
   public static func panel(in snapshot: HeadSnapshot, config: Config) -> Head? {

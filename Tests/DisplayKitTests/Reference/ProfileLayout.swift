@@ -1,3 +1,6 @@
+@testable import DisplayModel
+
+// Sizes and places of the RandR-shaped reference `ProfilePlanner`.
 extension ProfilePlanner {
   /// Each lit slot's transform and the size of the area it shows: its mode (sides swapped
   /// when turned a quarter) times its scale; a clone: its target's area.

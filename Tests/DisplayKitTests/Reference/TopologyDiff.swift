@@ -1,9 +1,12 @@
-/// Derives hot-plug events from two snapshots; pure, so it is tested without a server.
+@testable import DisplayModel
+
+/// Derives hot-plug events from two RandR snapshots: the RandR-shaped reference `HeadDiff`
+/// is pinned against in the differential tests. Pure.
 ///
 /// Outputs are matched by id (RandR keeps an output's id for the server's life). Events come
 /// in the order of the new snapshot's outputs, disconnects of vanished outputs last.
-public enum TopologyDiff {
-  public static func events(from old: Topology, to new: Topology) -> [TopologyEvent] {
+enum TopologyDiff {
+  static func events(from old: Topology, to new: Topology) -> [TopologyEvent] {
     var events: [TopologyEvent] = []
     for output in new.outputs {
       let before = old.output(output.id)

@@ -1,30 +1,34 @@
-/// What one external monitor should show: derived from the topology and config; pure.
-public struct WindowWanted: Equatable, Sendable {
-  public var output: Output
-  public var rect: Rect
-  public var level: WindowLevel
+@testable import DisplayModel
+
+/// What one external monitor should show, derived from RandR's topology and the config: the
+/// RandR-shaped reference `HeadWindowPolicy` is pinned against in the differential tests.
+/// Pure.
+struct WindowWanted: Equatable, Sendable {
+  var output: Output
+  var rect: Rect
+  var level: WindowLevel
   /// `mirror` only while the source shows something; `placeholder` otherwise.
-  public var content: ContentKind
-  public var picture: PlaceholderContent
-  public var mirror: MirrorGeometry?
-  public var filter: MirrorFilter
-  public var cursor: Bool
+  var content: ContentKind
+  var picture: PlaceholderContent
+  var mirror: MirrorGeometry?
+  var filter: MirrorFilter
+  var cursor: Bool
   /// The refresh rate of the monitor, for the mirror's frame interval.
-  public var refreshHz: Double
+  var refreshHz: Double
   /// The output the mirror shows.
-  public var mirrorSource: OutputID? = nil
+  var mirrorSource: OutputID? = nil
   /// Why a mirror was refused (it would show itself): shown instead, as the details line.
-  public var refusal: String? = nil
+  var refusal: String? = nil
 }
 
 extension Config {
   /// The windows the daemon should have: one per connected external monitor with an active
   /// CRTC, not ignored, whose content is not `none`.
-  public func wantedWindows(in topology: Topology) -> [WindowWanted] {
+  func wantedWindows(in topology: Topology) -> [WindowWanted] {
     refusingMirrorLoops(candidateWindows(in: topology), topology)
   }
 
-  private func candidateWindows(in topology: Topology) -> [WindowWanted] {
+  func candidateWindows(in topology: Topology) -> [WindowWanted] {
     let main = mainOutput(in: topology)
     return topology.connectedOutputs.compactMap { output in
       guard output.id != main?.id, !output.nonDesktop, let rect = topology.geometry(of: output),
@@ -61,7 +65,7 @@ extension Config {
   /// monitors mirroring each other, or one drawing where another reads) would composite
   /// forever: root DAMAGE sees every composite. Those monitors get the placeholder, with the
   /// reason as its details line.
-  private func refusingMirrorLoops(_ candidates: [WindowWanted], _ topology: Topology) -> [WindowWanted] {
+  func refusingMirrorLoops(_ candidates: [WindowWanted], _ topology: Topology) -> [WindowWanted] {
     let rings = MirrorLoops.rings(candidates.map { ($0.rect, $0.mirror?.source) })
     return zip(candidates, rings).map { want, ring in
       guard let ring else { return want }

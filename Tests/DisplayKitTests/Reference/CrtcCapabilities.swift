@@ -1,3 +1,7 @@
+@testable import DisplayModel
+
+// What a CRTC can do of a rotation asked, for the RandR-shaped reference planners (`Planner`,
+// `ProfilePlanner`).
 extension Crtc {
   /// The rotation and reflection this CRTC can do of those asked (its `rotations`), and what
   /// it cannot ("rotate left (it can: normal)", "reflect x").

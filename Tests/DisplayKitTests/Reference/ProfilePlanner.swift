@@ -1,3 +1,5 @@
+@testable import DisplayModel
+
 /// One entry of the profile on its way to a CRTC.
 struct Slot {
   var entry: ProfileOutput
@@ -18,6 +20,10 @@ struct Slot {
   var lit: Bool { on && crtc != nil && mode != nil }
 }
 
+/// The profile planner over RandR's outputs and CRTCs: the RandR-shaped reference
+/// `HeadProfilePlanner` is pinned against in the differential tests (random desks and
+/// profiles planned both ways must agree).
+///
 /// A profile and the outputs its entries took → the plan that puts the desk in that state.
 ///
 /// Modes come through `ModePolicy` (the request, else preferred, else largest); CRTCs as
@@ -25,14 +31,14 @@ struct Slot {
 /// of outputs this plan turns off as free); rotations, reflections and scales the CRTC cannot
 /// do fall back to normal with a warning, the rest of the profile still applying. Planning
 /// against a topology already in the profile's state gives an empty plan. Pure.
-public struct ProfilePlanner {
-  public var topology: Topology
-  public var config: Config
-  public var lid: LidState
+struct ProfilePlanner {
+  var topology: Topology
+  var config: Config
+  var lid: LidState
   /// CRTCs known to refuse transforms (`RRSetCrtcTransform` answered BadValue).
-  public var noTransform: Set<CrtcID>
+  var noTransform: Set<CrtcID>
 
-  public init(topology: Topology, config: Config, lid: LidState = .open, noTransform: Set<CrtcID> = []) {
+  init(topology: Topology, config: Config, lid: LidState = .open, noTransform: Set<CrtcID> = []) {
     self.topology = topology
     self.config = config
     self.lid = lid
@@ -40,7 +46,7 @@ public struct ProfilePlanner {
   }
 
   /// The plan, or why the profile cannot be applied.
-  public func plan(_ profile: Profile, assignment: ProfileAssignment) throws(ProfilePlanError) -> Plan {
+  func plan(_ profile: Profile, assignment: ProfileAssignment) throws(ProfilePlanError) -> Plan {
     var plan = Plan()
     var slots = try makeSlots(profile, assignment, &plan.warnings)
     allocate(&slots, profile, &plan.warnings)
@@ -59,7 +65,7 @@ public struct ProfilePlanner {
 
   /// Whether this output is the built-in panel: the one `panel` names, else a connector
   /// named `eDP*`, `LVDS*` or `DSI*`.
-  public func isPanel(_ output: Output) -> Bool {
+  func isPanel(_ output: Output) -> Bool {
     config.panel.map { $0 == output.name } ?? output.isInternalPanel
   }
 

@@ -1,3 +1,8 @@
+import DisplayX11
+
+@testable import DisplayModel
+
+// The CRTCs of the RandR-shaped reference `ProfilePlanner`.
 extension ProfilePlanner {
   /// Gives every lit slot a CRTC and a rotation the CRTC can do. Entries first keep their
   /// own CRTC, then take free ones; `same-as` entries share their target's CRTC where RandR

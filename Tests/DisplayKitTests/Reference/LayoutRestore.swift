@@ -1,5 +1,9 @@
-/// Putting back the layout automatic choice had before a layout was chosen by hand. Pure.
-public enum LayoutRestore {
+@testable import DisplayModel
+
+/// Putting back, over RandR's outputs and CRTCs, the layout automatic choice had before a
+/// layout was chosen by hand: the RandR-shaped reference `HeadLayoutRestore` is pinned
+/// against in the differential tests. Pure.
+enum LayoutRestore {
   /// The plan that gives every monitor still present (same connector, same EDID) the CRTC,
   /// mode, place and rotation it had in `saved`, turns off those that were off, gives the
   /// primary back, and the physical size when the screen comes back to its old size.
@@ -9,7 +13,7 @@ public enum LayoutRestore {
   /// scales it wants again. Never a dark desk: nothing lit afterwards is an empty plan.
   /// Outputs in `keptOff` (a panel whose lid is closed) are not lit again: the lid policy
   /// would turn them off at once, a second resize.
-  public static func plan(saved: Topology, now: Topology, keptOff: Set<OutputID> = []) -> Plan {
+  static func plan(saved: Topology, now: Topology, keptOff: Set<OutputID> = []) -> Plan {
     let same = Set(
       now.connectedOutputs.filter { o in saved.output(o.id).map { $0.isConnected && $0.edid == o.edid } ?? false }
         .map(\.id)

@@ -1,5 +1,9 @@
-/// Where an output that is on goes: its CRTC, modes (the first is the choice), rotation and
-/// transform.
+import DisplayX11
+
+@testable import DisplayModel
+
+/// Where an output that is on goes in the RandR-shaped reference rule planner (`Planner`):
+/// its CRTC, modes (the first is the choice), rotation and transform.
 struct Target {
   var crtc: Crtc
   var modes: [Mode]
@@ -90,17 +94,4 @@ extension Planner {
 
   /// Whether the plan would leave no connected desktop output lit where one is connected.
   func leavesDark(_ plan: Plan) -> Bool { topology.leavesDark(plan) }
-}
-
-extension Topology {
-  /// Whether `plan` would leave no connected desktop output lit where one is connected
-  /// (never a dark desk): what every planner and the RandR backend check.
-  public func leavesDark(_ plan: Plan) -> Bool {
-    let topology = self
-    var lit: [CrtcID: [OutputID]] = [:]
-    for crtc in topology.crtcs where crtc.isActive { lit[crtc.id] = crtc.outputs }
-    for change in plan.changes { lit[change.crtc] = change.mode == nil ? nil : change.outputs }
-    let connected = Set(topology.connectedOutputs.filter { !$0.nonDesktop }.map(\.id))
-    return !connected.isEmpty && connected.isDisjoint(with: lit.values.joined())
-  }
 }

@@ -1,3 +1,6 @@
+@testable import DisplayModel
+
+// The screen, CRTC changes, primary and DPI of the RandR-shaped reference `ProfilePlanner`.
 extension ProfilePlanner {
   /// The bounding box of the lit slots, nil when the screen already has that size.
   func screen(_ slots: [Slot], _ profile: Profile) throws(ProfilePlanError) -> (width: Int, height: Int)? {

@@ -1,99 +1,29 @@
-/// A RandR CRTC transform: a 3x3 projective matrix, row-major, mapping the CRTC's mode
-/// coordinates to screen coordinates (as `xrandr --transform` and `--scale` give it), and the
-/// filter the server samples with. `scale: s` is `[s,0,0, 0,s,0, 0,0,1]`.
-public struct CrtcTransform: Hashable, Sendable {
-  public var matrix: [Double]
-  public var filter: ScaleFilter
+import DisplayX11
 
-  public init(matrix: [Double], filter: ScaleFilter = .bilinear) {
-    self.matrix = matrix
-    self.filter = filter
-  }
+@testable import DisplayModel
 
-  public static let identity = CrtcTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])
-
-  public var isIdentity: Bool { matrix == Self.identity.matrix }
-}
-
-/// One CRTC's new configuration. `mode == nil` turns it off.
-public struct CrtcChange: Hashable, Sendable {
-  public var crtc: CrtcID
-  public var mode: ModeID?
-  public var x: Int
-  public var y: Int
-  public var rotation: Rotation
-  public var outputs: [OutputID]
-  /// Modes to try, in order, if the server refuses `mode`.
-  public var fallbacks: [ModeID]
-  /// The output named in logs.
-  public var outputName: String
-  /// The CRTC's transform afterwards; `.identity` unless a monitor has a `scale`.
-  public var transform: CrtcTransform = .identity
-
-  public init(
-    crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: Rotation, outputs: [OutputID], fallbacks: [ModeID],
-    outputName: String, transform: CrtcTransform = .identity
-  ) {
-    self.crtc = crtc
-    self.mode = mode
-    self.x = x
-    self.y = y
-    self.rotation = rotation
-    self.outputs = outputs
-    self.fallbacks = fallbacks
-    self.outputName = outputName
-    self.transform = transform
-  }
-}
-
-/// What reconciling would change: the CRTC changes and the screen size they need.
-public struct Plan: Sendable {
-  public var changes: [CrtcChange] = []
-  /// The screen size afterwards, nil to leave it.
-  public var screen: (width: Int, height: Int)?
-  public var warnings: [PlanWarning] = []
-  /// Outputs this plan configures: the daemon leaves them alone afterwards.
-  public var configures: Set<OutputID> = []
-  /// The RandR primary output afterwards, nil to leave it.
-  public var primary: OutputID?
-  /// The screen's physical size afterwards in millimetres (for a profile's `dpi`), nil to
-  /// leave it.
-  public var screenMillimetres: (width: Int, height: Int)?
-  /// A profile's `dpi` (measured for `auto`), whether or not the physical size changes: what
-  /// `Xft.dpi` follows. Nil for no `dpi` or an `auto` that found no size. Sends nothing by
-  /// itself (not part of `isEmpty`).
-  public var dpi: Double?
-  /// Modes the apply creates (`XRRCreateMode`, `XRRAddOutputMode`) before it sets the CRTCs
-  /// naming them, by the virtual id the changes use (`CustomModes.virtualBase`).
-  public var customModes: [ModeID: Mode] = [:]
-  public init() {}
-
-  /// A mode the plan names: the topology's, else one it creates.
-  public func mode(_ id: ModeID, in topology: Topology) -> Mode? { topology.modes[id] ?? customModes[id] }
-
-  /// Nothing to send: no CRTC, screen size, primary or physical size to change.
-  public var isEmpty: Bool { changes.isEmpty && screen == nil && primary == nil && screenMillimetres == nil }
-}
-
+/// The rule planner over RandR's outputs and CRTCs: the RandR-shaped reference `HeadPlanner`
+/// is pinned against in the differential tests (random desks planned both ways must agree).
+///
 /// Desired state from actual state: which connected external outputs need a CRTC, a mode and
 /// a place, and which CRTCs still drive monitors that are gone. A rule's `enabled: false`
 /// turns its output off (never the last one lit), `rotate`/`reflect` what the CRTC can do of
 /// them (none for outputs in `noRotation`), `scale` a transform (none on CRTCs in
 /// `noTransform`), `primary` the RandR primary. Pure.
-public struct Planner {
-  public var topology: Topology
-  public var config: Config
+struct Planner {
+  var topology: Topology
+  var config: Config
   /// CRTCs known to refuse transforms (`RRSetCrtcTransform` answered BadValue): a `scale` on
   /// them falls back to 1 with a warning.
-  public var noTransform: Set<CrtcID>
+  var noTransform: Set<CrtcID>
   /// Outputs whose CRTC refused the rotation asked (the server's answer to an apply): planned
   /// unrotated.
-  public var noRotation: Set<OutputID>
+  var noRotation: Set<OutputID>
   /// Main, lit and not settled, is planned too, for its mode alone (where it is, as it is
   /// turned): the daemon asks this for a main it lit itself whose rule now gives another mode.
-  public var replanningMain = false
+  var replanningMain = false
 
-  public init(topology: Topology, config: Config, noTransform: Set<CrtcID> = [], noRotation: Set<OutputID> = []) {
+  init(topology: Topology, config: Config, noTransform: Set<CrtcID> = [], noRotation: Set<OutputID> = []) {
     self.topology = topology
     self.config = config
     self.noTransform = noTransform
@@ -104,7 +34,7 @@ public struct Planner {
   /// leaves as they are, so its own changes and a user's later ones cause no loops). When
   /// the rules' `enabled: false` would leave no output lit, those outputs stay on as they
   /// are, with a warning, and are not counted as configured (never a dark desk).
-  public func plan(settled: Set<OutputID>) -> Plan {
+  func plan(settled: Set<OutputID>) -> Plan {
     let plan = arrange(settled: settled)
     let main = config.mainOutput(in: topology)
     let offs = pending(settled, main: main).filter { !$0.settings.enabled && topology.geometry(of: $0.output) != nil }
@@ -211,8 +141,9 @@ public struct Planner {
       transform: FixedScale.transform(fixed, fixed, settings.scaleFilter), scaled: settings.scale != nil)
   }
 
-  /// Modes tried after the chosen one when the server refuses it.
-  static let maxFallbacks = 3
+  /// Modes tried after the chosen one when the server refuses it: as many as the heads
+  /// planner tries.
+  static let maxFallbacks = HeadPlanner.maxFallbacks
 
   /// The first of `modes` whose place keeps every monitor inside the maximum screen (after
   /// the shift that a place left of or above the origin causes), with its index and rectangle.

@@ -1,9 +1,13 @@
-/// The built-in panel and the lid when no profile matches (`defaults.lid_closed`), and which
-/// output is main once profiles may turn outputs off. Pure.
-public enum LidPolicy {
+import DisplayX11
+
+@testable import DisplayModel
+
+// The lid over RandR's outputs and CRTCs: the RandR-shaped reference `HeadLidPolicy` and
+// `LidPolicy`'s head functions are pinned against in the differential tests.
+extension LidPolicy {
   /// The built-in panel: the connected output `panel` names, else the first connected
   /// `eDP*`, `LVDS*` or `DSI*` output.
-  public static func panel(in topology: Topology, config: Config) -> Output? {
+  static func panel(in topology: Topology, config: Config) -> Output? {
     if let name = config.panel { return topology.output(named: name).flatMap { $0.isConnected ? $0 : nil } }
     return topology.connectedOutputs.first(where: \.isInternalPanel)
   }
@@ -14,7 +18,7 @@ public enum LidPolicy {
   /// `previous` (where it was) when that place is free, else left of everything. Otherwise
   /// an empty plan: closing with no other output lit changes nothing. Call it when the lid
   /// or the monitors change.
-  public static func plan(topology: Topology, config: Config, lid: LidState, previous: Rect? = nil) -> Plan {
+  static func plan(topology: Topology, config: Config, lid: LidState, previous: Rect? = nil) -> Plan {
     guard config.lidClosed == .disable, let panel = panel(in: topology, config: config) else { return Plan() }
     switch (lid, topology.activeCrtc(of: panel)) {
     case (.closed, let crtc?): return close(panel, crtc, topology, config)
@@ -105,7 +109,7 @@ public enum LidPolicy {
   /// lit; else the RandR primary when lit; else the profile's first enabled entry that is
   /// lit; else the first lit output. With neither `main` nor a panel: today's rule
   /// (`Config.mainOutput`). `without` counts as off (an output a plan is turning off).
-  public static func main(
+  static func main(
     topology t: Topology, config: Config, profile: Profile? = nil, assignment: ProfileAssignment? = nil,
     without: OutputID? = nil
   ) -> Output? {
