@@ -56,7 +56,8 @@ public final class Daemon {
   /// The latest snapshot's heads, as the output-management port describes them.
   public var heads: HeadSnapshot { watcher.heads }
   public internal(set) var counters = DaemonCounters()
-  public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
+  /// The monitors covered with a surface, by head name.
+  public internal(set) var monitors: [String: ManagedMonitor] = [:]
   /// Heads (by name) configured since they connected, with the monitor then: left as they
   /// are until they disconnect or another monitor appears on the connector.
   var settled: [String: MonitorKey] = [:]
@@ -285,7 +286,7 @@ public final class Daemon {
   }
 
   /// The heads whose disconnect waits for the grace.
-  var pendingNames: Set<String> { Set(grace.pending.values.map(\.output.name)) }
+  var pendingNames: Set<String> { Set(grace.pending.keys) }
 
   /// Forgets settled and failed heads whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
@@ -336,7 +337,7 @@ public final class Daemon {
     // Read again: the file may have changed under the same path. A changed picture redraws.
     prepareDrawing()
     if placeholderImage?.fingerprint != previous.3?.fingerprint {
-      for id in monitors.keys { monitors[id]?.drawn = nil }
+      for name in monitors.keys { monitors[name]?.drawn = nil }
     }
     do {
       let old = heads
