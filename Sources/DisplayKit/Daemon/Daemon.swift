@@ -198,7 +198,9 @@ public final class Daemon {
     var new = try layoutServer.snapshot()
     // Lit by someone while the server calls it disconnected, and not just unplugged (it was
     // not connected before): ask the server to probe it once rather than turn it off.
-    let unexplained = new.litButDisconnected.filter { topology.output($0)?.isConnected != true }
+    let unexplained = new.litButDisconnected.compactMap { new.output($0)?.name }.filter {
+      heads.head(named: $0)?.connected != true
+    }
     if !unexplained.isEmpty {
       log.debug("outputs lit but disconnected: probing connectors")
       new = try layoutServer.snapshot(ReadOptions(probe: true))
