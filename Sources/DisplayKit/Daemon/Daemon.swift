@@ -3,31 +3,22 @@ import DisplayPorts
 import DisplayRender
 import DisplaySupport
 
-/// Which monitor is on an output, as far as the daemon tells them apart: by its EDID, else
-/// (a compositor gives none) by the make, model and serial its head lists. An output and the
-/// head it is give the same key.
+/// Which monitor is on a head, as far as the daemon tells them apart: by its EDID, else (a
+/// compositor gives none) by the make, model and serial the head lists.
 struct MonitorKey: Equatable {
   var edid: [UInt8]?
-  /// Only without an EDID, without the PNP ids (RandR's outputs say no make, their heads
-  /// say the EDID's: the EDID alone tells the monitor on both).
+  /// Only without an EDID, without the PNP ids (RandR's heads say the EDID's make: the EDID
+  /// alone tells the monitor there).
   var identity: HeadIdentity?
   /// A monitor attached again is a new head object on wlroots, though it says the same.
   var instance: UInt64
 
-  init(_ output: Output?) {
-    let said = output?.headIdentity
-    self.init(edid: output?.edid, said?.make, said?.model, said?.serial, instance: output?.headInstance ?? 0)
-  }
-
   init(_ head: Head?) {
-    self.init(edid: head?.edid, head?.make, head?.model, head?.serial, instance: head?.instance ?? 0)
-  }
-
-  private init(edid: [UInt8]?, _ make: String?, _ model: String?, _ serial: String?, instance: UInt64) {
-    self.edid = edid
-    self.instance = instance
+    edid = head?.edid
+    instance = head?.instance ?? 0
     guard edid == nil else { return }
-    identity = HeadIdentity(make: make ?? "", model: model ?? "", serial: serial ?? "", vendors: .none)
+    identity = HeadIdentity(
+      make: head?.make ?? "", model: head?.model ?? "", serial: head?.serial ?? "", vendors: .none)
   }
 }
 
