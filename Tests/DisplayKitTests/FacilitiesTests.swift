@@ -59,12 +59,12 @@ import Testing
     let daemon = try daemon(server, "{}", Lines(), clock: clock)
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
-    #expect(daemon.monitors[server.topology.outputs[1].id] != nil)
+    #expect(daemon.monitors[server.topology.outputs[1].name] != nil)
     server.blanked = true
     server.change { $0.outputs[1].connection = .disconnected }
     try daemon.handleServerEvents()
     clock.advance(1_600_000_000)
     try daemon.graceTimerFired()
-    #expect(daemon.monitors[server.topology.outputs[1].id] == nil, "handled after the grace, as if never blanked")
+    #expect(daemon.monitors[server.topology.outputs[1].name] == nil, "handled after the grace, as if never blanked")
   }
 }

@@ -177,7 +177,7 @@ import Testing
     plug(server, 1)
     plug(server, 2)
     try daemon.handleServerEvents()
-    let hdmi = server.topology.outputs[1].id
+    let hdmi = server.topology.outputs[1].name
     #expect(daemon.monitors[hdmi]?.content == .mirror && surfaces.mirroring == 1)
     #expect(surfaces.surfaces.values.first?.mirror?.source == "DP-1", "the surface is told which head it mirrors")
     unplug(server, 2)

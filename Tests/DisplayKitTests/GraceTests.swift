@@ -125,7 +125,7 @@ import Testing
       }
     }
 
-    var window: SurfaceID? { daemon.monitors[OutputID(rawValue: 101)]?.surface }
+    var window: SurfaceID? { daemon.monitors["HDMI-1"]?.surface }
     var kinds: [TopologyEventKind] { events.map(\.kind) }
 
     /// Time passes; the timer fires (the service's poll would see its descriptor).

@@ -3,31 +3,22 @@ import DisplayPorts
 import DisplayRender
 import DisplaySupport
 
-/// Which monitor is on an output, as far as the daemon tells them apart: by its EDID, else
-/// (a compositor gives none) by the make, model and serial its head lists. An output and the
-/// head it is give the same key.
+/// Which monitor is on a head, as far as the daemon tells them apart: by its EDID, else (a
+/// compositor gives none) by the make, model and serial the head lists.
 struct MonitorKey: Equatable {
   var edid: [UInt8]?
-  /// Only without an EDID, without the PNP ids (RandR's outputs say no make, their heads
-  /// say the EDID's: the EDID alone tells the monitor on both).
+  /// Only without an EDID, without the PNP ids (RandR's heads say the EDID's make: the EDID
+  /// alone tells the monitor there).
   var identity: HeadIdentity?
   /// A monitor attached again is a new head object on wlroots, though it says the same.
   var instance: UInt64
 
-  init(_ output: Output?) {
-    let said = output?.headIdentity
-    self.init(edid: output?.edid, said?.make, said?.model, said?.serial, instance: output?.headInstance ?? 0)
-  }
-
   init(_ head: Head?) {
-    self.init(edid: head?.edid, head?.make, head?.model, head?.serial, instance: head?.instance ?? 0)
-  }
-
-  private init(edid: [UInt8]?, _ make: String?, _ model: String?, _ serial: String?, instance: UInt64) {
-    self.edid = edid
-    self.instance = instance
+    edid = head?.edid
+    instance = head?.instance ?? 0
     guard edid == nil else { return }
-    identity = HeadIdentity(make: make ?? "", model: model ?? "", serial: serial ?? "", vendors: .none)
+    identity = HeadIdentity(
+      make: head?.make ?? "", model: head?.model ?? "", serial: head?.serial ?? "", vendors: .none)
   }
 }
 
@@ -56,7 +47,8 @@ public final class Daemon {
   /// The latest snapshot's heads, as the output-management port describes them.
   public var heads: HeadSnapshot { watcher.heads }
   public internal(set) var counters = DaemonCounters()
-  public internal(set) var monitors: [OutputID: ManagedMonitor] = [:]
+  /// The monitors covered with a surface, by head name.
+  public internal(set) var monitors: [String: ManagedMonitor] = [:]
   /// Heads (by name) configured since they connected, with the monitor then: left as they
   /// are until they disconnect or another monitor appears on the connector.
   var settled: [String: MonitorKey] = [:]
@@ -197,7 +189,9 @@ public final class Daemon {
     var new = try layoutServer.snapshot()
     // Lit by someone while the server calls it disconnected, and not just unplugged (it was
     // not connected before): ask the server to probe it once rather than turn it off.
-    let unexplained = new.litButDisconnected.filter { topology.output($0)?.isConnected != true }
+    let unexplained = new.litButDisconnected.compactMap { new.output($0)?.name }.filter {
+      heads.head(named: $0)?.connected != true
+    }
     if !unexplained.isEmpty {
       log.debug("outputs lit but disconnected: probing connectors")
       new = try layoutServer.snapshot(ReadOptions(probe: true))
@@ -285,7 +279,7 @@ public final class Daemon {
   }
 
   /// The heads whose disconnect waits for the grace.
-  var pendingNames: Set<String> { Set(grace.pending.values.map(\.output.name)) }
+  var pendingNames: Set<String> { Set(grace.pending.keys) }
 
   /// Forgets settled and failed heads whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
@@ -336,7 +330,7 @@ public final class Daemon {
     // Read again: the file may have changed under the same path. A changed picture redraws.
     prepareDrawing()
     if placeholderImage?.fingerprint != previous.3?.fingerprint {
-      for id in monitors.keys { monitors[id]?.drawn = nil }
+      for name in monitors.keys { monitors[name]?.drawn = nil }
     }
     do {
       let old = heads

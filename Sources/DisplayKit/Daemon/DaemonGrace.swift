@@ -4,13 +4,14 @@ import DisplaySupport
 /// A monitor that disconnected and may come back within the grace (a monitor going to sleep,
 /// a dock's hiccup): until then the daemon acts as if it were still there.
 struct PendingDisconnect {
-  /// The output as it was while connected: its monitor (EDID) and modes.
+  /// The output as it was while connected: its monitor (EDID) and modes, which only the
+  /// topology the daemon keeps beside its heads needs (`masked`).
   var output: Output
-  /// Its head as it was then: what the events about the disconnect show.
+  /// Its head as it was then: its monitor, and what the events about the disconnect show.
   var head: Head
   /// What it showed then, to tell whether it comes back as it was.
   var geometry: Rect?
-  var mode: ModeID?
+  var mode: HeadMode?
   /// Monotonic time the grace ends.
   var deadline: UInt64
   /// Held past its grace while the screen was blanked: once it is on, the grace runs again
@@ -20,9 +21,10 @@ struct PendingDisconnect {
 
 /// The disconnects waiting for their grace, and the one timer that serves them.
 struct GraceRuntime {
-  var pending: [OutputID: PendingDisconnect] = [:]
-  /// Disconnects whose grace just ended: handled by the next snapshot, not held again.
-  var releasing: Set<OutputID> = []
+  /// By head name.
+  var pending: [String: PendingDisconnect] = [:]
+  /// Heads whose grace just ended: handled by the next snapshot, not held again.
+  var releasing: Set<String> = []
   /// Armed only while something is pending; made with the first disconnect held.
   var timer: DeadlineTimer?
   /// Makes that timer: nil when the system has none to give (descriptors exhausted).
@@ -32,8 +34,8 @@ struct GraceRuntime {
 }
 
 extension Daemon {
-  /// Outputs whose disconnect waits for its grace.
-  public var pendingDisconnects: [OutputID] { grace.pending.keys.sorted() }
+  /// The heads (by name, sorted) whose disconnect waits for its grace.
+  public var pendingDisconnects: [String] { grace.pending.keys.sorted() }
 
   /// The grace timer's descriptor while it is armed, for the event loop.
   public var graceTimerDescriptor: FileDescriptor? { grace.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
@@ -46,10 +48,10 @@ extension Daemon {
       armGraceTimer()
       return
     }
-    for id in due {
-      if let name = grace.pending[id]?.output.name { log.info("\(name): not back within the grace; disconnected") }
-      grace.pending[id] = nil
-      grace.releasing.insert(id)
+    for name in due {
+      log.info("\(name): not back within the grace; disconnected")
+      grace.pending[name] = nil
+      grace.releasing.insert(name)
     }
     let old = heads
     var events = adopt(try layoutServer.snapshot())
@@ -61,24 +63,24 @@ extension Daemon {
   /// The pending disconnects to handle now: those whose grace is over, unless the screen is
   /// blanked (a sleeping desk's monitors drop off one by one, as xfsettingsd knows) and another
   /// monitor is still lit (never a dark desk for longer than the grace).
-  func dueDisconnects() -> [OutputID] {
+  func dueDisconnects() -> [String] {
     let now = clock.nanoseconds
     let over = grace.pending.filter { now >= $0.value.deadline }.keys.sorted()
     guard !over.isEmpty else { return [] }
-    let lit = topology.connectedOutputs.contains { grace.pending[$0.id] == nil && topology.geometry(of: $0) != nil }
+    let lit = heads.heads.contains { $0.connected && grace.pending[$0.name] == nil && $0.rect != nil }
     if lit && facilities.power?.screenBlanked() == true {
       log.debug("the screen is blanked (DPMS): disconnects held until it is on again")
-      for id in over { grace.pending[id]?.heldByBlank = true }
+      for name in over { grace.pending[name]?.heldByBlank = true }
       return []
     }
     let again = graceDeadline()
-    var due: [OutputID] = []
-    for id in over {
-      if lit && grace.pending[id]?.heldByBlank == true {
-        grace.pending[id]?.heldByBlank = false
-        grace.pending[id]?.deadline = again
+    var due: [String] = []
+    for name in over {
+      if lit && grace.pending[name]?.heldByBlank == true {
+        grace.pending[name]?.heldByBlank = false
+        grace.pending[name]?.deadline = again
       } else {
-        due.append(id)
+        due.append(name)
       }
     }
     return due
@@ -112,7 +114,7 @@ extension Daemon {
   /// A new config's grace: with 0, what waits is handled at once (as 0 means).
   func graceReloaded() {
     guard config.disconnectGrace == 0, !grace.pending.isEmpty else { return }
-    for id in grace.pending.keys { grace.pending[id]?.deadline = 0 }
+    for name in grace.pending.keys { grace.pending[name]?.deadline = 0 }
     armGraceTimer()
   }
 
@@ -121,15 +123,16 @@ extension Daemon {
   /// connected) with its heads, the events to report for those monitors, and the heads whose
   /// own events from the diff are not to be reported.
   func graceStep(_ real: Topology) -> (view: Topology, heads: HeadSnapshot, events: [HeadEvent], quiet: Set<String>) {
-    var (swapped, quiet) = settleReturns(real)
-    let held = holdDisconnects(real)
+    let realHeads = layoutServer.heads(of: real)
+    var (swapped, quiet) = settleReturns(realHeads)
+    let held = holdDisconnects(realHeads)
     grace.releasing = []
     if !armGraceTimer() {
       // Without a timer nothing would ever end the grace: the disconnects are handled now.
       log.warning("no timer for the disconnect grace: \(grace.pending.count) disconnect(s) handled at once")
       grace.pending = [:]
     }
-    quiet.formUnion(grace.pending.values.map(\.output.name))
+    quiet.formUnion(grace.pending.keys)
     let view = masked(real)
     let heads = maskedHeads(layoutServer.heads(of: view))
     var events = swapped.flatMap { Self.swapEvents($0, in: heads) }
@@ -140,25 +143,21 @@ extension Daemon {
   /// Pending monitors connected again: the same one is left as it was (quiet, unless the
   /// server changed its scanout meanwhile); another one is the old one's disconnect and a
   /// new monitor, with a new window. Returns those swapped and the names of those quiet.
-  private func settleReturns(_ real: Topology) -> (swapped: [PendingDisconnect], quiet: Set<String>) {
+  private func settleReturns(_ real: HeadSnapshot) -> (swapped: [PendingDisconnect], quiet: Set<String>) {
     var swapped: [PendingDisconnect] = []
     var quiet: Set<String> = []
-    for (id, held) in grace.pending {
-      guard let now = real.output(id), now.isConnected else { continue }
-      grace.pending[id] = nil
-      if MonitorKey(now) == MonitorKey(held.output) {
-        log.info("\(now.name): back within the grace; left as it was")
-        let same = real.geometry(of: now) == held.geometry && real.activeCrtc(of: now)?.mode == held.mode
-        if same { quiet.insert(now.name) }
+    for (name, held) in grace.pending {
+      guard let now = real.head(named: name), now.connected else { continue }
+      grace.pending[name] = nil
+      if MonitorKey(now) == MonitorKey(held.head) {
+        log.info("\(name): back within the grace; left as it was")
+        if now.rect == held.geometry && now.shownMode == held.mode { quiet.insert(name) }
         continue
       }
-      log.info("\(now.name): another monitor came back within the grace; the old one is disconnected")
+      log.info("\(name): another monitor came back within the grace; the old one is disconnected")
       swapped.append(held)
-      quiet.insert(now.name)
-      if let monitor = monitors[id] {
-        release(monitor)
-        monitors[id] = nil
-      }
+      quiet.insert(name)
+      if let monitor = monitors.removeValue(forKey: name) { release(monitor) }
     }
     return (swapped, quiet)
   }
@@ -188,24 +187,25 @@ extension Daemon {
     return gone
   }
 
-  /// Outputs connected in the daemon's view and disconnected in `real`: held for the grace
+  /// Heads connected in the daemon's view and disconnected in `real`: held for the grace
   /// (none with a grace of 0, nor those whose grace just ended); returns those held now.
-  private func holdDisconnects(_ real: Topology) -> [PendingDisconnect] {
+  private func holdDisconnects(_ real: HeadSnapshot) -> [PendingDisconnect] {
     let seconds = config.disconnectGrace
     guard seconds > 0 else { return [] }
     let deadline = graceDeadline()
     var held: [PendingDisconnect] = []
-    for output in topology.connectedOutputs
-    where grace.pending[output.id] == nil && !grace.releasing.contains(output.id) {
-      guard let now = real.output(output.id), !now.isConnected else { continue }
-      // The daemon's heads list every output of its topology; a bare head is only a guard.
-      let head = heads.head(named: output.name) ?? Head(name: output.name)
+    for head in heads.heads
+    where head.connected && grace.pending[head.name] == nil && !grace.releasing.contains(head.name) {
+      // The held output only builds the topology the daemon keeps beside its heads
+      // (`masked`); that topology lists every head the daemon's heads do.
+      guard let now = real.head(named: head.name), !now.connected,
+        let output = topology.output(named: head.name)
+      else { continue }
       let pending = PendingDisconnect(
-        output: output, head: head, geometry: topology.geometry(of: output),
-        mode: topology.activeCrtc(of: output)?.mode, deadline: deadline)
-      grace.pending[output.id] = pending
+        output: output, head: head, geometry: head.rect, mode: head.shownMode, deadline: deadline)
+      grace.pending[head.name] = pending
       held.append(pending)
-      log.info("\(output.name): disconnected; waiting \(seconds) s for it to come back")
+      log.info("\(head.name): disconnected; waiting \(seconds) s for it to come back")
     }
     return held
   }
@@ -214,7 +214,7 @@ extension Daemon {
   /// the grace still connected (a head the server no longer lists stays gone, as in `masked`).
   func maskedHeads(_ real: HeadSnapshot) -> HeadSnapshot {
     var view = real
-    let pending = Set(grace.pending.values.map(\.output.name))
+    let pending = Set(grace.pending.keys)
     for i in view.heads.indices where pending.contains(view.heads[i].name) { view.heads[i].connected = true }
     if view.primary == nil, let primary = heads.primary, pending.contains(primary) { view.primary = primary }
     return view
@@ -224,13 +224,17 @@ extension Daemon {
   /// CRTC as the server has it now), and the primary kept while it is one of them.
   func masked(_ real: Topology) -> Topology {
     var view = real
-    for (id, held) in grace.pending {
-      guard let index = view.outputs.firstIndex(where: { $0.id == id }) else { continue }
+    // The topology the daemon keeps beside its heads wants the held output itself (its
+    // modes' ids, its CRTCs): found in `real` by its head's name.
+    for (name, held) in grace.pending {
+      guard let index = view.outputs.firstIndex(where: { $0.name == name }) else { continue }
       var output = held.output
       output.crtc = view.outputs[index].crtc
       view.outputs[index] = output
     }
-    if view.primary == nil, let primary = topology.primary, grace.pending[primary] != nil { view.primary = primary }
+    if view.primary == nil, let primary = heads.primary, let held = grace.pending[primary] {
+      view.primary = held.output.id
+    }
     return view
   }
 }

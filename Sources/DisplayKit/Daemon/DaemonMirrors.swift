@@ -51,10 +51,10 @@ extension Daemon {
   /// unless it stopped before with no frame shown since; then the monitor shows the
   /// placeholder until what it mirrors changes, so that a capture the compositor always
   /// refuses (an output powered off) does not loop. Returns whether the surfaces need a sync.
-  func mirrorStopped(_ id: OutputID) -> Bool {
-    guard var monitor = monitors[id] else { return false }
+  func mirrorStopped(_ name: String) -> Bool {
+    guard var monitor = monitors[name] else { return false }
     let frames = surfaces?.frames(on: monitor.surface) ?? 0
-    defer { monitors[id] = monitor }
+    defer { monitors[name] = monitor }
     if let stopped = monitor.mirrorStopped, stopped == frames, let request = monitor.mirror {
       log.warning("the mirror of \(request.source) on \(monitor.name) stopped again: the placeholder until it changes")
       if let want = windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads)).first(where: {

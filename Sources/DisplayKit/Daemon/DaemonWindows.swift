@@ -10,25 +10,29 @@ extension Daemon {
     // A Wayland compositor places Xwayland's managed windows itself (sway floats them on the
     // focused output): only an override-redirect window lands on the monitor it is for.
     let onXwayland = desktop.manager == .xwayland
-    var wanted: [OutputID: HeadWindowWanted] = [:]
-    for var want in windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads)) {
-      guard let id = topology.output(named: want.head)?.id, wanted[id] == nil else { continue }
+    var wanted: [String: HeadWindowWanted] = [:]
+    var order: [String] = []
+    for var want in windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads))
+    where wanted[want.head] == nil {
       if onXwayland { want.level = .overlay }
-      wanted[id] = want
+      wanted[want.head] = want
+      order.append(want.head)
     }
     let redraws = counters.redraws
     defer { if counters.redraws != redraws { releaseFreedMemory() } }
     // A monitor whose disconnect waits for the grace keeps its window as it is.
-    for (id, monitor) in monitors
-    where grace.pending[id] == nil
-      && wanted[id].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true
+    for (name, monitor) in monitors
+    where grace.pending[name] == nil
+      && wanted[name].map({ $0.level != monitor.level || $0.content != monitor.content }) ?? true
     {
       release(monitor)
-      monitors[id] = nil
+      monitors[name] = nil
     }
-    for (id, want) in wanted.sorted(by: { $0.key < $1.key }) where grace.pending[id] == nil {
-      if let refusal = want.refusal, monitors[id]?.drawn?.details != refusal { log.warning(refusal) }
-      if var monitor = monitors[id] {
+    // In the heads' order: on X the server lists its outputs as their ids rise.
+    for name in order where grace.pending[name] == nil {
+      guard let want = wanted[name] else { continue }
+      if let refusal = want.refusal, monitors[name]?.drawn?.details != refusal { log.warning(refusal) }
+      if var monitor = monitors[name] {
         if monitor.rect != want.rect {
           surfaces.move(monitor.surface, to: spec(want))
           monitor.rect = want.rect
@@ -39,9 +43,9 @@ extension Daemon {
         } else if monitor.drawn != want.picture {
           draw(&monitor, want.picture)
         }
-        monitors[id] = monitor
-      } else if let monitor = create(want, id, on: surfaces) {
-        monitors[id] = monitor
+        monitors[name] = monitor
+      } else if let monitor = create(want, on: surfaces) {
+        monitors[name] = monitor
       }
     }
     syncFrameTimer()
@@ -52,11 +56,11 @@ extension Daemon {
     SurfaceSpec(head: want.head, rect: want.rect, level: want.level, background: config.placeholder.background)
   }
 
-  private func create(_ want: HeadWindowWanted, _ id: OutputID, on surfaces: any SurfaceHost) -> ManagedMonitor? {
+  private func create(_ want: HeadWindowWanted, on surfaces: any SurfaceHost) -> ManagedMonitor? {
     do {
       let surface = try surfaces.open(spec(want))
       var monitor = ManagedMonitor(
-        output: id, name: want.head, surface: surface, rect: want.rect, level: want.level,
+        name: want.head, surface: surface, rect: want.rect, level: want.level,
         content: want.content, drawn: nil, since: timestampNow())
       if want.content == .mirror {
         updateMirror(&monitor, want)
@@ -101,24 +105,24 @@ extension Daemon {
   func handle(_ event: SurfaceEvent) -> Bool {
     switch event {
     case .closed(let surface):
-      guard let (id, monitor) = monitors.first(where: { $0.value.surface == surface }) else { return false }
+      guard let monitor = monitors.values.first(where: { $0.surface == surface }) else { return false }
       log.warning("window \(surface) on \(monitor.name) was destroyed by someone else; making a new one")
-      monitors[id] = nil
+      monitors[monitor.name] = nil
       return true
     case .exposed(let surface):
       // The host asks for the picture (or a choice) again: the next sync makes it.
-      guard let id = monitors.first(where: { $0.value.surface == surface })?.key else { return false }
-      monitors[id]?.drawn = nil
-      monitors[id]?.mirror = nil
+      guard let name = monitors.first(where: { $0.value.surface == surface })?.key else { return false }
+      monitors[name]?.drawn = nil
+      monitors[name]?.mirror = nil
       return true
     case .mirrorSourceLost(let surface):
-      guard let id = monitors.first(where: { $0.value.surface == surface })?.key else { return false }
-      return mirrorStopped(id)
+      guard let name = monitors.first(where: { $0.value.surface == surface })?.key else { return false }
+      return mirrorStopped(name)
     case .headGone(let surface):
       // The host released it with its head; a head lit again gets a new one at the next sync.
-      guard let (id, monitor) = monitors.first(where: { $0.value.surface == surface }) else { return false }
+      guard let monitor = monitors.values.first(where: { $0.surface == surface }) else { return false }
       log.debug("surface \(surface) on \(monitor.name): its head is gone")
-      monitors[id] = nil
+      monitors[monitor.name] = nil
       return true
     }
   }

@@ -3,7 +3,7 @@ import DisplayPorts
 
 /// A monitor the daemon covers with a surface, and what it put there.
 public struct ManagedMonitor: Sendable {
-  public var output: OutputID
+  /// Its head's name: what the daemon keeps it by.
   public var name: String
   public var surface: SurfaceID
   public var rect: Rect

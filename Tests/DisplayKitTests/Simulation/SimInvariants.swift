@@ -51,8 +51,8 @@ extension SimRun {
     if daemon.topology != daemon.masked(real) { problems.append("the daemon's view is not the server's") }
     let wanted = daemon.windowConfig.wantedWindows(in: daemon.topology)
     let rects = world.surfaceRects
-    for want in wanted where pending[want.output.id] == nil {
-      guard let monitor = daemon.monitors[want.output.id], let rect = rects[monitor.surface] else {
+    for want in wanted where pending[want.output.name] == nil {
+      guard let monitor = daemon.monitors[want.output.name], let rect = rects[monitor.surface] else {
         // A surface the backend would not open is opened again on the next change of the
         // desk (no timer retries it): uncovered until then, by design.
         if world.surfaceless.contains(want.output.name) { continue }
@@ -66,9 +66,9 @@ extension SimRun {
       problems += mirrorProblems(want, monitor)
     }
     // A monitor whose disconnect waits for its grace keeps its surface: by design.
-    let allowed = Set(wanted.map(\.output.id)).union(pending.keys)
-    for (id, monitor) in daemon.monitors where !allowed.contains(id) {
-      let state = real.output(id).map { real.geometry(of: $0) == nil ? "unlit" : "lit" } ?? "gone"
+    let allowed = Set(wanted.map(\.output.name)).union(pending.keys)
+    for (name, monitor) in daemon.monitors where !allowed.contains(name) {
+      let state = real.output(named: name).map { real.geometry(of: $0) == nil ? "unlit" : "lit" } ?? "gone"
       problems.append("\(monitor.name) has a surface it should not have (\(state))")
     }
     if rects.count != daemon.monitors.count {
