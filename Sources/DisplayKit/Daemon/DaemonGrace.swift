@@ -5,7 +5,8 @@ import DisplaySupport
 /// A monitor that disconnected and may come back within the grace (a monitor going to sleep,
 /// a dock's hiccup): until then the daemon acts as if it were still there.
 struct PendingDisconnect {
-  /// Its head as it was while connected: its monitor, and what the events about the disconnect show.
+  /// Its head as it was while connected: its monitor, and what the events about the
+  /// disconnect show.
   var head: Head
   /// What it showed then, to tell whether it comes back as it was.
   var geometry: Rect?
