@@ -52,14 +52,16 @@ let package = Package(
     // planner, window policy, mirror geometry, the values a display server and the daemon
     // exchange. No X, no cairo, no I/O: it parses the bytes others read.
     .target(name: "DisplayModel"),
-    // The placeholder's drawing: the only module that uses cairo and pango.
-    .target(name: "DisplayRender", dependencies: ["DisplayModel", "DisplaySupport", "CRender"]),
+    // The placeholder's drawing, the picture port's painter: the only module that uses cairo
+    // and pango.
+    .target(name: "DisplayRender", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport", "CRender"]),
     // The two ports every display server implements: an output manager (heads, configurations
     // tested then applied) and a surface per monitor (a picture or a mirror). Protocols, the
-    // surface's values and the bridges to today's Topology (the heads' values are the
-    // model's), and the event source and layout the daemon speaks today: the backends
-    // below are peers behind them.
-    .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplayRender", "DisplaySupport"]),
+    // surface's values (a picture is plain pixels) and the bridges to today's Topology (the
+    // heads' values are the model's), the event source and layout the daemon speaks today,
+    // and the painter that makes the pictures: the backends and the renderer are peers
+    // behind them.
+    .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplaySupport"]),
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
     // surfaces and screencopy mirrors. The only module that speaks Wayland.
     .target(
@@ -72,8 +74,9 @@ let package = Package(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
     // surface shows. It knows the display server only as its events (`ChangeSource`) and
-    // its layout (`LayoutServer`), and the surfaces as the `SurfaceHost` port, never X.
-    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport"]),
+    // its layout (`LayoutServer`), the surfaces as the `SurfaceHost` port and the drawing as
+    // the `PicturePainter` port, never X, Wayland or cairo.
+    .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport"]),
     // The service around it: the poll() loop's descriptors, control socket and its wire
     // types, hooks, sd_notify, reading the config file.
     // It makes the X connection the daemon's server and its surfaces' host (the conformance
@@ -90,7 +93,8 @@ let package = Package(
     .executableTarget(
       name: "displayd",
       dependencies: [
-        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayService", "DisplaySupport", "DisplayWayland", "DisplayX11",
+        "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayRender", "DisplayService", "DisplaySupport",
+        "DisplayWayland", "DisplayX11",
       ],
       linkerSettings: leanStart),
     // The real-X test rig: private servers, an RFB client for hot-plug, an Xlib inspector.

@@ -1,5 +1,4 @@
 import DisplayModel
-import DisplayRender
 
 /// A surface's handle: opaque to the daemon (an X window, a layer surface).
 public struct SurfaceID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import CRender
 import DisplayModel
+import DisplayPorts
 import DisplaySupport
 
 #if canImport(Glibc)
@@ -10,9 +11,9 @@ import DisplaySupport
 /// `maxBytes`, whose header says it decodes to at most `maxPixels`. A path that is a FIFO, a
 /// device, a huge file or a small PNG claiming to be 32767x32767 is refused before any of it
 /// is decoded, so drawing never blocks and never allocates gigabytes.
-public final class PlaceholderImage {
-  static let maxBytes = 32 << 20
-  static let maxPixels = 16 << 20
+public final class PlaceholderImage: StyleImage {
+  static let maxBytes = ImageError.maxBytes
+  static let maxPixels = ImageError.maxPixels
   static let maxSide = 16384
 
   let surface: OpaquePointer
@@ -79,26 +80,6 @@ public final class PlaceholderImage {
       case .notRegular: return .notRegular(path)
       case .tooLarge: return .tooLarge(path, width: 0, height: 0)
       }
-    }
-  }
-}
-
-/// Why a placeholder image cannot be used.
-public enum ImageError: Error, Equatable, CustomStringConvertible {
-  case unreadable(String, String)
-  case notRegular(String)
-  case notPNG(String)
-  case tooLarge(String, width: Int, height: Int)
-
-  public var description: String {
-    switch self {
-    case .unreadable(let p, let why): return "placeholder image \(p): \(why)"
-    case .notRegular(let p): return "placeholder image \(p): not a regular file"
-    case .notPNG(let p): return "placeholder image \(p): not a PNG cairo can decode"
-    case .tooLarge(let p, let w, let h) where w == 0 && h == 0:
-      return "placeholder image \(p): larger than \(PlaceholderImage.maxBytes >> 20) MiB"
-    case .tooLarge(let p, let w, let h):
-      return "placeholder image \(p): \(w)x\(h) is more than \(PlaceholderImage.maxPixels >> 20) M pixels"
     }
   }
 }

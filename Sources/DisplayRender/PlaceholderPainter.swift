@@ -1,5 +1,6 @@
 import CRender
 import DisplayModel
+import DisplayPorts
 
 #if canImport(Glibc)
   import Glibc

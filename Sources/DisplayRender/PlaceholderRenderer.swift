@@ -24,8 +24,8 @@ public enum PlaceholderRenderer {
   }
 
   /// Draws the whole picture for `content`, with `image` (the style's PNG, decoded once)
-  /// behind the text; at most `maxPixels` large. A daemon keeps a `PlaceholderPainter`
-  /// instead of making one for every picture, as this does.
+  /// behind the text; at most `maxPixels` large. A daemon's `CairoPicturePainter` keeps one
+  /// `PlaceholderPainter` instead of making one for every picture, as this does.
   public static func render(_ content: PlaceholderContent, image picture: PlaceholderImage? = nil) -> RenderedImage? {
     PlaceholderPainter()?.render(content, image: picture)
   }

@@ -1,5 +1,6 @@
 import CRender
 import DisplayModel
+import DisplayPorts
 
 /// Pixels drawn by cairo in the X server's 24-bit layout (xRGB, 32 bits a pixel), owned here
 /// until the image is freed.

@@ -1,7 +1,6 @@
 import CWayland
 import DisplayModel
 import DisplayPorts
-import DisplayRender
 
 /// The globals a layer surface is made from.
 struct SurfaceGlobals {

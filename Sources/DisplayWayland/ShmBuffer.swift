@@ -1,6 +1,6 @@
 import CWayland
 import DisplayModel
-import DisplayRender
+import DisplayPorts
 import DisplaySupport
 
 #if canImport(Glibc)

@@ -1,7 +1,6 @@
 import CWayland
 import DisplayModel
 import DisplayPorts
-import DisplayRender
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import CXrandr
 import DisplayModel
-import DisplayRender
+import DisplayPorts
 
 extension XConnection {
   /// Makes `picture` the background of `window` (of `size`), so the server repaints exposed

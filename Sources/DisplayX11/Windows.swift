@@ -1,7 +1,6 @@
 import CXrandr
 import DisplayModel
 import DisplayPorts
-import DisplayRender
 
 extension XConnection {
   /// Whether an EWMH window manager runs (`_NET_SUPPORTING_WM_CHECK` on the root).

@@ -2,6 +2,7 @@ import DisplayCLI
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplayService
 import DisplaySupport
 import DisplayWayland
@@ -51,9 +52,10 @@ struct RunCommand: Subcommand {
       log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload); lock \(lock.path)")
     }
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
+    // cairo and pango draw the placeholders, loaded with the first one.
     let daemon = try Daemon(
-      changeSource: made.server, layoutServer: made.layout, surfaces: made.surfaces, facilities: made.facilities,
-      config: config, log: log)
+      changeSource: made.server, layoutServer: made.layout, surfaces: made.surfaces, painter: CairoPicturePainter(),
+      facilities: made.facilities, config: config, log: log)
     let service = try DaemonService(
       daemon: daemon, xConnection: made.x, log: log, signals: signals, configPath: source.path, control: control
     ) { try source.load(log: log) }

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayPorts
 import DisplayRender
 import DisplayService
 import DisplaySupport

@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -138,7 +139,8 @@ extension CustomModePlanTests {
   @Test func theDaemonReleasesAMadeModeOnReloadAndOnUnplug() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let custom = try Config.parse(Array(CustomModePlanTests.rule.utf8), file: "test.json5")
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: custom, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: custom, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -103,7 +104,8 @@ import Testing
   @Test func underAutoTheDaemonChangesNothingAndItsWindowFollowsTheManagersLayout() throws {
     let surfaces = FakeSurfaceHost()
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     plugBelow(server)
@@ -123,7 +125,8 @@ import Testing
     let server = desk()
     var config = Config()
     config.desktop = .manage
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     plugBelow(server)
@@ -140,7 +143,8 @@ import Testing
       TopologyBuilder.topology(["XWAYLAND0", "XWAYLAND1"], on: ["XWAYLAND0": TopologyBuilder.m1080]))
     var config = Config()
     config.defaults.mode = .size(width: 1024, height: 768)
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     #expect(daemon.desktop == DesktopState(manager: .xwayland, policy: .auto))
     plugBelow(server)
@@ -158,7 +162,8 @@ import Testing
       Array("{ profiles: [{ name: 'p', outputs: [{ match: { output: 'eDP-1' }, mode: '1024x768' }] }] }".utf8),
       file: "c"
     ).profiles
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.setDesktopSignals(xfce, reconcile: false)
     try daemon.start()
     #expect(server.applies == 0 && daemon.activeProfile.name == nil)

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -16,7 +17,8 @@ import Testing
     let config = try Config.parse(Array(config.utf8), file: "config.json5")
     let log = Logger(level: .debug) { lines.all.append($0) }
     let daemon = try Daemon(
-      server: server, surfaces: FakeSurfaceHost(), facilities: DisplayFacilities(), config: config, log: log,
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), facilities: DisplayFacilities(),
+      config: config, log: log,
       clock: clock)
     try daemon.start()
     return daemon

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -38,7 +39,8 @@ import Testing
 
   @Test func aPluggedMonitorGetsAWindowAtItsPlaceAndUnpluggingReleasesEverything() throws {
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: immediate, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: immediate, log: quiet)
     try daemon.start()
     #expect(surfaces.held == 0)
     plug(server, 1)
@@ -56,7 +58,8 @@ import Testing
   /// heads, lit where their CRTCs are, with no read of their own.
   @Test func theDaemonsHeadsAreTheRandRBackendsOfItsSnapshot() throws {
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: immediate, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: immediate, log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -68,7 +71,8 @@ import Testing
 
   @Test func theDaemonsOwnChangesCauseNoFurtherChangeAndAUsersLaterChangeIsLeftAlone() throws {
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -89,7 +93,8 @@ import Testing
 
   @Test func aMonitorTheServerRefusesIsRetriedOnLaterChangesThenLeftUntilItChanges() throws {
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     server.refusing = [server.topology.outputs[1].id]
     plug(server, 1)
@@ -122,7 +127,8 @@ import Testing
       let surfaces = FakeSurfaceHost()
       var config = Config()
       config.defaults.content = ContentKind(rawValue: content) ?? .placeholder
-      let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+      let daemon = try Daemon(
+        server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
       try daemon.start()
       plug(server, 1)
       try daemon.handleServerEvents()
@@ -149,7 +155,8 @@ import Testing
     beta.match.productName = "BETA"
     beta.mode = .size(width: 1280, height: 1024)
     config.monitors = [alpha, beta]
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     plug(server, 1, edid: try hostileEDID(name: "ALPHA", serial: "1"))
     try daemon.handleServerEvents()
@@ -172,7 +179,8 @@ import Testing
     rule.mirror = mirror
     config.monitors = [rule]
     config.defaults.content = .none
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     plug(server, 2)
@@ -195,7 +203,8 @@ import Testing
     let server = desk()
     var config = Config()
     config.defaults.content = .mirror
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -218,7 +227,8 @@ import Testing
     let server = desk()
     var config = immediate
     config.defaults.content = .mirror
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     surfaces.mirrorsFail = true
     plug(server, 1)
@@ -237,7 +247,8 @@ import Testing
     let server = desk()
     var config = immediate
     config.defaults.content = .mirror
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     surfaces.mirrorsFailOn = ["DP-1"]
     plug(server, 1)
@@ -260,7 +271,8 @@ import Testing
     let server = desk()
     var config = immediate
     config.defaults.content = .mirror
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -276,7 +288,8 @@ import Testing
 
   @Test func anExposedSurfaceGetsItsPictureAgain() throws {
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -291,7 +304,8 @@ import Testing
   // surface, not believe the released one still shows.
   @Test func aSurfaceWhoseHeadWentIsForgottenAndMadeAgain() throws {
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()
@@ -306,7 +320,8 @@ import Testing
     let server = desk()
     var lines: [String] = []
     let daemon = try Daemon(
-      server: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(),
+      log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     // Both monitors at once: one plan of two CRTC sets; the second fails.
     plug(server, 1)
@@ -334,7 +349,8 @@ import Testing
     let server = desk()
     var lines: [String] = []
     let daemon = try Daemon(
-      server: server, surfaces: surfaces, config: Config(), log: Logger(level: .info) { lines.append($0) })
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(),
+      log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     plug(server, 1)
     surfaces.failOpen(1)
@@ -364,7 +380,8 @@ import Testing
 
   @Test func aReloadThatCannotBeAppliedLeavesThePreviousConfigInForce() throws {
     let server = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     plug(server, 1)
     try daemon.handleServerEvents()

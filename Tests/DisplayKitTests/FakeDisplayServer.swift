@@ -208,12 +208,12 @@ final class FakeDisplayServer: DisplayServer, TopologyLayoutServer, ScreenPower,
 extension Daemon {
   /// A daemon on the fake with the fake's facilities, as on an X server.
   convenience init(
-    server: FakeDisplayServer, surfaces: (any SurfaceHost)?, config: Config, log: Logger,
-    clock: any MonotonicClock = SystemClock()
+    server: FakeDisplayServer, surfaces: (any SurfaceHost)?, painter: (any PicturePainter)? = nil, config: Config,
+    log: Logger, clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
     try self.init(
-      server: server as any DisplayServer, surfaces: surfaces, facilities: server.facilities, config: config,
-      log: log, clock: clock)
+      server: server as any DisplayServer, surfaces: surfaces, painter: painter, facilities: server.facilities,
+      config: config, log: log, clock: clock)
   }
 }
 

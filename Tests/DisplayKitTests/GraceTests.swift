@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplayService
 import DisplaySupport
 import Testing
@@ -102,7 +103,8 @@ import Testing
       config.disconnectGrace = grace
       edid = try hostileEDID(name: "ALPHA", serial: "1")
       daemon = try Daemon(
-        server: server, surfaces: surfaces, config: config, log: Logger(level: .error) { _ in }, clock: clock)
+        server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config,
+        log: Logger(level: .error) { _ in }, clock: clock)
       daemon.onEvents = { [unowned self] new, _, _ in events += new }
       try daemon.start()
       plug(edid: edid)
@@ -239,7 +241,9 @@ import Testing
                                          { match: { output: "HDMI-1" }, position: "right-of eDP-1" } ] },
             { name: "solo", outputs: [ { match: { output: "eDP-1" } } ] } ] }
         """.utf8), file: "c.json5")
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet, clock: clock)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet,
+      clock: clock)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -305,7 +309,9 @@ import Testing
     // A desktop with one monitor, the main one: when it goes, nothing else is lit.
     let server = FakeDisplayServer(TopologyBuilder.topology(["HDMI-1", "DP-1"], on: ["HDMI-1": TopologyBuilder.m1080]))
     let clock = ManualClock()
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: Config(), log: quiet, clock: clock)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: Config(), log: quiet,
+      clock: clock)
     var kinds: [TopologyEventKind] = []
     daemon.onEvents = { events, _, _ in kinds += events.map(\.kind) }
     try daemon.start()

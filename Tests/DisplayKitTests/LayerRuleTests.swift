@@ -95,6 +95,38 @@ import Testing
     }
   }
 
+  /// The daemon and its ports speak of pictures as pixels and of drawing as the painter port:
+  /// cairo (behind DisplayRender), X, Wayland and every other C module are the peers' to use.
+  @Test(arguments: ["DisplayKit", "DisplayPorts"])
+  func theDaemonAndThePortsReachNoRendererServerOrCModule(_ module: String) throws {
+    let files = try Self.files(in: module)
+    #expect(!files.isEmpty, "the sources of \(module) were found")
+    let peers: Set<String> = ["DisplayRender", "DisplayX11", "DisplayWayland", "DisplayService"]
+    for file in files {
+      let reached = Self.imports(file.text).filter { peers.contains($0) || $0.hasPrefix("C") }
+      #expect(reached.isEmpty, "\(file.path) imports \(reached.sorted())")
+    }
+  }
+
+  /// The modules `Package.swift` lets target `name` import: the quoted names in the
+  /// `dependencies: [...]` that follows `name: "<name>",` (a product's `targets:` does not).
+  static func dependencies(of name: String) throws -> [String]? {
+    let path = sources.deletingLastPathComponent().appendingPathComponent("Package.swift").path
+    let manifest = try String(contentsOfFile: path, encoding: .utf8)
+    for part in manifest.components(separatedBy: "name: \"\(name)\",").dropFirst() {
+      let rest = part.drop { $0 == " " || $0 == "\n" }
+      guard rest.hasPrefix("dependencies: ["), let end = rest.firstIndex(of: "]") else { continue }
+      let quoted = rest[..<end].split(separator: "\"", omittingEmptySubsequences: false)
+      return stride(from: 1, to: quoted.count, by: 2).map { String(quoted[$0]) }
+    }
+    return nil
+  }
+
+  @Test func theDaemonDependsOnTheModelThePortsAndSupportOnly() throws {
+    #expect(try Self.dependencies(of: "DisplayKit")?.sorted() == ["DisplayModel", "DisplayPorts", "DisplaySupport"])
+    #expect(try Self.dependencies(of: "DisplayPorts")?.sorted() == ["DisplayModel", "DisplaySupport"])
+  }
+
   /// How often the model still names a RandR shape. The ports move these into the RandR
   /// backend; a ceiling that only goes down keeps a change from adding to them meanwhile.
   static let randrShapesInTheModel: [String: Int] = [

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -14,7 +15,8 @@ import Testing
     let m = TopologyBuilder.m1080
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": m, "HDMI-1": m], primary: "eDP-1"))
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     return (server, daemon)
   }

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayRender
 import DisplaySupport
 import Foundation
 import Testing
@@ -19,7 +20,9 @@ import XRig
     let rules = try Config.parse(
       Array(#"{ disconnect_grace: 0, monitors: [{ match: { output: "HDMI-1" }, scale: 2 }] }"#.utf8),
       file: "config.json5")
-    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: FakeSurfaceHost(), config: rules, log: quiet)
+    let daemon = try Daemon(
+      server: PortDisplayServer(manager), surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: rules,
+      log: quiet)
     try daemon.start()
     let automatic = try #require(manager.head("HDMI-1")?.rect)
     #expect(manager.head("HDMI-1")?.scale == 2 && automatic.width == 3840, "the rules' scale, in force")

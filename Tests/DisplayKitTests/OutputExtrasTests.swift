@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayRender
 import DisplaySupport
 import Foundation
 import Testing
@@ -211,7 +212,8 @@ import Testing
     let config = try Config.parse(
       Array("{ monitors: [ { match: { output: 'eDP-1' }, properties: { 'Broadcast RGB': 'Full', bogus: 1 } } ] }".utf8),
       file: "test.json5")
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: log)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: log)
     try daemon.start()
     #expect(server.propertyWrites == 1)
     #expect(server.properties[panel]?["Broadcast RGB"]?.value == [.text("Full")])

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -38,7 +39,8 @@ import Testing
   @Test func aPluggedHeadGetsItsRulesModeAndPlaceAndItsOwnChangeCausesNoOther() throws {
     let (manager, server) = desk()
     let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, mode: "1280x1024", position: "below main" }]"#)
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: rules, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: rules, log: quiet)
     try daemon.start()
     #expect(manager.applied.isEmpty && surfaces.held == 0, "nothing to change on the panel alone")
     manager.plug(FakeOutputManager.head("HDMI-1"))
@@ -58,7 +60,8 @@ import Testing
   /// topology: what the compositor listed, the plugged head's new instance among it.
   @Test func theDaemonsHeadsAreTheCompositorsAfterAPlugAndItsOwnChange() throws {
     let (manager, server) = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: try config(""), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: try config(""), log: quiet)
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     try daemon.handleServerEvents()
@@ -75,7 +78,8 @@ import Testing
     var graceful = Config()
     graceful.disconnectGrace = 5
     let clock = ManualClock()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: graceful, log: quiet, clock: clock)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: graceful, log: quiet, clock: clock)
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     try daemon.handleServerEvents()
@@ -98,7 +102,8 @@ import Testing
     let (manager, server) = desk()
     var lines: [String] = []
     let daemon = try Daemon(
-      server: server, surfaces: surfaces, config: try config(""), log: Logger(level: .info) { lines.append($0) })
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: try config(""),
+      log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     let before = manager.heads
@@ -125,7 +130,8 @@ import Testing
   /// is planned again, not the old one retried.
   @Test func aStaleConfigurationIsPlannedAgainFromTheChangeThatMadeItStale() throws {
     let (manager, server) = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: try config(""), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: try config(""), log: quiet)
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     manager.staleApply(1)
@@ -153,7 +159,8 @@ import Testing
           { match: { output: "HDMI-1" }, rotate: "left", position: "1920,0", content: "placeholder" } ] },
       ]
       """)
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: profiles, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: profiles, log: quiet)
     try daemon.start()
     #expect(daemon.activeProfile.name == "stacked")
     #expect(rect(manager.head("HDMI-1")) == Rect(x: 0, y: 1080, width: 1920, height: 1080))
@@ -171,7 +178,8 @@ import Testing
 
   @Test func anUnpluggedHeadIsTurnedOffAndAGoneOneLosesItsSurface() throws {
     let (manager, server) = desk()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: try config(""), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: try config(""), log: quiet)
     try daemon.start()
     manager.plug(FakeOutputManager.head("HDMI-1"))
     try daemon.handleServerEvents()
@@ -197,7 +205,8 @@ import Testing
     var lines: [String] = []
     let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, scale: 1.5 }]"#)
     let daemon = try Daemon(
-      server: server, surfaces: surfaces, config: rules, log: Logger(level: .warning) { lines.append($0) })
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: rules,
+      log: Logger(level: .warning) { lines.append($0) })
     try daemon.start()
     var head = FakeOutputManager.head("HDMI-1")
     head.capabilities.scaling = false

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -37,7 +38,8 @@ import Testing
     let panel = FakeOutputManager.head("eDP-1", at: (0, 0), panel: true)
     let manager = FakeOutputManager([panel, dell(serial: "ABC123")])
     let daemon = try Daemon(
-      server: PortDisplayServer(manager), surfaces: surfaces, config: try config(Self.byIdentity), log: quiet)
+      server: PortDisplayServer(manager), surfaces: surfaces, painter: CairoPicturePainter(),
+      config: try config(Self.byIdentity), log: quiet)
     try daemon.start()
     #expect(daemon.activeProfile == ActiveProfile(name: "desk", reason: .matched))
     #expect(manager.head("eDP-1")?.enabled == false)
@@ -50,7 +52,8 @@ import Testing
     let panel = FakeOutputManager.head("eDP-1", at: (0, 0), panel: true)
     let manager = FakeOutputManager([panel, dell(serial: "XYZ789")])
     let daemon = try Daemon(
-      server: PortDisplayServer(manager), surfaces: surfaces, config: try config(Self.byIdentity), log: quiet)
+      server: PortDisplayServer(manager), surfaces: surfaces, painter: CairoPicturePainter(),
+      config: try config(Self.byIdentity), log: quiet)
     try daemon.start()
     #expect(daemon.activeProfile == ActiveProfile(name: nil, reason: .none))
     #expect(manager.head("eDP-1")?.enabled == true)
@@ -66,7 +69,9 @@ import Testing
       FakeOutputManager.head("Built-in-1", at: (0, 0), panel: true),
       FakeOutputManager.head("HDMI-1", at: (1920, 0)),
     ])
-    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: surfaces, config: try config(""), log: quiet)
+    let daemon = try Daemon(
+      server: PortDisplayServer(manager), surfaces: surfaces, painter: CairoPicturePainter(), config: try config(""),
+      log: quiet)
     try daemon.start()
     #expect(daemon.cycleOrder.contains(.layout(.externalOnly)))
     let switched = try daemon.switchTo(.layout(.externalOnly))
@@ -80,7 +85,9 @@ import Testing
     let manager = FakeOutputManager([
       FakeOutputManager.head("DP-1", at: (0, 0)), FakeOutputManager.head("HDMI-1", at: (1920, 0)),
     ])
-    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: surfaces, config: try config(""), log: quiet)
+    let daemon = try Daemon(
+      server: PortDisplayServer(manager), surfaces: surfaces, painter: CairoPicturePainter(), config: try config(""),
+      log: quiet)
     try daemon.start()
     #expect(!daemon.cycleOrder.contains(.layout(.externalOnly)))
     let refused = try daemon.switchTo(.layout(.externalOnly))
@@ -100,7 +107,8 @@ import Testing
     let small = OutputManagerLayout.Desk(server: "the compositor", maxWidth: 3000, maxHeight: 3000)
     let rules = try config(#"monitors: [{ match: { output: "HDMI-1" }, position: "below main" }]"#)
     let daemon = try Daemon(
-      server: PortDisplayServer(manager, desk: small), surfaces: surfaces, config: rules, log: quiet)
+      server: PortDisplayServer(manager, desk: small), surfaces: surfaces, painter: CairoPicturePainter(),
+      config: rules, log: quiet)
     try daemon.start()
     #expect(daemon.cycleOrder == [.layout(.extendAbove), .layout(.mirror), .layout(.externalOnly), .layout(.mainOnly)])
     let refused = try daemon.switchTo(.layout(.extendRight))

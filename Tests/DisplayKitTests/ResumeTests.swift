@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayRender
 import DisplaySupport
 import Foundation
 import Testing
@@ -24,7 +25,8 @@ import XRig
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     config.disconnectGrace = 0
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     return (server, daemon)
   }

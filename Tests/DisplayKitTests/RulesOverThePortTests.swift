@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -24,7 +25,8 @@ import Testing
     let server = desk()
     var lines: [String] = []
     let daemon = try Daemon(
-      server: server, surfaces: surfaces, config: try rules("{match: {output: 'HDMI-1'}, position: 'left-of main'}"),
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(),
+      config: try rules("{match: {output: 'HDMI-1'}, position: 'left-of main'}"),
       log: Logger(level: .info) { lines.append($0) })
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
@@ -41,7 +43,8 @@ import Testing
   @Test func aMonitorTheRulesConfiguredIsLeftAloneAfterwards() throws {
     let server = desk()
     let daemon = try Daemon(
-      server: server, surfaces: surfaces, config: try rules(""), log: Logger(level: .error) { _ in })
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: try rules(""),
+      log: Logger(level: .error) { _ in })
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -58,7 +61,8 @@ import Testing
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var lines: [String] = []
     let daemon = try Daemon(
-      server: server, surfaces: surfaces, config: try rules(""), log: Logger(level: .warning) { lines.append($0) })
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: try rules(""),
+      log: Logger(level: .warning) { lines.append($0) })
     try daemon.start()
     server.change {
       $0.crtcs.removeLast()

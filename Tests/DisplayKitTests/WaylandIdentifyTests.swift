@@ -2,6 +2,7 @@ import CRender
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Foundation
 import Testing
@@ -211,7 +212,8 @@ struct PNGPixels {
   @Test func aCardWhoseHeadWentIsForgottenThroughTheDaemon() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let host = FakeSurfaceHost()
-    let daemon = try Daemon(server: server, surfaces: host, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: host, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     let monitors = host.held
     let overlays = try IdentifyOverlays(surfaces: host)

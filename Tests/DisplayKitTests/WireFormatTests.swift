@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplayRender
 import DisplayService
 import DisplaySupport
 import Foundation
@@ -17,7 +18,8 @@ import Testing
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let daemon = try Daemon(
-      server: server, surfaces: FakeSurfaceHost(), config: Config(), log: Logger(level: .error) { _ in })
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: Config(),
+      log: Logger(level: .error) { _ in })
     try daemon.start()
     var seen: [HeadEvent] = []
     daemon.onEvents = { events, _, _ in seen += events }

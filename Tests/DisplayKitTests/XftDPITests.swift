@@ -2,6 +2,7 @@ import DisplayCLI
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplayService
 import DisplaySupport
 import DisplayX11
@@ -30,7 +31,8 @@ let dpiProfiles = """
     server.resources = Array(resources.utf8)
     let config = try Config.parse(
       Array(dpiProfiles.replacingOccurrences(of: "OUTPUT", with: "eDP-1").utf8), file: "config.json5")
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     return (server, daemon)
   }
@@ -98,7 +100,8 @@ let dpiProfiles = """
     (server.topology.screen.mmWidth, server.topology.screen.mmHeight) = (339, 191)
     let config = try Config.parse(
       Array(dpiProfiles.replacingOccurrences(of: "OUTPUT", with: "eDP-1").utf8), file: "config.json5")
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     #expect(server.applies == 0, "nothing to change on the server's layout")
     #expect(daemon.counters.reconcilesChanged == 0, "in force: nothing was sent")
@@ -110,7 +113,8 @@ let dpiProfiles = """
     server.xsettings = XSettingsOwner(window: 0x20_0001, wmClass: "Xfsettingsd", pid: 77)
     let config = try Config.parse(
       Array(dpiProfiles.replacingOccurrences(of: "OUTPUT", with: "eDP-1").utf8), file: "config.json5")
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     #expect(daemon.xsettingsManager == "Xfsettingsd (pid 77)")
     let answer = try StatusAnswer.decode(Array(daemon.statusJSON(configPath: nil, configError: nil).serialized().utf8))

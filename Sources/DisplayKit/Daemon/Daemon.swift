@@ -1,6 +1,5 @@
 import DisplayModel
 import DisplayPorts
-import DisplayRender
 import DisplaySupport
 
 /// Which monitor is on a head, as far as the daemon tells them apart: by its EDID, else (a
@@ -74,7 +73,7 @@ public final class Daemon {
   var mirrors = MirrorRuntime()
   /// The placeholder's PNG, decoded once per config: at the start or reload of a config that
   /// shows placeholders, else when one is first drawn (a mirror that lost its source).
-  var placeholderImage: PlaceholderImage?
+  var placeholderImage: (any StyleImage)?
   /// Whether `placeholderImage` was read for this config.
   var placeholderImageRead = false
   /// The laptop lid as the service last heard it (open without logind).
@@ -82,10 +81,9 @@ public final class Daemon {
   /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
   /// host: no renderer loaded).
   public var managesWindows: Bool { surfaces != nil }
-  /// Draws every placeholder with one pango context and layout. Made with the first picture:
-  /// making it loads cairo and pango, which a daemon showing no placeholder never maps; nil
-  /// without windows.
-  lazy var painter: PlaceholderPainter? = managesWindows ? PlaceholderPainter() : nil
+  /// Draws every placeholder and reads the style's image; it loads its renderer with the
+  /// first picture, which a daemon showing no placeholder never asks for. nil without windows.
+  let painter: (any PicturePainter)?
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
   var profileRuntime = ProfileRuntime()
   /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
@@ -100,16 +98,18 @@ public final class Daemon {
   var grace = GraceRuntime()
 
   /// Selects the change events and reads the first snapshot, probing connectors once.
-  /// Without `surfaces`, the daemon only arranges the layout (`applyOnce`): cairo and pango
-  /// are never loaded. Without `facilities`, the server has none.
+  /// Without `surfaces`, the daemon only arranges the layout (`applyOnce`): the painter is
+  /// never used. Without a painter, a placeholder leaves its surface's background colour.
+  /// Without `facilities`, the server has none.
   public init(
     changeSource: any ChangeSource, layoutServer: any LayoutServer, surfaces: (any SurfaceHost)?,
-    facilities: DisplayFacilities = DisplayFacilities(), config: Config, log: Logger,
-    clock: any MonotonicClock = SystemClock()
+    painter: (any PicturePainter)? = nil, facilities: DisplayFacilities = DisplayFacilities(), config: Config,
+    log: Logger, clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
     self.changeSource = changeSource
     self.layoutServer = layoutServer
     self.surfaces = surfaces
+    self.painter = surfaces == nil ? nil : painter
     self.facilities = facilities
     self.clock = clock
     self.config = config
@@ -122,12 +122,13 @@ public final class Daemon {
 
   /// The daemon on a server whose events and layout are one object (one connection).
   public convenience init(
-    server: any DisplayServer, surfaces: (any SurfaceHost)?, facilities: DisplayFacilities = DisplayFacilities(),
-    config: Config, log: Logger, clock: any MonotonicClock = SystemClock()
+    server: any DisplayServer, surfaces: (any SurfaceHost)?, painter: (any PicturePainter)? = nil,
+    facilities: DisplayFacilities = DisplayFacilities(), config: Config, log: Logger,
+    clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
     try self.init(
-      changeSource: server, layoutServer: server, surfaces: surfaces, facilities: facilities, config: config,
-      log: log, clock: clock)
+      changeSource: server, layoutServer: server, surfaces: surfaces, painter: painter, facilities: facilities,
+      config: config, log: log, clock: clock)
   }
 
   /// With a config that shows placeholders: its PNG read and the fonts loaded now, not when
@@ -136,7 +137,8 @@ public final class Daemon {
     (placeholderImage, placeholderImageRead) = (nil, false)
     guard managesWindows, config.showsPlaceholders else { return }
     readPlaceholderImage()
-    _ = painter?.picture(PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32))
+    let warmUp = PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32)
+    _ = painter?.picture(warmUp, image: nil)
   }
 
   /// Reads the config's placeholder PNG once.
@@ -342,10 +344,11 @@ public final class Daemon {
     }
   }
 
-  /// The placeholder style's PNG, decoded; a warning and none when it cannot be used.
-  private func loadImage(_ style: PlaceholderStyle) -> PlaceholderImage? {
-    guard let path = style.image else { return nil }
-    switch PlaceholderImage.load(path) {
+  /// The placeholder style's PNG, decoded by the painter; a warning and none when it cannot
+  /// be used.
+  private func loadImage(_ style: PlaceholderStyle) -> (any StyleImage)? {
+    guard let painter else { return nil }
+    switch painter.image(for: style) {
     case .success(let image): return image
     case .failure(let error):
       log.warning("\(error); the placeholder is drawn without it")

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -19,7 +20,8 @@ import Testing
   func closedLid(_ config: Config) throws -> (FakeDisplayServer, Daemon) {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     server.change {
       $0.outputs[1].connection = .connected
@@ -64,7 +66,8 @@ import Testing
   @Test func theMainLitBeforeTheDaemonStaysInItsMode() throws {
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let rule = try config("{ monitors: [ { match: { output: 'eDP-1' }, mode: '1280x1024' } ] }")
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: rule, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: rule, log: quiet)
     try daemon.start()
     try daemon.reload(rule)
     #expect(server.topology.crtcs[0].mode == TopologyBuilder.m1080.id)
@@ -137,7 +140,8 @@ import Testing
     let server = FakeDisplayServer(TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     config.lidClosed = .disable
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.setLid(.closed, reconcile: false)
     try daemon.start()
     #expect(server.topology.crtcs[0].mode != nil, "nothing else lit: the panel stays on")

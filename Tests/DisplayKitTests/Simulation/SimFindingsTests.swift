@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -14,7 +15,8 @@ import Testing
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     let surfaces = FakeSurfaceHost()
-    let daemon = try Daemon(server: server, surfaces: surfaces, config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: surfaces, painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     server.change {
       $0.outputs[1].connection = .connected
@@ -48,7 +50,8 @@ import Testing
     var config = Config()
     config.disconnectGrace = 0
     config.lidClosed = .disable
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -83,7 +86,8 @@ import Testing
   @Test func aSwitchTheServerRefusesLeavesTheMonitorsWhereTheyAre() throws {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: Config(), log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: Config(), log: quiet)
     try daemon.start()
     for i in [2, 1] {
       server.change { $0.outputs[i].connection = .connected }
@@ -106,7 +110,8 @@ import Testing
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     config.lidClosed = .disable
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -144,7 +149,8 @@ import Testing
       TopologyBuilder.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     config.lidClosed = .disable
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[2].connection = .connected }
     try daemon.handleServerEvents()
@@ -203,7 +209,8 @@ import Testing
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
     var config = Config()
     (config.disconnectGrace, config.lidClosed) = (0, .disable)
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()
@@ -222,7 +229,8 @@ import Testing
     let world = SimWorld(connectors: SimScenario.connectors)
     var config = Config()
     (config.disconnectGrace, config.lidClosed) = (0, .disable)
-    let daemon = try Daemon(server: world, surfaces: world, config: config, log: quiet, clock: ManualClock())
+    let daemon = try Daemon(
+      server: world, surfaces: world, painter: CairoPicturePainter(), config: config, log: quiet, clock: ManualClock())
     try daemon.start()
     world.plug(1, monitor: 0)
     try daemon.handleServerEvents()
@@ -242,7 +250,8 @@ import Testing
     let config = try Config.parse(Array(text.utf8), file: "test.json5")
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let daemon = try Daemon(server: server, surfaces: FakeSurfaceHost(), config: config, log: quiet)
+    let daemon = try Daemon(
+      server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: config, log: quiet)
     try daemon.start()
     server.change { $0.outputs[1].connection = .connected }
     try daemon.handleServerEvents()

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 
 @testable import DisplayKit
@@ -159,7 +160,8 @@ extension SimRun {
     let fresh = world.fresh()
     do {
       let other = try Daemon(
-        server: fresh, surfaces: fresh, facilities: fresh.facilities, config: SimScenario.configs[config],
+        server: fresh, surfaces: fresh, painter: CairoPicturePainter(), facilities: fresh.facilities,
+        config: SimScenario.configs[config],
         log: Logger(level: .error) { _ in }, clock: ManualClock())
       try other.setLid(daemon.lid, reconcile: false)
       try other.start()

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayRender
 import DisplaySupport
 import Testing
 
@@ -23,7 +24,9 @@ import Testing
   /// eDP-1 lit as main, HDMI-1 (BETA) plugged and arranged by the daemon.
   func desk(_ config: Config) throws -> (FakeOutputManager, Daemon) {
     let manager = FakeOutputManager([FakeOutputManager.head("eDP-1", at: (0, 0), panel: true)])
-    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: surfaces, config: config, log: quiet)
+    let daemon = try Daemon(
+      server: PortDisplayServer(manager), surfaces: surfaces, painter: CairoPicturePainter(), config: config, log: quiet
+    )
     try daemon.start()
     manager.plug(head("HDMI-1", "BETA"))
     try daemon.handleServerEvents()
@@ -73,7 +76,8 @@ import Testing
     let rules = try config(
       "{ disconnect_grace: 0, defaults: { lid_closed: 'disable' }, profiles: [ { name: 'solo', outputs: [ { match: { output: 'eDP-1' } } ] } ] }"
     )
-    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: surfaces, config: rules, log: quiet)
+    let daemon = try Daemon(
+      server: PortDisplayServer(manager), surfaces: surfaces, painter: CairoPicturePainter(), config: rules, log: quiet)
     try daemon.start()
     manager.plug(head("DP-2", "ALPHA"))
     try daemon.handleServerEvents()
@@ -117,7 +121,8 @@ import Testing
       )
     }
     let daemon = try Daemon(
-      server: PortDisplayServer(manager), surfaces: surfaces, config: try rule("enabled: false"), log: quiet)
+      server: PortDisplayServer(manager), surfaces: surfaces, painter: CairoPicturePainter(),
+      config: try rule("enabled: false"), log: quiet)
     try daemon.start()
     manager.plug(head("DP-2", "ALPHA"))
     try daemon.handleServerEvents()

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayRender
 import DisplaySupport
 import Foundation
 
@@ -70,7 +71,8 @@ final class SimRun {
       let lid: LidState = random.chance(20) ? .closed : .open
       steps.append("start: config \(config) (\(SimScenario.configNames[config])), lid \(lid.rawValue)")
       daemon = try Daemon(
-        server: world, surfaces: world, facilities: world.facilities, config: SimScenario.configs[config],
+        server: world, surfaces: world, painter: CairoPicturePainter(), facilities: world.facilities,
+        config: SimScenario.configs[config],
         log: logger, clock: clock)
       try daemon.setLid(lid, reconcile: false)
       try daemon.start()
