@@ -1,5 +1,7 @@
+import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplaySupport
 import Testing
 
 /// The port over RandR's topologies, as every X conformer gets it (`TopologyLayoutServer`),
@@ -92,5 +94,40 @@ import Testing
     }
     _ = try server.read()
     #expect(server.litButDisconnected.isEmpty, "cloned with eDP-1, which is connected")
+  }
+
+  /// A change the heads do not show (the server moved a head to another CRTC at the same
+  /// place and mode, no timestamp moved) needs no reconcile, and still reaches the next plan:
+  /// the backend keeps every read, adopted or not.
+  @Test func aCrtcChangeTheHeadsDoNotShowStillReachesTheNextPlan() throws {
+    let server = FakeDisplayServer(B.topology(["eDP-1", "HDMI-1", "DP-1"], on: ["eDP-1": B.m1080, "HDMI-1": B.m1024]))
+    let (hdmi, spare) = (server.topology.outputs[1].id, server.topology.crtcs[2].id)
+    server.topology.outputs[1].possibleCrtcs.append(spare)
+    server.topology.crtcs[2].possibleOutputs.append(hdmi)
+    var config = Config()
+    config.disconnectGrace = 0
+    var lines: [String] = []
+    let log = Logger(level: .debug) { lines.append($0) }
+    let daemon = try Daemon(server: server, surfaces: nil, config: config, log: log)
+    try daemon.start()
+    let (heads, sent) = (daemon.heads, server.plans.count)
+    let crtc = try #require(server.topology.output(hdmi)?.crtc)
+    let lit = try #require(server.topology.crtcs.firstIndex { $0.id == crtc })
+    server.change {
+      $0.crtcs[2] = Crtc(
+        id: spare, x: $0.crtcs[lit].x, y: $0.crtcs[lit].y, width: $0.crtcs[lit].width, height: $0.crtcs[lit].height,
+        mode: $0.crtcs[lit].mode, outputs: [hdmi], possibleOutputs: $0.crtcs[2].possibleOutputs)
+      $0.crtcs[lit] = Crtc(id: $0.crtcs[lit].id, possibleOutputs: $0.crtcs[lit].possibleOutputs)
+      $0.outputs[1].crtc = spare
+    }
+    try daemon.handleServerEvents()
+    #expect(daemon.heads == heads && server.plans.count == sent, "nothing to react to")
+    #expect(lines.last?.contains("topology unchanged") == true, "\(lines.suffix(3))")
+    let off = try Config.parse(Array("{monitors: [{match: {output: 'HDMI-1'}, enabled: false}]}".utf8), file: "c.json5")
+    try daemon.reload(off)
+    let turnedOff = server.plans.last?.changes.contains { $0.crtc == spare && $0.mode == nil }
+    #expect(turnedOff == true, "planned on the CRTC the server has it on now")
+    #expect(server.topology.crtcs.allSatisfy { !$0.outputs.contains(hdmi) }, "HDMI-1 off")
+    #expect(daemon.heads.head(named: "HDMI-1")?.enabled == false)
   }
 }
