@@ -15,7 +15,8 @@ import Testing
   func desk() throws -> (FakeDisplayServer, [UInt8]) {
     let edid = try hostileEDID(name: "ALPHA", serial: "1")
     let server = FakeDisplayServer(
-      B.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": B.m1080, "HDMI-1": B.m1024], primary: "HDMI-1",
+      B.topology(
+        ["eDP-1", "HDMI-1"], on: ["eDP-1": B.m1080, "HDMI-1": B.m1024], primary: "HDMI-1",
         edid: ["HDMI-1": edid]))
     _ = try server.read()
     return (server, edid)
