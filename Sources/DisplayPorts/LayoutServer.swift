@@ -1,33 +1,39 @@
 import DisplayModel
 
-/// The layout a display server holds, in the daemon's terms: a snapshot to plan from, a plan
-/// put in force all or nothing, and the modes displayd made released. On X the daemon's is
-/// `RandRLayout`, through `RandROutputManager` (`XConnection` is one too, applying plans
-/// directly); on Wayland `OutputManagerLayout` does the same over any `OutputManager`. Its
-/// events are the `ChangeSource`'s.
+/// The layout a display server holds, in the daemon's terms, all of it heads: a read to plan
+/// from, a configuration put in force all or nothing, and the modes displayd made released.
+/// The backend keeps its last read, the shape of which is its own business (RandR's
+/// topology on X: `TopologyLayoutServer`), and answers from it. On X the daemon's is
+/// `RandRLayout`, through `RandROutputManager` (`XConnection` is one too); on Wayland
+/// `OutputManagerLayout` does the same over any `OutputManager`. Its events are the
+/// `ChangeSource`'s.
 public protocol LayoutServer: AnyObject {
   /// The display's name, for logs and status.
   var name: String { get }
-  /// One consistent snapshot.
-  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology
-  /// The heads a snapshot of this server is, as the output-management port describes them
-  /// (what the planners over heads take); `topology` is the last one `snapshot` read, or
-  /// the daemon's view of it (a backend whose snapshots are heads gives the heads it read).
-  func heads(of topology: Topology) -> HeadSnapshot
-  /// Applies a plan made from `topology`, all or nothing.
-  func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome
-  /// Tests `configuration`, planned from the heads of `topology` (the last snapshot, or the
-  /// daemon's view of it), then puts it in force, all or nothing: the port's answer and its
-  /// report. An empty configuration sends nothing.
-  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+  /// One consistent read of the heads, as the server says them now (no disconnect held);
+  /// the backend keeps it as its last read.
+  func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot
+  /// The last read's heads as the daemon treats them while the disconnects of `held` wait
+  /// for their grace (`HeldHeads`): each still connected, its monitor (identity and modes)
+  /// the one the backend last read on it, showing what the server shows there now.
+  func heads(holding held: HeldHeads) -> HeadSnapshot
+  /// Tests `configuration`, planned from the last read as `heads(holding:)` gives it, then
+  /// puts it in force, all or nothing: the port's answer and its report. An empty
+  /// configuration sends nothing.
+  func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   )
+  /// The heads the last read shows lit while the server calls them disconnected: a monitor
+  /// just unplugged (its CRTC still set), or one another client lit that the server has not
+  /// probed yet (the dummy driver notices a connection only when asked to re-probe).
+  var litButDisconnected: Set<String> { get }
   /// The PNP ids the makes of `snapshot`'s heads stand for (for rules matching a monitor
   /// without an EDID); none where every monitor has an EDID.
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors
-  /// Removes modes displayd made from the outputs listing them and destroys them; what the
-  /// server refused.
-  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
+  /// Removes the modes displayd made that nothing the last read shows uses from the outputs
+  /// listing them and destroys them: their names, and what the server refused. None where
+  /// the server lists no modes a client makes (wlroots).
+  func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String])
   /// How the log names the server when it refuses a configuration before anything is set
   /// ("the compositor refused the configuration: …"); nil where the backend checks a
   /// configuration itself and says why in its own words (RandR).
@@ -39,6 +45,6 @@ extension LayoutServer {
 
   public var refuser: String? { nil }
 
-  /// One consistent snapshot, without probing connectors.
-  public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
+  /// One consistent read, without probing connectors.
+  public func read() throws(DisplayError) -> HeadSnapshot { try read(ReadOptions()) }
 }

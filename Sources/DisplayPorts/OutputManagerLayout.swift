@@ -1,13 +1,14 @@
 import DisplayModel
 
-/// The daemon's layout (a `Topology` to plan from, a `Plan` to put in force) over any output
-/// manager: heads through the `Topology(heads:vendors:)` bridge, plans sent as one
-/// configuration (`OutputConfiguration(plan:in:)`), tested, then applied, and the port's
-/// answer in the daemon's `ApplyOutcome` (`outcome(_:_:_:_:refusedBy:)`, which the X layout
-/// uses too). What a display server says of its desk beyond the
+/// The daemon's layout over any output manager: heads read (bounded as the heads bridge
+/// bounds them), configurations tested, then applied. For the planners over CRTCs that check
+/// the port's, a read through the `Topology(heads:vendors:)` bridge and plans sent as one
+/// configuration (`OutputConfiguration(plan:in:)`), the port's answer in their
+/// `ApplyOutcome` (`outcome(_:_:_:_:refusedBy:)`, which the X layout uses too). What a
+/// display server says of its desk beyond the
 /// heads (its screen's limits, whether it has a primary, how the log names it) is its
 /// `Desk`. The backend's event loop stays with it: this adds no roundtrip of its own, one
-/// `heads` a snapshot and one `test` and one `apply` a plan.
+/// `heads` a read and one `test` and one `apply` a configuration.
 public final class OutputManagerLayout {
   /// What a backend states of its desk beyond the heads.
   public struct Desk: Sendable {
@@ -36,7 +37,7 @@ public final class OutputManagerLayout {
   /// Where what the bridge left out of a snapshot is said (once while it stays the same).
   let warn: (String) -> Void
   private var lastWarnings: [String] = []
-  /// The heads the last snapshot was made of, bounded as it was.
+  /// The heads the last read was made of, bounded as it was.
   private var lastHeads = HeadSnapshot(heads: [])
 
   public init(
@@ -49,15 +50,36 @@ public final class OutputManagerLayout {
     self.warn = warn
   }
 
-  /// The heads through the bridge, with the screen limits the backend states.
-  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
+  /// The heads, bounded as the bridge bounds them (what it leaves out said once), on a
+  /// screen of the lit heads' bounding box within the limits the backend states; kept as
+  /// the last read.
+  public func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot {
     let (bounded, warnings) = try manager.heads(probe: options.probe).bounded()
     report(warnings)
-    var topology = Topology(bounded: bounded, vendors: vendors(bounded.heads.map(\.make)))
-    (topology.screen.maxWidth, topology.screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
     lastHeads = bounded
-    lastHeads.screen = topology.screen
+    var screen = bounded.litBounds
+    (screen.maxWidth, screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
+    lastHeads.screen = screen
+    return lastHeads
+  }
+
+  /// A read through the `Topology(heads:vendors:)` bridge, for the planners over CRTCs that
+  /// check the port's (and `apply(_:in:)`, which takes their plans).
+  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
+    let heads = try read(options)
+    var topology = Topology(bounded: heads, vendors: vendors(heads.heads.map(\.make)))
+    topology.screen = heads.screen ?? topology.screen
     return topology
+  }
+
+  /// The last read with the held heads still connected: a compositor's head keeps what its
+  /// monitor said (wlroots withdraws a head whose monitor went, which then stays gone).
+  public func heads(holding held: HeldHeads) -> HeadSnapshot { lastHeads.holding(held) }
+
+  /// Lit heads of the last read that are not connected (none on wlroots, which lists only
+  /// attached heads).
+  public var litButDisconnected: Set<String> {
+    Set(lastHeads.heads.filter { !$0.connected && $0.rect != nil }.map(\.name))
   }
 
   /// Tests `configuration`, then applies it; an empty one sends nothing.
@@ -77,9 +99,6 @@ public final class OutputManagerLayout {
 
   /// The PNP ids the makes of `snapshot`'s heads stand for.
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { vendors(snapshot.heads.map(\.make)) }
-
-  /// The heads `topology` was made of: the last snapshot's (those the bridge kept).
-  public func heads(of topology: Topology) -> HeadSnapshot { lastHeads }
 
   /// What the bridge left out of a snapshot, said when it changes (not at every snapshot).
   private func report(_ warnings: [String]) {
@@ -114,5 +133,5 @@ public final class OutputManagerLayout {
 
   /// The port lists no modes the daemon made and must remove (on wlroots a custom mode is
   /// part of the configuration that asks for it): answered as a server without them.
-  public func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { [] }
+  public func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) { ([], []) }
 }

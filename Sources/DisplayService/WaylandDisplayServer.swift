@@ -15,10 +15,7 @@ public final class WaylandDisplayServer: DisplayServer {
   public let surfaces: WaylandSurfaces
   /// The layout half: snapshots and plans through `outputs`.
   public let layout: OutputManagerLayout
-  /// Where `primary` is reported as not applicable (once).
-  let note: (String) -> Void
   private var changes = 0
-  private var primaryNoted = false
 
   /// A compositor's layout has no maximum the planner must keep within: a screen as large as
   /// the protocol's positions can say.
@@ -31,7 +28,6 @@ public final class WaylandDisplayServer: DisplayServer {
   public init(socket: String?, log: Logger, vendors: PNPVendorTable = PNPVendorTable()) throws(DisplayError) {
     surfaces = try WaylandSurfaces(socket: socket)
     outputs = try WaylandOutputManager(sharing: surfaces)
-    note = { log.info($0) }
     layout = OutputManagerLayout(outputs, desk: Self.desk, vendors: { vendors.vendors(for: $0) }) {
       log.warning("compositor: " + $0)
     }
@@ -69,28 +65,19 @@ public final class WaylandDisplayServer: DisplayServer {
     return changes
   }
 
-  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
-  public func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
+  public func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try layout.read(options) }
+  public func heads(holding held: HeldHeads) -> HeadSnapshot { layout.heads(holding: held) }
+  public var litButDisconnected: Set<String> { layout.litButDisconnected }
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
   public var refuser: String? { layout.refuser }
-  public func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+  public func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {
     try layout.apply(configuration)
   }
 
-  /// A plan that changes no head (only a primary or a screen size, which have no Wayland
-  /// meaning) sends nothing.
-  public func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
-    if plan.primary != nil && !primaryNoted {
-      primaryNoted = true
-      note("primary: not applicable on Wayland (the compositor has no primary output); ignored")
-    }
-    return try layout.apply(plan, in: topology)
-  }
-
   /// Wayland has no modes a client makes and must remove.
-  public func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
-    try layout.releaseModes(releases)
+  public func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
+    try layout.releaseUnusedModes()
   }
 }

@@ -1,11 +1,12 @@
 import DisplayKit
 import DisplayModel
+import DisplayPorts
 import DisplaySupport
 import DisplayX11
 
 /// The X connection is the display server the daemon runs against. The conformance lives
 /// here, above both, so the daemon (DisplayKit) knows only the protocol and never X.
-extension XConnection: DisplayServer {
+extension XConnection: DisplayServer, TopologyLayoutServer {
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try readTopology(options) }
   public func heads(of topology: Topology) -> HeadSnapshot { RandROutputManager(self).snapshot(topology) }
   public func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (

@@ -1,8 +1,9 @@
 import DisplayModel
 import DisplayPorts
 
-/// The daemon's layout on X through the output-management port: snapshots are the
-/// connection's real topology (RandR's CRTCs, as the daemon plans from them), and a plan is
+/// The daemon's layout on X through the output-management port: reads are the connection's
+/// real topology (RandR's CRTCs), kept as the last read (`TopologyLayoutServer`), whose heads
+/// the daemon plans from; a configuration is planned into CRTCs by the manager; and a plan is
 /// sent as one `OutputConfiguration` (the `OutputConfiguration(plan:in:)` bridge) through
 /// `RandROutputManager`: tested, then applied. The port's answer and report come back as the
 /// daemon's `ApplyOutcome` through the translation every port layout uses
@@ -12,13 +13,15 @@ import DisplayPorts
 /// did not restore, the modes the server took after fallbacks (a mode it made by the id the
 /// server gave it), and the warnings.
 ///
-/// No read of its own: the manager plans from the snapshot the daemon's plan was made from,
+/// No read of its own: the manager plans from the read the daemon's plan was made from,
 /// and the apply finds a server changed since under its grab (`.stale`), so a plug costs the
 /// reads the daemon makes and no more.
-public final class RandRLayout: LayoutServer {
+public final class RandRLayout: TopologyLayoutServer {
   public let connection: XConnection
   /// The port it sends through; it learns which CRTCs refuse transforms.
   public let manager: RandROutputManager
+  /// The last read, and the outputs last read connected.
+  public var topologyReads = TopologyReads()
 
   public init(_ connection: XConnection) {
     self.connection = connection

@@ -56,10 +56,10 @@ func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> 
   return (connection, RandRLayout(connection), connection.facilities)
 }
 
-/// The heads of one snapshot of the desk, read as the daemon reads them: the layout server's
-/// snapshot (probing connectors when asked), then its heads, on either backend.
+/// The heads of one read of the desk, as the daemon reads them (probing connectors when
+/// asked), on either backend.
 func deskHeads(_ layout: any LayoutServer, probe: Bool) throws -> HeadSnapshot {
-  layout.heads(of: try layout.snapshot(ReadOptions(probe: probe)))
+  try layout.read(ReadOptions(probe: probe))
 }
 
 /// The query commands' help line for `--backend`.

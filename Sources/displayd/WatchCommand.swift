@@ -34,7 +34,7 @@ struct WatchCommand: Subcommand {
       return try watchThroughDaemon(daemon, stop: stop, json: json)
     }
     let connection = try connect(args)
-    let watcher = try TopologyWatcher(server: connection)
+    let watcher = try HeadWatcher(server: connection)
     Console.err("displayd: watching display \(connection.name)\n")
     _ = try watcher.run(stop: stop) { events, heads in
       write(Self.lines(events, in: heads, json: json))

@@ -104,7 +104,7 @@ import Testing
       // As the Wayland daemon reads the desk: the bridge's topology and the heads it kept.
       let layout = OutputManagerLayout(FakeOutputManager(snapshot.heads), desk: PortDisplayServer.desk)
       let t = try layout.snapshot(ReadOptions())
-      let heads = layout.heads(of: t)
+      let heads = layout.heads(holding: .none)
       let text = Self.profiled(rules, t, &draw.random)
       let config = try Config.parse(Array(text.utf8), file: "check.json5")
       let lid: LidState = draw.random.chance(50) ? .closed : .open

@@ -368,12 +368,13 @@ import Testing
 
   @Test func theWatchLoopOverAnyServerTurnsEventsIntoOneSnapshotAndItsDiff() throws {
     let server = desk()
-    let watcher = try TopologyWatcher(server: server)
+    let watcher = try HeadWatcher(server: server)
     plug(server, 1)
     server.pendingRandR += 2
     #expect(try watcher.drain() == 3)
     #expect(try watcher.refresh().map(\.kind) == [.connected], "three events, one snapshot, one change")
-    #expect(watcher.snapshots == 1 && watcher.topology == server.topology)
+    #expect(watcher.snapshots == 1 && watcher.heads == server.heads(of: server.topology))
+    #expect(server.topologyReads.last == server.topology)
     #expect(try watcher.drain() == 0 && watcher.refresh().isEmpty)
   }
 

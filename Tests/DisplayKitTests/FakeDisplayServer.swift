@@ -10,9 +10,13 @@ import DisplaySupport
 /// test changes and faults on demand. Events are queued by the test and drained by the
 /// daemon. (The surfaces are `FakeSurfaceHost`'s.) It has the desk facilities an X server has
 /// but pointer devices (a server without XInput 2): DPMS, resources and output properties.
-final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, OutputPropertyStore {
+final class FakeDisplayServer: DisplayServer, TopologyLayoutServer, ScreenPower, DesktopResources,
+  OutputPropertyStore
+{
   let name = ":fake"
   var topology: Topology
+  /// The daemon's reads, as a RandR layout keeps them.
+  var topologyReads = TopologyReads()
   /// The RandR backend over this fake: what the daemon's configurations go through.
   private(set) lazy var outputManager = RandROutputManager(server: self)
   /// RandR events waiting to be drained (each "may change the topology").
@@ -95,7 +99,7 @@ final class FakeDisplayServer: DisplayServer, ScreenPower, DesktopResources, Out
     return pendingRandR
   }
 
-  // LayoutServer.
+  // LayoutServer, over topologies.
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     if lost { throw .connectionLost(display: name) }

@@ -289,19 +289,26 @@ final class PortDisplayServer: DisplayServer {
     return manager.pendingChanges
   }
 
-  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try layout.snapshot(options) }
-  func heads(of topology: Topology) -> HeadSnapshot { layout.heads(of: topology) }
+  func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try layout.read(options) }
+  func heads(holding held: HeldHeads) -> HeadSnapshot { layout.heads(holding: held) }
+  var litButDisconnected: Set<String> { layout.litButDisconnected }
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
   var refuser: String? { layout.refuser }
-  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+  func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {
     try layout.apply(configuration)
   }
+  func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
+    try layout.releaseUnusedModes()
+  }
+
+  /// A read through the heads bridge, and a plan over its CRTCs sent as one configuration:
+  /// for the planners over CRTCs that check the port's.
+  func snapshot(_ options: ReadOptions = ReadOptions()) throws(DisplayError) -> Topology {
+    try layout.snapshot(options)
+  }
   func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
     try layout.apply(plan, in: topology)
-  }
-  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
-    try layout.releaseModes(releases)
   }
 }

@@ -83,6 +83,18 @@ import Testing
     }
   }
 
+  /// The daemon speaks heads and the ports only: RandR's model (the topology, its outputs,
+  /// CRTCs and modes, the plans over them, the modes displayd made) is the X backend's, which
+  /// keeps its last read and answers the port from it; the daemon names none of it.
+  @Test(arguments: [
+    "Topology", "Output", "OutputID", "Crtc", "CrtcID", "ModeID", "ModeRelease", "CustomModes", "Plan", "ApplyOutcome",
+  ])
+  func theDaemonNamesNoRandRShape(_ word: String) throws {
+    for file in try Self.files(in: "DisplayKit") {
+      #expect(Self.occurrences(of: word, in: file.text) == 0, "\(file.path) names \(word)")
+    }
+  }
+
   /// The daemon and its ports speak of pictures as pixels and of drawing as the painter port:
   /// cairo (behind DisplayRender), X, Wayland and every other C module are the peers' to use.
   @Test(arguments: ["DisplayKit", "DisplayPorts"])

@@ -31,7 +31,7 @@ import Testing
   @Test func theHeadsOfACompositorSayTheLitHeadsBoundingBoxAsTheirScreen() throws {
     let (_, server) = desk([FakeOutputManager.head("HDMI-1", at: (1920, 0))])
     let topology = try server.snapshot()
-    let screen = try #require(server.heads(of: topology).screen)
+    let screen = try #require(server.heads(holding: .none).screen)
     #expect(screen == topology.screen)
     #expect((screen.width, screen.height, screen.maxWidth) == (1920 + 1920, 1080, PortDisplayServer.desk.maxWidth))
   }

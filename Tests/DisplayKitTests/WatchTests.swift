@@ -72,7 +72,7 @@ extension XServerTests {
       let main = try #require(vnc.screens.first?.id)
       let watch = try WatchProcess(display: server.display)
       let observer = try XConnection(name: server.display)
-      let watcher = try TopologyWatcher(server: observer)
+      let watcher = try HeadWatcher(server: observer)
       let layouts: [[(UInt32, Int, Int)]] = [
         [(main, 1920, 1080), (main + 1, 1280, 1024)],
         [(main, 1920, 1080), (main + 1, 1280, 1024), (main + 2, 1024, 768)],
@@ -94,9 +94,9 @@ extension XServerTests {
           _ = try observer.readAvailable()
           if try observer.takeChanges() > 0 { try watcher.refresh() }
         }
-        return watcher.topology == truth
+        return observer.topologyReads.last == truth && watcher.heads == observer.heads(of: truth)
       }
-      #expect(caughtUp, "the watcher's last snapshot equals the server's final state")
+      #expect(caughtUp, "the watcher's last read equals the server's final state")
 
       // Replaying watch's events onto the state before the burst gives the state after it,
       // both as xrandr reads them.

@@ -30,7 +30,7 @@ struct MonitorKey: Equatable {
 public final class Daemon {
   /// The server's events: the descriptor the service polls, flushes and syncs.
   public let changeSource: any ChangeSource
-  /// The server's layout: snapshots, plans put in force, made modes released.
+  /// The server's layout: heads read, configurations put in force, made modes released.
   public let layoutServer: any LayoutServer
   /// The surfaces covering the monitors; nil for a daemon that only arranges the layout.
   public let surfaces: (any SurfaceHost)?
@@ -39,11 +39,10 @@ public final class Daemon {
   public let facilities: DisplayFacilities
   public private(set) var config: Config
   public let log: Logger
-  /// The watch loop's steps: the events, the snapshots, and what changed between them.
-  let watcher: TopologyWatcher
-  /// The latest snapshot.
-  public var topology: Topology { watcher.topology }
-  /// The latest snapshot's heads, as the output-management port describes them.
+  /// The watch loop's steps: the events, the reads, and what changed between them.
+  let watcher: HeadWatcher
+  /// The latest read's heads, as the output-management port describes them and the daemon
+  /// treats them (the disconnects waiting for their grace still connected).
   public var heads: HeadSnapshot { watcher.heads }
   public internal(set) var counters = DaemonCounters()
   /// The monitors covered with a surface, by head name.
@@ -115,7 +114,7 @@ public final class Daemon {
     self.clock = clock
     self.config = config
     self.log = log
-    watcher = try TopologyWatcher(source: changeSource, layout: layoutServer, probe: true)
+    watcher = try HeadWatcher(source: changeSource, layout: layoutServer, probe: true)
     desktopRuntime.signals.xwaylandExtension = facilities.xwayland
     guard surfaces != nil else { return }
     prepareDrawing()
@@ -168,7 +167,7 @@ public final class Daemon {
   }
 
   /// Drains the server's queued events and asks the surface host what those about surfaces
-  /// meant; on output changes takes a fresh snapshot and reconciles; brings the surfaces back
+  /// meant; on output changes reads the heads afresh and reconciles; brings the surfaces back
   /// in line when one of them was closed by someone else, whatever else happened.
   public func handleServerEvents() throws(DisplayError) {
     var devicesAdded = false
@@ -188,19 +187,18 @@ public final class Daemon {
       return
     }
     let old = heads
-    var new = try layoutServer.snapshot()
+    var new = try layoutServer.read()
     // Lit by someone while the server calls it disconnected, and not just unplugged (it was
     // not connected before): ask the server to probe it once rather than turn it off.
-    let unexplained = new.litButDisconnected.compactMap { new.output($0)?.name }.filter {
-      heads.head(named: $0)?.connected != true
-    }
+    let unexplained = layoutServer.litButDisconnected.filter { heads.head(named: $0)?.connected != true }
     if !unexplained.isEmpty {
       log.debug("outputs lit but disconnected: probing connectors")
-      new = try layoutServer.snapshot(ReadOptions(probe: true))
+      new = try layoutServer.read(ReadOptions(probe: true))
     }
-    // While a disconnect waits, the server's topology may differ from the daemon's view only
-    // by that monitor's return: always look.
-    guard new != topology || !grace.pending.isEmpty else {
+    // While a disconnect waits, the server's heads may differ from the daemon's only by that
+    // monitor's return: always look. Else the heads say every change to react to: their
+    // generation moves with every configuration any client sets.
+    guard new != heads || !grace.pending.isEmpty else {
       log.debug("\(randr) RandR event(s), topology unchanged")
       if resync { syncWindows() }
       return
@@ -237,14 +235,14 @@ public final class Daemon {
     return events + (try releaseUnusedModes())
   }
 
-  /// Deletes the modes displayd made that no CRTC shows any more (their monitor went, or the
-  /// config or profile no longer asks for them), then reads the result.
+  /// Has the layout server delete the modes displayd made that no CRTC shows any more (their
+  /// monitor went, or the config or profile no longer asks for them), then reads the result.
   func releaseUnusedModes() throws(DisplayError) -> [HeadEvent] {
-    let unused = CustomModes.unused(in: topology)
-    guard !unused.isEmpty else { return [] }
-    for problem in try layoutServer.releaseModes(unused) { log.warning(problem) }
-    log.info("released custom mode(s) no CRTC shows: " + unused.map(\.name).joined(separator: ", "))
-    return adopt(try layoutServer.snapshot())
+    let (released, problems) = try layoutServer.releaseUnusedModes()
+    guard !released.isEmpty else { return [] }
+    for problem in problems { log.warning(problem) }
+    log.info("released custom mode(s) no CRTC shows: " + released.joined(separator: ", "))
+    return adopt(try layoutServer.read())
   }
 
   func arrangeOnce(reason: String) throws(DisplayError) -> [HeadEvent] {
@@ -295,11 +293,12 @@ public final class Daemon {
     litByDaemon = litByDaemon.filter { pending.contains($0) || heads.head(named: $0)?.connected == true }
   }
 
-  /// Makes `new` the current snapshot (with the monitors whose disconnect waits for the grace
-  /// still in it); logs and returns what changed since the last one.
-  func adopt(_ new: Topology) -> [HeadEvent] {
+  /// Makes `new`, the server's heads just read, the daemon's (with the monitors whose
+  /// disconnect waits for the grace still in them); logs and returns what changed since the
+  /// last ones.
+  func adopt(_ new: HeadSnapshot) -> [HeadEvent] {
     let step = graceStep(new)
-    let diffed = watcher.adopt(step.view, heads: step.heads).filter { !step.quiet.contains($0.head.name) }
+    let diffed = watcher.adopt(step.heads).filter { !step.quiet.contains($0.head.name) }
     let events = step.events + diffed
     for event in events { log.info(event.summary) }
     return events

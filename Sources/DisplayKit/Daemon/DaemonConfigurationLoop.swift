@@ -34,8 +34,8 @@ extension Daemon {
         if judge(.unchanged(plan)) { return true }
         continue
       }
-      let (result, report) = try layoutServer.apply(plan.configuration, in: topology)
-      events += adopt(try layoutServer.snapshot())
+      let (result, report) = try layoutServer.apply(plan.configuration, holding: held)
+      events += adopt(try layoutServer.read())
       for warning in report.warnings { log.warning(warning) }
       let errors: [ApplyProblem]
       switch result {

@@ -1,13 +1,12 @@
 import DisplayModel
+import DisplayPorts
 import DisplaySupport
 
 /// A monitor that disconnected and may come back within the grace (a monitor going to sleep,
 /// a dock's hiccup): until then the daemon acts as if it were still there.
 struct PendingDisconnect {
-  /// The output as it was while connected: its monitor (EDID) and modes, which only the
-  /// topology the daemon keeps beside its heads needs (`masked`).
-  var output: Output
-  /// Its head as it was then: its monitor, and what the events about the disconnect show.
+  /// Its head as it was while connected: its monitor, and what the events about the
+  /// disconnect show.
   var head: Head
   /// What it showed then, to tell whether it comes back as it was.
   var geometry: Rect?
@@ -54,7 +53,7 @@ extension Daemon {
       grace.releasing.insert(name)
     }
     let old = heads
-    var events = adopt(try layoutServer.snapshot())
+    var events = adopt(try layoutServer.read())
     events += try arrange(reason: "disconnect grace over")
     report(events, old)
     syncWindows()
@@ -118,14 +117,17 @@ extension Daemon {
     armGraceTimer()
   }
 
-  /// The grace's part of adopting a snapshot: settles the monitors that came back, holds new
-  /// disconnects, and returns `real` as the daemon treats it (pending monitors still
-  /// connected) with its heads, the events to report for those monitors, and the heads whose
-  /// own events from the diff are not to be reported.
-  func graceStep(_ real: Topology) -> (view: Topology, heads: HeadSnapshot, events: [HeadEvent], quiet: Set<String>) {
-    let realHeads = layoutServer.heads(of: real)
-    var (swapped, quiet) = settleReturns(realHeads)
-    let held = holdDisconnects(realHeads)
+  /// The disconnects waiting for their grace, as the layout server is told of them: what it
+  /// holds while planning and reading (and the primary while it is one of them).
+  var held: HeldHeads { HeldHeads(pendingNames, primary: heads.primary) }
+
+  /// The grace's part of adopting a read: settles the monitors that came back, holds new
+  /// disconnects, and returns the heads as the daemon treats them (pending monitors still
+  /// connected, as the layout server holds them), the events to report for those monitors,
+  /// and the heads whose own events from the diff are not to be reported.
+  func graceStep(_ real: HeadSnapshot) -> (heads: HeadSnapshot, events: [HeadEvent], quiet: Set<String>) {
+    var (swapped, quiet) = settleReturns(real)
+    let holding = holdDisconnects(real)
     grace.releasing = []
     if !armGraceTimer() {
       // Without a timer nothing would ever end the grace: the disconnects are handled now.
@@ -133,11 +135,10 @@ extension Daemon {
       grace.pending = [:]
     }
     quiet.formUnion(grace.pending.keys)
-    let view = masked(real)
-    let heads = maskedHeads(layoutServer.heads(of: view))
+    let heads = grace.pending.isEmpty ? real : layoutServer.heads(holding: held)
     var events = swapped.flatMap { Self.swapEvents($0, in: heads) }
-    events += held.map { Self.pendingEvent($0, seconds: config.disconnectGrace, in: heads) }
-    return (view, heads, events, quiet)
+    events += holding.map { Self.pendingEvent($0, seconds: config.disconnectGrace, in: heads) }
+    return (heads, events, quiet)
   }
 
   /// Pending monitors connected again: the same one is left as it was (quiet, unless the
@@ -193,48 +194,15 @@ extension Daemon {
     let seconds = config.disconnectGrace
     guard seconds > 0 else { return [] }
     let deadline = graceDeadline()
-    var held: [PendingDisconnect] = []
+    var holding: [PendingDisconnect] = []
     for head in heads.heads
     where head.connected && grace.pending[head.name] == nil && !grace.releasing.contains(head.name) {
-      // The held output only builds the topology the daemon keeps beside its heads
-      // (`masked`); that topology lists every head the daemon's heads do.
-      guard let now = real.head(named: head.name), !now.connected,
-        let output = topology.output(named: head.name)
-      else { continue }
-      let pending = PendingDisconnect(
-        output: output, head: head, geometry: head.rect, mode: head.shownMode, deadline: deadline)
+      guard let now = real.head(named: head.name), !now.connected else { continue }
+      let pending = PendingDisconnect(head: head, geometry: head.rect, mode: head.shownMode, deadline: deadline)
       grace.pending[head.name] = pending
-      held.append(pending)
+      holding.append(pending)
       log.info("\(head.name): disconnected; waiting \(seconds) s for it to come back")
     }
-    return held
-  }
-
-  /// The heads as the daemon treats them: a head listed whose monitor's disconnect waits for
-  /// the grace still connected (a head the server no longer lists stays gone, as in `masked`).
-  func maskedHeads(_ real: HeadSnapshot) -> HeadSnapshot {
-    var view = real
-    let pending = Set(grace.pending.keys)
-    for i in view.heads.indices where pending.contains(view.heads[i].name) { view.heads[i].connected = true }
-    if view.primary == nil, let primary = heads.primary, pending.contains(primary) { view.primary = primary }
-    return view
-  }
-
-  /// `real` with every pending monitor still connected (its EDID and modes as they were, its
-  /// CRTC as the server has it now), and the primary kept while it is one of them.
-  func masked(_ real: Topology) -> Topology {
-    var view = real
-    // The topology the daemon keeps beside its heads wants the held output itself (its
-    // modes' ids, its CRTCs): found in `real` by its head's name.
-    for (name, held) in grace.pending {
-      guard let index = view.outputs.firstIndex(where: { $0.name == name }) else { continue }
-      var output = held.output
-      output.crtc = view.outputs[index].crtc
-      view.outputs[index] = output
-    }
-    if view.primary == nil, let primary = heads.primary, let held = grace.pending[primary] {
-      view.primary = held.output.id
-    }
-    return view
+    return holding
   }
 }

@@ -49,7 +49,10 @@ extension SimRun {
     var problems: [String] = []
     let real = world.topology
     let pending = daemon.grace.pending
-    if daemon.topology != daemon.masked(real) { problems.append("the daemon's view is not the server's") }
+    // The desk's last read is the server now, and the daemon's heads are that read's, held.
+    if world.topology(holding: .none) != real || daemon.heads != world.heads(holding: daemon.held) {
+      problems.append("the daemon's view is not the server's")
+    }
     let wanted = daemon.windowConfig.wantedWindows(in: daemon.topology)
     let rects = world.surfaceRects
     for want in wanted where pending[want.output.name] == nil {

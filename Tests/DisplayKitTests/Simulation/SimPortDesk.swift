@@ -90,35 +90,26 @@ final class SimPortDesk: SimDesk {
   func takeChanges(onInputDevice: () -> Void) throws(DisplayError) -> Int {
     try server.takeChanges(onInputDevice: onInputDevice)
   }
-  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try server.snapshot(options) }
-  func heads(of topology: Topology) -> HeadSnapshot { server.heads(of: topology) }
+  func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try server.read(options) }
+  func heads(holding held: HeldHeads) -> HeadSnapshot { server.heads(holding: held) }
+  var litButDisconnected: Set<String> { server.litButDisconnected }
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors { server.vendors(of: snapshot) }
   var refuser: String? { server.refuser }
+  func topology(holding held: HeldHeads) -> Topology { server.topology(holding: held) }
 
   /// As a plan's: a configuration in force that left every head as it was changed nothing.
-  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+  func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {
     let (before, sent) = (manager.heads, manager.applied.count)
-    let answer = try server.apply(configuration, in: topology)
+    let answer = try server.apply(configuration, holding: held)
     guard manager.applied.count > sent else { return answer }
     applies += 1
     if answer.result == .applied, manager.heads == before { redundantApplies.append(Self.describe(configuration)) }
     return answer
   }
-  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try server.releaseModes(releases) }
-
-  /// A configuration the compositor put in force that left every head as it was changed
-  /// nothing.
-  func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
-    let (before, sent) = (manager.heads, manager.applied.count)
-    let outcome = try server.apply(plan, in: planned)
-    guard manager.applied.count > sent, let configuration = manager.applied.last else { return outcome }
-    applies += 1
-    if outcome.problems.isEmpty, outcome.failed.isEmpty, manager.heads == before {
-      redundantApplies.append(Self.describe(configuration))
-    }
-    return outcome
+  func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
+    try server.releaseUnusedModes()
   }
 
   static func describe(_ configuration: OutputConfiguration) -> String {

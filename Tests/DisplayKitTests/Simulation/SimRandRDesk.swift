@@ -8,8 +8,10 @@ import DisplaySupport
 /// The simulated world's server on X: `FakeDisplayServer`, its config timestamp moving on a
 /// plug or an unplug (so that a plan made before one is answered stale and sends nothing),
 /// the Nth apply failing half way (rolled back) and a watch on applies that change nothing.
-final class SimRandRDesk: SimDesk {
+final class SimRandRDesk: SimDesk, TopologyLayoutServer {
   let fake: FakeDisplayServer
+  /// The daemon's reads, as a RandR layout keeps them.
+  var topologyReads = TopologyReads()
   let connectors: [String]
   /// The RandR backend over this desk: configurations are planned into CRTC plans that
   /// `apply` answers (stale, faults and all) as it answers the daemon's plans.

@@ -11,7 +11,7 @@ import DisplaySupport
 /// Nth apply fails, a surface cannot be opened, one is closed from outside), and keeps the
 /// desk's watch on applies that would change nothing. The simulation's steps and invariants
 /// see the world only through this type, so they are written once for every backend.
-final class SimWorld: DisplayServer {
+final class SimWorld: DisplayServer, TopologyView {
   let backend: SimBackend
   let desk: any SimDesk
   let host = FakeSurfaceHost()
@@ -58,6 +58,9 @@ final class SimWorld: DisplayServer {
   // The world's side: monitors, events, other clients.
 
   var topology: Topology { desk.topology }
+
+  /// The desk's last read, with `held` held.
+  func topology(holding held: HeldHeads) -> Topology { desk.topology(holding: held) }
 
   /// Which connectors hold a monitor (the panel always).
   var connected: [Bool] { plugged.indices.map { $0 == 0 || plugged[$0] != nil } }
@@ -132,28 +135,21 @@ final class SimWorld: DisplayServer {
     worldEvents = 0
     return try desk.takeChanges(onInputDevice: onInputDevice)
   }
-  func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
-    try desk.snapshot(options)
-  }
-  func heads(of topology: Topology) -> HeadSnapshot { desk.heads(of: topology) }
+  func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try desk.read(options) }
+  func heads(holding held: HeldHeads) -> HeadSnapshot { desk.heads(holding: held) }
+  var litButDisconnected: Set<String> { desk.litButDisconnected }
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors { desk.vendors(of: snapshot) }
-  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
+  func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport
   ) {
-    let answer = try desk.apply(configuration, in: topology)
+    let answer = try desk.apply(configuration, holding: held)
     guard answer.result != .stale else { return answer }
     lastApplyFailed = answer.result != .applied
     failedApplies += lastApplyFailed ? 1 : 0
     return answer
   }
-  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try desk.releaseModes(releases) }
-
-  func apply(_ plan: Plan, in planned: Topology) throws(DisplayError) -> ApplyOutcome {
-    let outcome = try desk.apply(plan, in: planned)
-    guard !outcome.stale else { return outcome }
-    lastApplyFailed = !outcome.failed.isEmpty || !outcome.problems.isEmpty || outcome.refused != nil
-    failedApplies += lastApplyFailed ? 1 : 0
-    return outcome
+  func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
+    try desk.releaseUnusedModes()
   }
 
   /// The desk's facilities, for the daemon.

@@ -11,32 +11,29 @@ public enum WatchEnd: Equatable, Sendable {
 }
 
 /// The one watch loop over a display server: selects its change events, takes the queued
-/// events, and on any that may have changed the layout takes one fresh snapshot and diffs it
-/// against the last one. `displayd watch` runs it as it is (`run`); the daemon drives its
-/// steps from the service's poll loop (`drain`, `snapshot`, `adopt`).
+/// events, and on any that may have changed the layout reads the heads once and diffs them
+/// against the last ones. `displayd watch` runs it as it is (`run`); the daemon drives its
+/// steps from the service's poll loop (`drain`, `adopt`).
 ///
 /// Sleeps in `poll()` on the source's descriptor and a signalfd with no timer, so an idle watcher
 /// costs no wake-ups.
-public final class TopologyWatcher {
+public final class HeadWatcher {
   /// Where the events come from.
   public let source: any ChangeSource
-  /// Where the snapshots come from.
+  /// Where the heads are read.
   public let layout: any LayoutServer
-  /// The latest snapshot.
-  public private(set) var topology: Topology
-  /// The latest snapshot's heads, as the output-management port describes them.
+  /// The latest heads, as the output-management port describes them.
   public private(set) var heads: HeadSnapshot
-  /// Snapshots adopted since the first.
+  /// Reads adopted since the first.
   public private(set) var snapshots = 0
 
-  /// Selects the change events, then reads the first snapshot (probing if asked) and drops
-  /// the events queued so far, which the snapshot already shows.
+  /// Selects the change events, then reads the first heads (probing if asked) and drops
+  /// the events queued so far, which the read already shows.
   public init(source: any ChangeSource, layout: any LayoutServer, probe: Bool = false) throws(DisplayError) {
     self.source = source
     self.layout = layout
     try source.selectChangeEvents()
-    topology = try layout.snapshot(ReadOptions(probe: probe))
-    heads = layout.heads(of: topology)
+    heads = try layout.read(ReadOptions(probe: probe))
     _ = try source.takeChanges {}
   }
 
@@ -46,24 +43,22 @@ public final class TopologyWatcher {
   }
 
   /// Takes every queued event; tells `onInputDevice` of an input device added and returns
-  /// how many may have changed the topology.
+  /// how many may have changed the heads.
   public func drain(_ onInputDevice: () -> Void = {}) throws(DisplayError) -> Int {
     try source.takeChanges(onInputDevice: onInputDevice)
   }
 
-  /// Makes `new` the latest snapshot, with `heads` (by default the layout server's of it);
-  /// returns what changed since the last one, between the two snapshots' heads.
-  public func adopt(_ new: Topology, heads: HeadSnapshot? = nil) -> [HeadEvent] {
+  /// Makes `new` the latest heads; returns what changed since the last ones.
+  public func adopt(_ new: HeadSnapshot) -> [HeadEvent] {
     snapshots += 1
-    let after = heads ?? layout.heads(of: new)
-    defer { (topology, self.heads) = (new, after) }
-    return HeadDiff.events(from: self.heads, to: after)
+    defer { heads = new }
+    return HeadDiff.events(from: heads, to: new)
   }
 
-  /// Takes a fresh snapshot and returns what changed since the last one.
+  /// Reads the heads afresh and returns what changed since the last ones.
   @discardableResult
   public func refresh() throws(DisplayError) -> [HeadEvent] {
-    adopt(try layout.snapshot())
+    adopt(try layout.read())
   }
 
   /// Calls `handle` with each non-empty batch of events and the heads they lead to, until a

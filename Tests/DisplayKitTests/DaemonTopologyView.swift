@@ -1,0 +1,38 @@
+import DisplayModel
+import DisplayPorts
+
+@testable import DisplayKit
+
+/// A layout server whose last read the tests can see as RandR's topology: to compare the
+/// daemon's heads with the planners and window policy over CRTCs that check them, and to
+/// record events as the topology's events were.
+protocol TopologyView: LayoutServer {
+  /// The last read with `held` held, as `heads(holding:)` gives its heads.
+  func topology(holding held: HeldHeads) -> Topology
+}
+
+extension TopologyLayoutServer {
+  func topology(holding held: HeldHeads) -> Topology { topologyReads.masked(holding: held) }
+}
+
+extension FakeDisplayServer: TopologyView {}
+
+extension PortDisplayServer: TopologyView {
+  /// Through the heads bridge, on the screen the read gave.
+  func topology(holding held: HeldHeads) -> Topology {
+    let heads = layout.heads(holding: held)
+    var topology = Topology(bounded: heads)
+    topology.screen = heads.screen ?? topology.screen
+    return topology
+  }
+}
+
+extension Daemon {
+  /// The daemon's heads as RandR's topology: its layout server's last read, with the
+  /// disconnects waiting for their grace held; the heads bridge's where the server keeps no
+  /// topology.
+  var topology: Topology {
+    guard let view = layoutServer as? any TopologyView else { return Topology(heads: heads) }
+    return view.topology(holding: held)
+  }
+}
