@@ -130,14 +130,9 @@ public struct EventRecord: Codable, Equatable, Sendable {
     case graceSeconds = "grace_seconds"
   }
 
-  /// The record of a topology event, its output's state looked up in `topology`: what the
-  /// head events' records (HeadRecords.swift) are compared with.
-  public init(_ event: TopologyEvent, in topology: Topology, time: String = timestampNow()) {
-    self.event = event.kind.rawValue
-    output = event.output.name
-    self.time = time
-    state = OutputState(event.output, in: topology)
-    graceSeconds = event.graceSeconds
+  /// A record of these fields (`grace_seconds` only for a pending disconnect).
+  public init(event: String, output: String, time: String, state: OutputState, graceSeconds: Double? = nil) {
+    (self.event, self.output, self.time, self.state, self.graceSeconds) = (event, output, time, state, graceSeconds)
   }
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
