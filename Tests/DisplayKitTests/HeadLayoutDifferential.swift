@@ -21,7 +21,9 @@ enum HeadLayoutDifferential {
     if let why = D.unsayable(t, snapshot) { return .excluded(why) }
     let plan = LidPolicy.plan(topology: t, config: config, lid: lid, previous: previous)
     if let why = limit(plan) { return .excluded(why) }
-    guard let old = OutputConfiguration(plan: plan.plan, in: t) else { return .differs(["the bridge cannot say the plan"]) }
+    guard let old = OutputConfiguration(plan: plan.plan, in: t) else {
+      return .differs(["the bridge cannot say the plan"])
+    }
     let new = HeadLidPolicy.plan(snapshot: snapshot, config: config, lid: lid, previous: previous)
     let problems = compare(old, plan.configures, new, t)
     return problems.isEmpty ? .same(heads: new.configuration.heads.count) : .differs(problems)

@@ -34,7 +34,9 @@ enum HeadPlanDifferential {
     planner.replanningMain = replanningMain
     let plan = planner.plan(settled: settled)
     if let why = randrLimit(plan) { return .excluded(why) }
-    guard let old = OutputConfiguration(plan: plan.plan, in: t) else { return .differs(["the bridge cannot say the plan"]) }
+    guard let old = OutputConfiguration(plan: plan.plan, in: t) else {
+      return .differs(["the bridge cannot say the plan"])
+    }
     let names = Set(settled.compactMap { t.output($0)?.name })
     var headPlanner = HeadPlanner(snapshot: snapshot, config: config)
     headPlanner.replanningMain = replanningMain

@@ -49,7 +49,8 @@ import Testing
     let t = B.topology(["eDP-1", "DP-1"], on: ["eDP-1": B.m1080, "DP-1": B.m1080])
     let plan = try planProfile("{name: 'p', dpi: 96, outputs: [{match: {output: 'eDP-1'}}, {match: {}}]}", on: t)
     let mm = try #require(plan.screenMillimetres)
-    #expect(OutputConfiguration(plan: plan.plan, in: t)?.physicalSize == PhysicalSize(width: mm.width, height: mm.height))
+    #expect(
+      OutputConfiguration(plan: plan.plan, in: t)?.physicalSize == PhysicalSize(width: mm.width, height: mm.height))
   }
 
   /// The rules' mode chain down to what fits the maximum screen, with its fallbacks.

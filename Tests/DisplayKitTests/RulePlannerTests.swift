@@ -18,7 +18,8 @@ import Testing
     return t
   }
 
-  func plan(_ rules: String, on t: Topology, main: String? = nil, noTransform: Set<CrtcID> = []) throws -> ReferencePlan {
+  func plan(_ rules: String, on t: Topology, main: String? = nil, noTransform: Set<CrtcID> = []) throws -> ReferencePlan
+  {
     let head = main.map { "main: '\($0)', " } ?? ""
     let config = try Config.parse(Array("{\(head)monitors: [\(rules)]}".utf8), file: "test.json5")
     let plan = HeadPlanDifferential.plan(t, config, settled: [], noTransform: noTransform)

@@ -78,9 +78,9 @@ enum LayoutRestore {
 
   /// The plan with the screen that holds `lit`, the physical size `saved` had when the
   /// screen comes back to its size, and its primary; refused past the server's maximum.
-  static func screen(_ plan: ReferencePlan, _ lit: [Rect], _ saved: Topology, _ now: Topology, _ restored: Set<OutputID>)
-    -> ReferencePlan
-  {
+  static func screen(
+    _ plan: ReferencePlan, _ lit: [Rect], _ saved: Topology, _ now: Topology, _ restored: Set<OutputID>
+  ) -> ReferencePlan {
     var plan = plan
     let w = max(now.screen.minWidth, lit.map { $0.x + $0.width }.max() ?? 0)
     let h = max(now.screen.minHeight, lit.map { $0.y + $0.height }.max() ?? 0)

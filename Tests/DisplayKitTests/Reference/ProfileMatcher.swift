@@ -4,7 +4,6 @@
 /// (`HeadProfileAssignment` over RandR's outputs).
 struct ProfileAssignment: Hashable, Sendable {
   var outputs: [OutputID]
-  init(outputs: [OutputID]) { self.outputs = outputs }
 }
 
 /// Matches profiles against RandR's connected outputs: the RandR-shaped reference
