@@ -61,8 +61,7 @@ extension OutputState {
 extension OutputRecord {
   /// One head of `outputs --json`.
   public init(_ head: Head, in snapshot: HeadSnapshot) {
-    name = head.name
-    state = OutputState(head, in: snapshot)
+    self.init(name: head.name, state: OutputState(head, in: snapshot))
   }
 }
 

@@ -77,21 +77,6 @@ public struct OutputState: Codable, Equatable, Sendable {
     case nonDesktop = "non_desktop"
     case identity
   }
-
-  public init(_ output: Output, in topology: Topology) {
-    id = Int(output.id.rawValue)
-    (connected, connection) = (output.isConnected, output.connection.rawValue)
-    primary = topology.primary == output.id
-    main = topology.mainOutput?.id == output.id
-    crtc = topology.geometry(of: output).map(RectRecord.init)
-    rotation = topology.activeCrtc(of: output)?.rotation.name
-    currentMode = topology.currentMode(of: output).map {
-      ModeRecord($0, current: true, preferred: output.preferredModes.contains($0.id))
-    }
-    mm = Millimetres(width: output.mmWidth, height: output.mmHeight)
-    nonDesktop = output.nonDesktop
-    identity = output.identity.map(EDIDRecord.init)
-  }
 }
 
 /// One output of `outputs --json`: `{"name", ...its state}`.
@@ -100,10 +85,8 @@ public struct OutputRecord: Codable, Equatable, Sendable {
   public var state: OutputState
   enum CodingKeys: String, CodingKey { case name }
 
-  public init(_ output: Output, in topology: Topology) {
-    name = output.name
-    state = OutputState(output, in: topology)
-  }
+  /// A record of these fields.
+  public init(name: String, state: OutputState) { (self.name, self.state) = (name, state) }
   public init(from decoder: any Decoder) throws {
     name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
     state = try OutputState(from: decoder)
