@@ -2,6 +2,17 @@ import DisplayModel
 
 @testable import DisplayService
 
+extension Topology {
+  /// The main output: the RandR primary when it is connected, else the first connected
+  /// built-in panel (`eDP*`, `LVDS*`, `DSI*`), else the first connected output: the
+  /// RandR-shaped reference of the snapshot's main head (HeadMain.swift).
+  var mainOutput: Output? {
+    let connected = connectedOutputs
+    if let primary, let p = connected.first(where: { $0.id == primary }) { return p }
+    return connected.first(where: \.isInternalPanel) ?? connected.first
+  }
+}
+
 // The state records of RandR's outputs: the RandR-shaped reference the heads' records
 // (HeadRecords.swift) are pinned against byte for byte.
 extension OutputState {
