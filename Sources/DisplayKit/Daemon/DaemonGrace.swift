@@ -134,7 +134,8 @@ extension Daemon {
     }
     quiet.formUnion(grace.pending.keys)
     let view = masked(real)
-    let heads = maskedHeads(layoutServer.heads(of: view))
+    // With nothing pending the view is `real`, whose heads are already made.
+    let heads = grace.pending.isEmpty ? realHeads : maskedHeads(layoutServer.heads(of: view))
     var events = swapped.flatMap { Self.swapEvents($0, in: heads) }
     events += held.map { Self.pendingEvent($0, seconds: config.disconnectGrace, in: heads) }
     return (view, heads, events, quiet)
