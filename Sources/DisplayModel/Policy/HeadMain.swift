@@ -42,6 +42,6 @@ extension Config {
   /// connected head (lit ones first). `vendors`: the PNP ids of a make, for rules matching a
   /// head without an EDID.
   public func mainOutput(in snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> Head? {
-    HeadMain.main(in: snapshot.bounded().snapshot, named: main) { settings(for: $0, vendors: vendors)?.primary == true }
+    HeadMain.main(in: snapshot.bounded().snapshot, named: main) { makesPrimary($0, vendors: vendors) }
   }
 }
