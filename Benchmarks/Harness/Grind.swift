@@ -12,7 +12,9 @@ import XRig
 #endif
 
 /// Runs DAEMON under callgrind on a private Xvnc for `plugs` cycles with `content`
-/// ("placeholder" or "none"); callgrind writes its profile to `out` when the daemon exits.
+/// ("placeholder" or "none"); callgrind writes a profile per thread (`out-01` the main one) when
+/// the daemon exits.
+///
 /// With `batched`, the daemon is stopped while the server takes each layout, so that it hears
 /// all of a plug's events at once: the same work in every run, however the events are timed.
 func grindBenchmark(plugs: Int, content: String, daemon: String, out: String, quiet: Double, batched: Bool) throws {
@@ -33,7 +35,8 @@ func grindBenchmark(plugs: Int, content: String, daemon: String, out: String, qu
   env["XDG_CONFIG_HOME"] = "/nonexistent"
   let child = try ChildProcess(
     [
-      "valgrind", "--tool=callgrind", "--callgrind-out-file=\(out)", daemon, "run", "--display", server.display,
+      "valgrind", "--tool=callgrind", "--separate-threads=yes", "--callgrind-out-file=\(out)", daemon, "run",
+      "--display", server.display,
       "--log-level", "info", "--config", dir + "/config.json5",
     ], environment: env)
   func settle() { while child.readErrorLine(timeout: quiet) != nil {} }
@@ -62,7 +65,9 @@ func grindBenchmark(plugs: Int, content: String, daemon: String, out: String, qu
     }
     settle()
     try layout(VNCClient.row([(main, 1920, 1080)]))
-    if windows { guard eventually(within: 60, { x.displaydWindows().isEmpty }) else { throw RigError("window stayed") } }
+    if windows {
+      guard eventually(within: 60, { x.displaydWindows().isEmpty }) else { throw RigError("window stayed") }
+    }
     settle()
   }
   child.signal(SIGTERM)
