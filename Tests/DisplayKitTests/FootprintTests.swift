@@ -47,11 +47,14 @@ import Testing
     var cases = sides.flatMap { w in sides.flatMap { h in scales.map { (w, h, $0, $0) } } }
     for _ in 0..<2000 {
       cases.append(
-        (Int.random(in: -5000...5000, using: &random), Int.random(in: -5000...5000, using: &random),
-          Double.random(in: -4...4, using: &random), Double.random(in: -4...4, using: &random)))
+        (
+          Int.random(in: -5000...5000, using: &random), Int.random(in: -5000...5000, using: &random),
+          Double.random(in: -4...4, using: &random), Double.random(in: -4...4, using: &random)
+        ))
     }
     for (w, h, sx, sy) in cases {
-      let extent = DisplayModel.Footprint.extent(x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
+      let extent = DisplayModel.Footprint.extent(
+        x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
       let size = DisplayModel.Footprint.scaledSize(width: w, height: h, sx: sx, sy: sy)
       #expect(size?.width == extent?.width && size?.height == extent?.height, "\(w)x\(h) by \(sx), \(sy)")
       #expect((size == nil) == (extent == nil), "\(w)x\(h) by \(sx), \(sy)")

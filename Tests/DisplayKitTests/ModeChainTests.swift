@@ -22,7 +22,9 @@ import Testing
     var random = SystemRandomNumberGenerator()
     for _ in 0..<500 {
       let all = randomModes(Int.random(in: 0...24, using: &random), &random)
-      let firsts: [PlannedMode?] = (0..<3).map { _ in Bool.random(using: &random) ? all.randomElement(using: &random) : nil }
+      let firsts: [PlannedMode?] = (0..<3).map { _ in
+        Bool.random(using: &random) ? all.randomElement(using: &random) : nil
+      }
       #expect(ModeChoice.chain(firsts, all) == ModeChoice.chain(firsts, all, key: { $0 }))
     }
   }
