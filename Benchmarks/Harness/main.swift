@@ -7,6 +7,9 @@
 //   displayd-bench wayland-plug [RUNS]               on the rig's sway: plug -> hook against kanshi
 //   displayd-bench wayland-mirror [SECONDS [ROUNDS]] on sway: mirror CPU against wl-mirror
 //   displayd-bench wayland-rss [MONITORS [ROUNDS]]   RSS with MONITORS heads, sway against Xvnc
+//   displayd-bench grind PLUGS placeholder|none DISPLAYD OUT [QUIET [batched]]
+//                                    DISPLAYD under callgrind for PLUGS plugs: instructions,
+//                                    which load does not change (run it with 0 plugs too)
 //
 // The Wayland ones need the rig of scripts/wayland-rig (root); without it they say why and
 // are skipped.
@@ -50,11 +53,16 @@ do {
   case "wayland-rss":
     try waylandRSSBenchmark(
       monitors: args.count > 1 ? Int(args[1]) ?? 4 : 4, rounds: args.count > 2 ? Int(args[2]) ?? 3 : 3)
+  case "grind" where args.count >= 5:
+    try grindBenchmark(
+      plugs: Int(args[1]) ?? 10, content: args[2], daemon: args[3], out: args[4],
+      quiet: args.count > 5 ? Double(args[5]) ?? 1 : 1, batched: args.count > 6 && args[6] == "batched")
   case "animate" where args.count == 3: try animate(display: args[1], fps: Int(args[2]) ?? 60)
   default:
     print(
       "usage: displayd-bench plug [RUNS] | cpu [PLUGS] | rss [PLUGS [MONITORS]] | mirror [SECONDS [auto|bilinear|nearest]]"
         + " | wayland-plug [RUNS] | wayland-mirror [SECONDS [ROUNDS]] | wayland-rss [MONITORS [ROUNDS]]"
+        + " | grind PLUGS placeholder|none DISPLAYD OUT [QUIET [batched]]"
     )
     exit(64)
   }

@@ -53,7 +53,15 @@ public enum RandRHeadValues {
 
   /// The head transforms a CRTC that can do `allowed` offers.
   public static func transforms(allowed: Rotation) -> Set<HeadTransform> {
-    Set(HeadTransform.allCases.filter { rotation($0, allowed: allowed) != nil })
+    // Asked for every head of every snapshot: looked up. Only the six rotation and
+    // reflection bits can make a spelling allowed.
+    transformsByBits[Int(allowed.rawValue & 0x3f)]
+  }
+
+  /// `transforms(allowed:)` for each combination of the six bits.
+  private static let transformsByBits: [Set<HeadTransform>] = (0..<64).map { bits in
+    let allowed = Rotation(rawValue: UInt16(bits))
+    return Set(HeadTransform.allCases.filter { rotation($0, allowed: allowed) != nil })
   }
 
   /// The CRTC transform for the port's `scale` (the head shows an area `scale` times its

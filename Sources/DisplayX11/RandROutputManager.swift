@@ -44,12 +44,13 @@ public final class RandROutputManager: OutputManager {
 
   private func head(_ output: Output, _ topology: Topology) -> Head {
     let edid = output.identity
-    let modes = topology.modes(of: output)
     let crtc = topology.activeCrtc(of: output)
+    let (modes, shown) = headModes(output, topology, showing: crtc?.mode)
     var head = Head(
       name: output.name, edid: output.edid, mmWidth: output.mmWidth, mmHeight: output.mmHeight,
-      connected: output.isConnected, enabled: crtc != nil, isInternalPanel: output.isInternalPanel,
-      nonDesktop: output.nonDesktop)
+      connected: output.isConnected, enabled: crtc != nil, modes: modes, scaledArea: .randr,
+      isInternalPanel: output.isInternalPanel, nonDesktop: output.nonDesktop,
+      capabilities: capabilities(output, topology))
     head.serverID = UInt64(exactly: output.id.rawValue)
     head.connectionUnknown = output.connection == .unknown
     if let edid {
@@ -58,18 +59,28 @@ public final class RandROutputManager: OutputManager {
       head.serial = edid.serial ?? ""
       head.description = [head.make, head.model, head.serial].filter { !$0.isEmpty }.joined(separator: " ")
     }
-    head.modes = modes.enumerated().map { index, mode in
-      RandRHeadValues.headMode(mode, preferred: index < output.preferredCount)
-    }
-    head.capabilities = capabilities(output, topology)
-    head.scaledArea = .randr
     guard let crtc else { return head }
-    head.currentMode = modes.firstIndex { $0.id == crtc.mode }
+    head.currentMode = shown
     (head.x, head.y) = (crtc.x, crtc.y)
     head.transform = RandRHeadValues.transform(crtc.rotation)
     head.spelling = crtc.rotation.spelling
     head.scale = RandRHeadValues.scale(crtc.transform)
     return head
+  }
+
+  /// The output's modes the topology lists, in the output's order (the first
+  /// `preferredCount` of them preferred), as the head lists them; and the index of the first
+  /// that is `shown`. One pass, without the array of RandR modes: every snapshot makes them.
+  private func headModes(_ output: Output, _ topology: Topology, showing shown: ModeID?) -> ([HeadMode], Int?) {
+    var modes: [HeadMode] = []
+    modes.reserveCapacity(output.modes.count)
+    var index: Int?
+    for id in output.modes {
+      guard let mode = topology.modes[id] else { continue }
+      if index == nil, mode.id == shown { index = modes.count }
+      modes.append(RandRHeadValues.headMode(mode, preferred: modes.count < output.preferredCount))
+    }
+    return (modes, index)
   }
 
   /// What the head's CRTC can do, or any of its possible CRTCs when it has none lit.

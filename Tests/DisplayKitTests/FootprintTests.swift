@@ -38,6 +38,29 @@ import Testing
     #expect(s.largest == (8192, 4096))
   }
 
+  /// A head's area skips the matrix: the same sizes, and the same nil past `Int`, as the
+  /// extent of the scale matrix, over sides of every sign and size and any scale.
+  @Test func theScaledSizeIsTheExtentOfTheScaleMatrix() {
+    var random = SystemRandomNumberGenerator()
+    let sides = [0, 1, -1, 7, 1080, -1920, 65535, 1 << 40, Int.max, Int.min]
+    let scales = [0.0, 1, 0.5, 1.0 / 3, 2.75, -1.25, 1e-300, 1e30, 1e300]
+    var cases = sides.flatMap { w in sides.flatMap { h in scales.map { (w, h, $0, $0) } } }
+    for _ in 0..<2000 {
+      cases.append(
+        (
+          Int.random(in: -5000...5000, using: &random), Int.random(in: -5000...5000, using: &random),
+          Double.random(in: -4...4, using: &random), Double.random(in: -4...4, using: &random)
+        ))
+    }
+    for (w, h, sx, sy) in cases {
+      let extent = DisplayModel.Footprint.extent(
+        x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
+      let size = DisplayModel.Footprint.scaledSize(width: w, height: h, sx: sx, sy: sy)
+      #expect(size?.width == extent?.width && size?.height == extent?.height, "\(w)x\(h) by \(sx), \(sy)")
+      #expect((size == nil) == (extent == nil), "\(w)x\(h) by \(sx), \(sy)")
+    }
+  }
+
   @Test func aTransformThatSendsACornerToInfinityHasNoFootprint() {
     #expect(TopologyBuilder.m1080.footprint(.normal, CrtcTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 0])) == nil)
     #expect(TopologyBuilder.m1080.footprint(.normal, CrtcTransform(matrix: [1e300, 0, 0, 0, 1, 0, 0, 0, 1])) == nil)

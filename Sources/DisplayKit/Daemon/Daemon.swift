@@ -288,9 +288,13 @@ public final class Daemon {
     let present = { (name: String, key: MonitorKey) in
       pending.contains(name) || self.heads.head(named: name).map { $0.connected && MonitorKey($0) == key } ?? false
     }
-    settled = settled.filter { present($0.key, $0.value) }
-    failures = failures.filter { present($0.key, $0.value.monitor) }
-    litByDaemon = litByDaemon.filter { pending.contains($0) || heads.head(named: $0)?.connected == true }
+    // Each reconcile asks, and mostly nothing went: no tables made again then.
+    if !settled.allSatisfy({ present($0.key, $0.value) }) { settled = settled.filter { present($0.key, $0.value) } }
+    if !failures.allSatisfy({ present($0.key, $0.value.monitor) }) {
+      failures = failures.filter { present($0.key, $0.value.monitor) }
+    }
+    let lit = { (name: String) in pending.contains(name) || self.heads.head(named: name)?.connected == true }
+    if !litByDaemon.allSatisfy(lit) { litByDaemon = litByDaemon.filter(lit) }
   }
 
   /// Makes `new`, the server's heads just read, the daemon's (with the monitors whose

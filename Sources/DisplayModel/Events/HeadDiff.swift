@@ -11,21 +11,25 @@ public enum HeadDiff {
     let before = byName(old)
     let after = byName(new)
     var events: [HeadEvent] = []
-    for head in firsts(new) { events += changes(of: head, before: before[head.name]) }
-    for gone in firsts(old) where gone.connected && after[gone.name] == nil {
+    for head in firsts(new) { events += changes(of: head, before: before(head.name)) }
+    for gone in firsts(old) where gone.connected && after(gone.name) == nil {
       events.append(HeadEvent(kind: .disconnected, head: gone))
     }
     if let main = mainChange(old: old, new: new) { events.append(main) }
     return events
   }
 
-  /// Each name's first head.
-  private static func byName(_ snapshot: HeadSnapshot) -> [String: Head] {
-    Dictionary(snapshot.heads.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+  /// Each name's first head: looked for in order on a desk of a few heads, where a table
+  /// of them costs more than the search.
+  private static func byName(_ snapshot: HeadSnapshot) -> (String) -> Head? {
+    guard snapshot.heads.count > 8 else { return { name in snapshot.heads.first { $0.name == name } } }
+    let table = Dictionary(snapshot.heads.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    return { table[$0] }
   }
 
   /// The heads in order, each name's first only.
   private static func firsts(_ snapshot: HeadSnapshot) -> [Head] {
+    if snapshot.namesAreUnique { return snapshot.heads }
     var seen: Set<String> = []
     return snapshot.heads.filter { seen.insert($0.name).inserted }
   }

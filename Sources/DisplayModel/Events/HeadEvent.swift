@@ -47,8 +47,6 @@ extension HeadSnapshot {
   /// The main head: the primary when connected, else the first connected built-in panel,
   /// else the first connected head (as `Topology.mainOutput`).
   public var mainHead: Head? {
-    let connected = heads.filter(\.connected)
-    if let primary, let head = connected.first(where: { $0.name == primary }) { return head }
-    return connected.first(where: \.isInternalPanel) ?? connected.first
+    HeadMain.ofSnapshot(self, heads.indices.filter { heads[$0].connected }).map { heads[$0] }
   }
 }

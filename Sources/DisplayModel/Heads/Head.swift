@@ -127,8 +127,7 @@ public enum ScaledArea: Hashable, Sendable {
       let sy = HeadTransform.quantized(scale.y, ScaleQuantum.randr)
     {
       let (w, h) = transform.swapsAxes ? (height, width) : (width, height)
-      size = Footprint.extent(x: 0, y: 0, width: w, height: h, matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1])
-        .map { ($0.width, $0.height) }
+      size = Footprint.scaledSize(width: w, height: h, sx: sx, sy: sy)
     }
     guard let size, size.width > 0, size.height > 0 else { return nil }
     return size

@@ -9,6 +9,8 @@ extension HeadSnapshot {
   /// (the bridge's ids come from names) and the heads past `maxHeads` are left out, and a
   /// head's modes past `maxModes`, keeping its current and preferred modes. Pure.
   public func bounded() -> (snapshot: HeadSnapshot, warnings: [String]) {
+    // Every desk is within bounds: the daemon asks several times per event.
+    if isWithinBounds { return (self, []) }
     var warnings: [String] = []
     var seen: Set<String> = []
     var kept: [Head] = []
@@ -31,6 +33,25 @@ extension HeadSnapshot {
     var result = self
     result.heads = kept
     return (result, warnings)
+  }
+
+  /// Whether `bounded()` would leave every head as it is: no name twice, at most `maxHeads`
+  /// heads, none with more than `maxModes` modes.
+  var isWithinBounds: Bool {
+    heads.count <= Self.maxHeads && heads.allSatisfy { $0.modes.count <= Self.maxModes } && namesAreUnique
+  }
+
+  /// Whether no two heads share a name. Pairwise up to `maxHeads` heads: a desk has few,
+  /// and a set of names costs more than comparing them.
+  var namesAreUnique: Bool {
+    guard heads.count <= Self.maxHeads else {
+      var seen: Set<String> = []
+      return heads.allSatisfy { seen.insert($0.name).inserted }
+    }
+    for (i, head) in heads.enumerated() {
+      for other in heads[..<i] where other.name == head.name { return false }
+    }
+    return true
   }
 
   /// The head with `maxModes` modes in their order: the current one, the preferred ones,

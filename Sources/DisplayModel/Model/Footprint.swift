@@ -51,6 +51,20 @@ public enum Footprint {
       x: x.addingReportingOverflow(left).partialValue, y: y.addingReportingOverflow(top).partialValue,
       width: width, height: height)
   }
+
+  /// The size `extent` gives for the scale matrix `[sx, 0, 0, 0, sy, 0, 0, 0, 1]`, by the
+  /// same arithmetic without the matrix and corner arrays: a head's area is asked for
+  /// many times per event.
+  public static func scaledSize(width: Int, height: Int, sx: Double, sy: Double) -> (width: Int, height: Int)? {
+    let (x, y) = (sx * Double(width), sy * Double(height))
+    guard let left = Int(exactly: floor(min(0, x))), let right = Int(exactly: ceil(max(0, x))),
+      let top = Int(exactly: floor(min(0, y))), let bottom = Int(exactly: ceil(max(0, y)))
+    else { return nil }
+    let (w, widthOverflow) = right.subtractingReportingOverflow(left)
+    let (h, heightOverflow) = bottom.subtractingReportingOverflow(top)
+    guard !widthOverflow, !heightOverflow else { return nil }
+    return (w, h)
+  }
 }
 
 /// The steps a backend keeps a scale in: RandR's 16.16 fixed point, `wl_fixed`'s 24.8.
@@ -69,8 +83,7 @@ extension HeadTransform {
   )? {
     guard let s = Self.quantized(scale, quantum) else { return nil }
     let (tw, th) = swapsAxes ? (height, width) : (width, height)
-    return Footprint.extent(x: 0, y: 0, width: tw, height: th, matrix: [s, 0, 0, 0, s, 0, 0, 0, 1])
-      .map { ($0.width, $0.height) }
+    return Footprint.scaledSize(width: tw, height: th, sx: s, sy: s)
   }
 
   /// `scale` in steps of 1/`quantum`, truncated (as `XDoubleToFixed`); nil when it is not a

@@ -60,7 +60,7 @@ public enum HeadModePolicy {
       if let made { requested = made }
       customWarning = why
     }
-    let chain = ModeChoice.chain([requested, preferred, largest], all, key: { $0 })
+    let chain = ModeChoice.chain([requested, preferred, largest], all)
     let warning = ModeChoice.warning(
       head.name, request, met: requested != nil, using: chain.first.map(label), custom: customWarning)
     return (chain, warning)

@@ -146,18 +146,27 @@ public struct HeadPlanner {
       layout.warnings.append(.noModes(output: head.name, leftOff: false))
       return nil
     }
-    // A few fallbacks, no larger than the choice, as the RandR planner tries them.
-    // A request already asked is not tried again (a head may list one size and rate twice).
-    var asked: Set<HeadModeRequest> = [mode.request]
-    let fallbacks = modes[(index + 1)...].filter {
-      $0.width <= mode.width && $0.height <= mode.height && asked.insert($0.request).inserted
-    }
     let origin = place(size, settings.position, main: main, rects: layout.rects)
     layout.rects[head.name] = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
     return HeadTarget(
-      mode: mode, fallbacks: Array(fallbacks.prefix(Self.maxFallbacks)), transform: transform,
+      mode: mode, fallbacks: Self.fallbacks(modes[(index + 1)...], after: mode), transform: transform,
       spelling: spelling(head, settings, transform), scale: scale, filter: settings.scaleFilter,
       scaled: settings.scale != nil, modeIsDefault: settings.mode == .preferred && settings.custom == nil)
+  }
+
+  /// A few fallbacks for `mode`, no larger than it, as the RandR planner tries them: the
+  /// first `maxFallbacks` of `later`, a request already asked not tried again (a head may
+  /// list one size and rate twice).
+  static func fallbacks(_ later: ArraySlice<PlannedMode>, after mode: PlannedMode) -> [PlannedMode] {
+    var asked = [mode.request]
+    var fallbacks: [PlannedMode] = []
+    for candidate in later where candidate.width <= mode.width && candidate.height <= mode.height {
+      guard fallbacks.count < maxFallbacks else { break }
+      guard !asked.contains(candidate.request) else { continue }
+      asked.append(candidate.request)
+      fallbacks.append(candidate)
+    }
+    return fallbacks
   }
 
   /// RandR's spelling of the transform a head gets: the rule's, when the head gets the one

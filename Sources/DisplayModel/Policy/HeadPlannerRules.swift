@@ -132,6 +132,8 @@ extension Config {
   /// The first `monitors` rule matching the head: by its connector name and its EDID, else
   /// the make, model and serial it says (`HeadIdentity`, `vendors` for the PNP ids of a make).
   public func rule(for head: Head, vendors: PNPVendors = .none) -> MonitorRule? {
+    // Asked of every head several times per event: no rules, no EDID to parse.
+    guard !monitors.isEmpty else { return nil }
     let edid = head.edid.flatMap { try? EDID(bytes: $0) }
     let identity =
       edid == nil ? HeadIdentity(make: head.make, model: head.model, serial: head.serial, vendors: vendors) : nil
@@ -142,5 +144,12 @@ extension Config {
   /// nil when a rule says to ignore it.
   public func settings(for head: Head, vendors: PNPVendors = .none) -> MonitorSettings? {
     settings(by: rule(for: head, vendors: vendors))
+  }
+
+  /// Whether the head's settings make it primary (`settings(for:vendors:)?.primary`), without
+  /// making them: main is found several times per event.
+  func makesPrimary(_ head: Head, vendors: PNPVendors) -> Bool {
+    guard let rule = rule(for: head, vendors: vendors) else { return defaults.primary }
+    return !rule.ignore && (rule.primary ?? defaults.primary)
   }
 }

@@ -50,13 +50,37 @@ enum ModeChoice {
   /// every other mode, largest first (a planner walks down the chain until the layout fits),
   /// each once by `key`.
   static func chain<M: ChoosableMode, K: Hashable>(_ firsts: [M?], _ all: [M], key: (M) -> K) -> [M] {
-    let rest = all.sorted { (pixels($0), $0.refreshHz) > (pixels($1), $1.refreshHz) }
     var chain: [M] = []
-    var seen: Set<K> = []
-    for mode in firsts.compactMap({ $0 }) + rest where seen.insert(key(mode)).inserted {
+    var seen = Set<K>(minimumCapacity: firsts.count + all.count)
+    for mode in firsts.compactMap({ $0 }) + largestFirst(all) where seen.insert(key(mode)).inserted {
       chain.append(mode)
     }
     return chain
+  }
+
+  /// `chain` with each mode once by equality, for modes that are their own key (a head's):
+  /// compared in place up to `linearModes` modes, where copying and hashing a mode into a
+  /// set costs more than comparing it with the few before.
+  static func chain<M: ChoosableMode & Hashable>(_ firsts: [M?], _ all: [M]) -> [M] {
+    guard all.count <= linearModes else { return chain(firsts, all, key: { $0 }) }
+    var chain: [M] = []
+    // Equal modes have equal sizes and refreshes: only those are compared whole.
+    var sizes: [(Int, Int, Double)] = []
+    for mode in firsts.compactMap({ $0 }) + largestFirst(all) {
+      let size = (mode.width, mode.height, mode.refreshHz)
+      guard !sizes.indices.contains(where: { sizes[$0] == size && chain[$0] == mode }) else { continue }
+      chain.append(mode)
+      sizes.append(size)
+    }
+    return chain
+  }
+
+  /// Modes a chain compares in place: more than a monitor lists.
+  static let linearModes = 128
+
+  /// Every mode, the most pixels first, then the highest refresh.
+  private static func largestFirst<M: ChoosableMode>(_ all: [M]) -> [M] {
+    all.sorted { (pixels($0), $0.refreshHz) > (pixels($1), $1.refreshHz) }
   }
 
   /// The warning for a choice: the request unmet (`using` the chain's first), joined with the
