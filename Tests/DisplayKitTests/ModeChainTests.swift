@@ -29,6 +29,17 @@ import Testing
     }
   }
 
+  @Test func theOrderFoundWithoutMovingModesIsTheSortedModesAndItsFirstTheLargest() {
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<500 {
+      let all = randomModes(Int.random(in: 0...24, using: &random), &random)
+      let sorted = all.sorted { (ModeChoice.pixels($0), $0.refreshHz) > (ModeChoice.pixels($1), $1.refreshHz) }
+      let order = ModeChoice.largestFirstOrder(all)
+      #expect(order.map { all[$0] } == sorted)
+      #expect(order.first.map { all[$0] } == ModeChoice.largest(all))
+    }
+  }
+
   @Test func theFallbacksAreTheFirstFewSmallerModesOfRequestsNotAskedBefore() {
     var random = SystemRandomNumberGenerator()
     for _ in 0..<500 {

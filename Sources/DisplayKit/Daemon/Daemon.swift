@@ -37,7 +37,7 @@ public final class Daemon {
   /// The server's desk facilities (resources, output properties, pointer devices, power):
   /// a nil one is a feature the server has not, which the daemon then leaves out.
   public let facilities: DisplayFacilities
-  public private(set) var config: Config
+  public private(set) var config: Config { didSet { deskCache = nil } }
   public let log: Logger
   /// The watch loop's steps: the events, the reads, and what changed between them.
   let watcher: HeadWatcher
@@ -77,7 +77,10 @@ public final class Daemon {
   /// Whether `placeholderImage` was read for this config.
   var placeholderImageRead = false
   /// The laptop lid as the service last heard it (open without logind).
-  public private(set) var lid = LidState.open
+  public private(set) var lid = LidState.open { didSet { deskCache = nil } }
+  /// `desk` for the heads of the watcher's read `snapshots`, the lid and the config: asked
+  /// for several times per event.
+  var deskCache: (snapshots: Int, desk: DeskKey)?
   /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
   /// host: no renderer loaded).
   public var managesWindows: Bool { surfaces != nil }

@@ -265,6 +265,12 @@ public struct HeadSnapshot: Hashable, Sendable {
     self.screen = screen
   }
 
+  /// Every field equal; the cheap ones first: the daemon compares each read with the last,
+  /// and two reads a change apart differ by generation.
+  public static func == (a: HeadSnapshot, b: HeadSnapshot) -> Bool {
+    a.generation == b.generation && a.primary == b.primary && a.screen == b.screen && a.heads == b.heads
+  }
+
   public func head(named name: String) -> Head? { heads.first { $0.name == name } }
 
   /// The heads `names` names, in that order; every connected head when there are none.

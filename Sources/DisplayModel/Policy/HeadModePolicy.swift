@@ -41,9 +41,13 @@ public enum HeadModePolicy {
   ) {
     // A mode without area is no mode (a head's sizes come from outside).
     let usable = { (m: HeadMode) in m.width > 0 && m.height > 0 }
-    let all = head.modes.filter { !$0.custom && usable($0) }.map(PlannedMode.init)
+    var all: [PlannedMode] = []
+    all.reserveCapacity(head.modes.count)
+    for mode in head.modes where !mode.custom && usable(mode) { all.append(PlannedMode(mode)) }
     let preferred = head.modes.first(where: \.preferred).flatMap { usable($0) ? PlannedMode($0) : nil }
-    let largest = ModeChoice.largest(all)
+    // Every plan asks each head: the order is found once, for the largest and the chain.
+    let order = ModeChoice.largestFirstOrder(all)
+    let largest = order.first.map { all[$0] }
     let anySize = head.capabilities.anySize
     let current = head.enabled ? head.mode.flatMap { usable($0) ? PlannedMode($0) : nil } : nil
     var requested = ModeChoice.requested(
@@ -60,7 +64,7 @@ public enum HeadModePolicy {
       if let made { requested = made }
       customWarning = why
     }
-    let chain = ModeChoice.chain([requested, preferred, largest], all)
+    let chain = ModeChoice.chain([requested, preferred, largest], all, order: order)
     let warning = ModeChoice.warning(
       head.name, request, met: requested != nil, using: chain.first.map(label), custom: customWarning)
     return (chain, warning)

@@ -62,17 +62,33 @@ enum ModeChoice {
   /// compared in place up to `linearModes` modes, where copying and hashing a mode into a
   /// set costs more than comparing it with the few before.
   static func chain<M: ChoosableMode & Hashable>(_ firsts: [M?], _ all: [M]) -> [M] {
+    chain(firsts, all, order: largestFirstOrder(all))
+  }
+
+  /// `chain` over `all` in `order` (`largestFirstOrder(all)`), which the caller has already.
+  static func chain<M: ChoosableMode & Hashable>(_ firsts: [M?], _ all: [M], order: [Int]) -> [M] {
     guard all.count <= linearModes else { return chain(firsts, all, key: { $0 }) }
     var chain: [M] = []
+    chain.reserveCapacity(firsts.count + all.count)
     // Equal modes have equal sizes and refreshes: only those are compared whole.
     var sizes: [(Int, Int, Double)] = []
-    for mode in firsts.compactMap({ $0 }) + largestFirst(all) {
+    sizes.reserveCapacity(firsts.count + all.count)
+    func add(_ mode: M) {
       let size = (mode.width, mode.height, mode.refreshHz)
-      guard !sizes.indices.contains(where: { sizes[$0] == size && chain[$0] == mode }) else { continue }
+      guard !sizes.indices.contains(where: { sizes[$0] == size && chain[$0] == mode }) else { return }
       chain.append(mode)
       sizes.append(size)
     }
+    for case let mode? in firsts { add(mode) }
+    for index in order { add(all[index]) }
     return chain
+  }
+
+  /// The indices of `all` in `largestFirst`'s order, found without moving the modes (a
+  /// head's are large); its first is `largest(all)`'s.
+  static func largestFirstOrder<M: ChoosableMode>(_ all: [M]) -> [Int] {
+    let keys = all.map { (pixels($0), $0.refreshHz) }
+    return keys.indices.sorted { keys[$0] > keys[$1] }
   }
 
   /// Modes a chain compares in place: more than a monitor lists.
