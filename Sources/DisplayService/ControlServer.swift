@@ -43,7 +43,6 @@ public final class ControlServer {
   public var onProfileSwitch: (ControlProtocol.SwitchRequest) -> JSON = { _ in ControlProtocol.error("starting") }
   /// Answers `apply`.
   public var onApply: (String?) -> JSON = { _ in ControlProtocol.error("starting") }
-  static let maxLine = ControlProtocol.maxLine
   static let maxPending = 1 << 20
   static let maxClients = 64
 

@@ -101,12 +101,6 @@ public final class DaemonClient {
     return (line, answer)
   }
 
-  /// The next line from the daemon as JSON, nil at end of stream. Blocks.
-  public func nextLine() -> JSON? {
-    guard let raw = nextRawLine() else { return nil }
-    return try? JSON.parse(raw)
-  }
-
   /// The next line from the daemon, as text.
   public func nextRawLine() -> [UInt8]? {
     var chunk = [UInt8](repeating: 0, count: 65536)

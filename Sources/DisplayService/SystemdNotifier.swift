@@ -43,8 +43,6 @@ public final class SystemdNotifier {
 
   deinit { fd?.close() }
 
-  public var isActive: Bool { fd != nil }
-
   /// `text` made safe as one field's value (`STATUS=`): control characters, newlines
   /// above all, are escaped so the text cannot end the field and add others.
   public static func fieldValue(_ text: String) -> String { Logger.escaped(text) }

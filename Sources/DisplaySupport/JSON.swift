@@ -22,9 +22,6 @@ public indirect enum JSON: Hashable, Sendable {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// Appends the compact text to `out`.
-  public func write(to out: inout String) { out += serialized() }
-
   // Into bytes rather than a String: appending to a String one scalar at a time took a third
   // of `modes --json`'s own time.
   func write(to out: inout [UInt8]) {

@@ -32,12 +32,6 @@ extension JSON: Decodable {
       self = .string(try c.decode(String.self))
     }
   }
-
-  /// A member of an object.
-  public subscript(key: String) -> JSON? {
-    guard case .object(let members) = self else { return nil }
-    return members.first { $0.0 == key }?.1
-  }
 }
 
 /// Any member name of an object: `JSON` keeps every member it is given.

@@ -243,13 +243,13 @@ extension PlanRun {
   private struct ApplyFailure: Error { var text: String }
 
   private func setWithFallbacks(_ change: CrtcChange) -> Result<ModeID, ApplyFailure> {
-    var reasons: [String] = []
+    var reasons: [ModeRefusal] = []
     for planned in [change.mode].compactMap({ $0 }) + change.fallbacks {
       let mode: ModeID
       switch maker.realize(planned, for: change.outputs) {
       case .success(let id): mode = id
       case .failure(let error):
-        refuseCustom(change, planned, error.text, &reasons)
+        reasons.append(refuseCustom(change, planned, error.text))
         continue
       }
       if let m = modeInfo(mode),
@@ -257,17 +257,17 @@ extension PlanRun {
           x: change.x, y: change.y, width: m.width, height: m.height, rotation: change.rotation),
         !resize(width: max(screen.width, area.x + area.width), height: max(screen.height, area.y + area.height))
       {
-        reasons.append("mode \(mode): the screen cannot grow to hold it")
+        reasons.append(.screenTooSmall(mode))
         continue
       }
       switch setCrtc(change.crtc, mode, x: change.x, y: change.y, rotation: change.rotation, outputs: change.outputs) {
       case .ok: return .success(mode)
-      case .failed(let why) where CustomModes.isVirtual(planned): refuseCustom(change, planned, why, &reasons)
-      case .failed(let why): reasons.append("mode \(mode): \(why)")
-      case .stale: reasons.append("mode \(mode): config timestamp stale twice")
+      case .failed(let why) where CustomModes.isVirtual(planned): reasons.append(refuseCustom(change, planned, why))
+      case .failed(let why): reasons.append(.refused(mode, why: why))
+      case .stale: reasons.append(.stale(mode))
       }
     }
-    return .failure(ApplyFailure(text: reasons.joined(separator: "; ")))
+    return .failure(ApplyFailure(text: reasons.map(\.description).joined(separator: "; ")))
   }
 
   /// One CRTC set, read the resources again and retried once when the timestamp went stale.
@@ -330,11 +330,11 @@ extension PlanRun {
   private func modeInfo(_ id: ModeID) -> Mode? { topology.modes[id] ?? maker.mode(id) }
 
   /// A custom mode the server would not make or show: a warning naming the output and the
-  /// mode; the change goes on down its fallbacks.
-  private func refuseCustom(_ change: CrtcChange, _ planned: ModeID, _ why: String, _ reasons: inout [String]) {
+  /// mode, and the reason; the change goes on down its fallbacks.
+  private func refuseCustom(_ change: CrtcChange, _ planned: ModeID, _ why: String) -> ModeRefusal {
     let name = plan.customModes[planned]?.name ?? "mode \(planned)"
-    reasons.append("custom mode \(name): \(why)")
     outcome.warnings.append("\(change.outputName): the server refused custom mode \(name) (\(why)); falling back")
+    return .custom(name: name, why: why)
   }
 
   private func name(of output: OutputID) -> String { topology.output(output)?.name ?? "output \(output)" }

@@ -3,11 +3,6 @@ import DisplayModel
 import DisplayPorts
 
 extension XConnection {
-  /// Whether an EWMH window manager runs (`_NET_SUPPORTING_WM_CHECK` on the root).
-  public var windowManagerRunning: Bool {
-    rootWindowProperty("_NET_SUPPORTING_WM_CHECK") != nil
-  }
-
   /// Creates and maps a window exactly covering `spec.rect`, never taking keyboard focus.
   /// An error from any request making it destroys the half-made window and is thrown; errors
   /// of earlier requests are not blamed on it.
@@ -111,9 +106,6 @@ extension XConnection {
         Int32(atoms.count))
     }
   }
-
-  /// The first 32-bit item of a root window property, nil when absent.
-  func rootWindowProperty(_ name: String) -> UInt? { windowProperty(root, name) }
 
   /// The first 32-bit item of a window's property of `type` (any type by default), nil when
   /// absent.

@@ -23,7 +23,7 @@ extension XServerTests {
       try darkOutputs(server, 1)
       let connection = try XConnection(name: server.display)
       let old = try connection.readTopology(ReadOptions(probe: true))
-      let plan = HeadPlanDifferential.plan(old, Config(), settled: [])
+      let plan = HeadPlanDifferential.plan(old, Config(), settled: []).plan
       #expect(plan.changes.count == 1, "DUMMY1 is to be lit")
       // Another client changes the configuration after the snapshot.
       try server.must(["xrandr", "--output", "DUMMY0", "--mode", "1024x768"])
@@ -32,7 +32,7 @@ extension XServerTests {
       #expect(outcome.stale && outcome.applied.isEmpty)
       #expect(layout.contains("DUMMY1 connected\n"), "nothing was applied: DUMMY1 still off\n\(layout)")
       let fresh = try connection.readTopology()
-      let again = try connection.apply(HeadPlanDifferential.plan(fresh, Config(), settled: []), in: fresh)
+      let again = try connection.apply(HeadPlanDifferential.plan(fresh, Config(), settled: []).plan, in: fresh)
       #expect(!again.stale && again.failed.isEmpty && again.applied.count == 1)
       let lit = try server.must(["xrandr"])
       #expect(lit.contains("DUMMY1 connected 2048x1536+1024+0"), "planned again from the fresh snapshot:\n\(lit)")
@@ -46,7 +46,7 @@ extension XServerTests {
       let before = try server.must(["xrandr"])
       let connection = try XConnection(name: server.display)
       let topology = try connection.readTopology(ReadOptions(probe: true))
-      var plan = HeadPlanDifferential.plan(topology, Config(), settled: [])
+      var plan = HeadPlanDifferential.plan(topology, Config(), settled: []).plan
       #expect(plan.changes.count == 2)
       // The second monitor is given a mode it does not list: the server answers BadMatch
       // after the first one was lit.

@@ -23,7 +23,7 @@ import XRig
   /// the screen, the primary, and the plan's warnings.
   func apply(
     _ layout: BuiltinLayout, _ t: Topology, _ c: Config, mainMode: Mode? = nil, noTransform: Set<CrtcID> = []
-  ) throws -> (rects: [String: String], screen: String, primary: String?, plan: Plan, after: Topology) {
+  ) throws -> (rects: [String: String], screen: String, primary: String?, plan: ReferencePlan, after: Topology) {
     let made = try BuiltinLayouts.profile(layout, topology: t, config: c, mainMode: mainMode).get()
     let plan = try ProfilePlanner(topology: t, config: c, noTransform: noTransform).plan(
       made.profile, assignment: made.assignment)

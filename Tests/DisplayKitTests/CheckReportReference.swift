@@ -52,7 +52,7 @@ enum CheckReportReference {
   }
 
   /// What a rule's layout keys do to the monitor: its rotation, scale and primary, when any.
-  static func layout(_ change: CrtcChange?, _ plan: Plan, _ output: Output) -> String {
+  static func layout(_ change: CrtcChange?, _ plan: ReferencePlan, _ output: Output) -> String {
     var words: [String] = []
     if let r = change?.rotation, r != .normal {
       if r.name != "normal" { words.append("rotate \(r.name)") }

@@ -167,3 +167,29 @@ import XRig
     #expect(DisplayID(edid: try EDID(bytes: a)) != original)
   }
 }
+
+extension DisplayID {
+  /// The identity of a monitor seen only by its connector.
+  init(connector: String) { self.init(rawValue: "output:" + connector) }
+
+  /// Identities for every connected RandR output, with the connector as tie-break between
+  /// outputs whose EDIDs are identical.
+  static func assign(_ outputs: [Output]) -> [OutputID: DisplayID] {
+    var base: [OutputID: DisplayID] = [:]
+    var counts: [DisplayID: Int] = [:]
+    for output in outputs where output.isConnected {
+      let id =
+        output.identity.map(DisplayID.init(edid:))
+        ?? DisplayID(connector: output.name)
+      base[output.id] = id
+      counts[id, default: 0] += 1
+    }
+    var result: [OutputID: DisplayID] = [:]
+    for output in outputs where output.isConnected {
+      guard let id = base[output.id] else { continue }
+      let shared = (counts[id] ?? 0) > 1
+      result[output.id] = shared ? DisplayID(rawValue: id.rawValue + "@" + output.name) : id
+    }
+    return result
+  }
+}

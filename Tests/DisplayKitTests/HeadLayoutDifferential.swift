@@ -21,7 +21,9 @@ enum HeadLayoutDifferential {
     if let why = D.unsayable(t, snapshot) { return .excluded(why) }
     let plan = LidPolicy.plan(topology: t, config: config, lid: lid, previous: previous)
     if let why = limit(plan) { return .excluded(why) }
-    guard let old = OutputConfiguration(plan: plan, in: t) else { return .differs(["the bridge cannot say the plan"]) }
+    guard let old = OutputConfiguration(plan: plan.plan, in: t) else {
+      return .differs(["the bridge cannot say the plan"])
+    }
     let new = HeadLidPolicy.plan(snapshot: snapshot, config: config, lid: lid, previous: previous)
     let problems = compare(old, plan.configures, new, t)
     return problems.isEmpty ? .same(heads: new.configuration.heads.count) : .differs(problems)
@@ -35,7 +37,7 @@ enum HeadLayoutDifferential {
     if let why = D.unsayable(saved, before) ?? D.unsayable(now, after) { return .excluded(why) }
     let plan = LayoutRestore.plan(saved: saved, now: now, keptOff: keptOff)
     if let why = limit(plan) { return .excluded(why) }
-    guard let old = OutputConfiguration(plan: plan, in: now) else {
+    guard let old = OutputConfiguration(plan: plan.plan, in: now) else {
       return .differs(["the bridge cannot say the plan"])
     }
     let kept = Set(keptOff.compactMap { now.output($0)?.name })
@@ -70,7 +72,7 @@ enum HeadLayoutDifferential {
   }
 
   /// The RandR limit the old plan met, nil when none: the backend's to refuse.
-  static func limit(_ plan: Plan) -> String? {
+  static func limit(_ plan: ReferencePlan) -> String? {
     for warning in plan.warnings {
       switch warning {
       case .noCrtc: return "no free CRTC"
@@ -89,7 +91,7 @@ struct RestoreCase {
   let now: Topology
   let before: HeadSnapshot
   let after: HeadSnapshot
-  let plan: Plan
+  let plan: ReferencePlan
   let old: OutputConfiguration
   let new: HeadPlan
 

@@ -34,7 +34,9 @@ enum HeadPlanDifferential {
     planner.replanningMain = replanningMain
     let plan = planner.plan(settled: settled)
     if let why = randrLimit(plan) { return .excluded(why) }
-    guard let old = OutputConfiguration(plan: plan, in: t) else { return .differs(["the bridge cannot say the plan"]) }
+    guard let old = OutputConfiguration(plan: plan.plan, in: t) else {
+      return .differs(["the bridge cannot say the plan"])
+    }
     let names = Set(settled.compactMap { t.output($0)?.name })
     var headPlanner = HeadPlanner(snapshot: snapshot, config: config)
     headPlanner.replanningMain = replanningMain
@@ -92,7 +94,7 @@ enum HeadPlanDifferential {
   }
 
   /// The RandR limit the old plan met, nil when none: the backend's to refuse.
-  static func randrLimit(_ plan: Plan) -> String? {
+  static func randrLimit(_ plan: ReferencePlan) -> String? {
     for warning in plan.warnings {
       switch warning {
       case .noCrtc: return "no free CRTC"
@@ -196,7 +198,7 @@ enum HeadPlanDifferential {
   static func plan(
     _ t: Topology, _ config: Config, settled: Set<OutputID> = [], noTransform: Set<CrtcID> = [],
     sourceLocation: SourceLocation = #_sourceLocation
-  ) -> Plan {
+  ) -> ReferencePlan {
     let verdict = verdict(t, config, settled: settled, noTransform: noTransform)
     log(verdict)
     if case .differs(let problems) = verdict {

@@ -187,7 +187,7 @@ import Testing
     let config = try Config.parse(
       Array("{monitors: [{match: {output: 'HDMI-1'}, position: 'left-of main'}]}".utf8), file: "test.json5")
     let plan = Planner(topology: t, config: config).plan(settled: [])
-    let sent = try #require(OutputConfiguration(plan: plan, in: t)?.heads.first { $0.name == "eDP-1" })
+    let sent = try #require(OutputConfiguration(plan: plan.plan, in: t)?.heads.first { $0.name == "eDP-1" })
     #expect((sent.x, sent.scale, sent.transform, sent.spelling) == (1920, 0.5, .rotated180, .reflectedY))
   }
 }

@@ -75,9 +75,9 @@ struct HeadProfileDifferential {
     }
   }
 
-  func compare(_ plan: Plan, _ new: HeadProfilePlan) -> Verdict {
+  func compare(_ plan: ReferencePlan, _ new: HeadProfilePlan) -> Verdict {
     if let why = D.randrLimit(plan) ?? Self.screenLimit(plan) { return .excluded(why) }
-    guard let old = OutputConfiguration(plan: plan, in: topology) else {
+    guard let old = OutputConfiguration(plan: plan.plan, in: topology) else {
       return .differs(["the bridge cannot say the plan"])
     }
     var problems = D.compare(old, new.configuration)
@@ -104,7 +104,7 @@ struct HeadProfileDifferential {
   }
 
   /// The reason RandR's allocation or a documented difference gives for differing plans.
-  func explained(_ plan: Plan, _ old: OutputConfiguration, _ new: HeadProfilePlan, _ configured: Set<String>)
+  func explained(_ plan: ReferencePlan, _ old: OutputConfiguration, _ new: HeadProfilePlan, _ configured: Set<String>)
     -> Verdict?
   {
     if D.beyondCapabilities(old, snapshot) || turnedBeyondCapabilities(plan, new) {
@@ -135,7 +135,7 @@ struct HeadProfileDifferential {
 
   /// A limit of RandR's screen the old plan met beyond the rule planner's: the largest mode
   /// that fits the server's maximum screen is the backend's to choose.
-  static func screenLimit(_ plan: Plan) -> String? {
+  static func screenLimit(_ plan: ReferencePlan) -> String? {
     plan.warnings.contains { if case .profileModeTooLarge = $0 { true } else { false } }
       ? "the server's maximum screen" : nil
   }

@@ -42,7 +42,7 @@ extension HeadProfileDifferential {
   /// Whether the head plan turns a head otherwise than asked, for its capabilities, where
   /// the old plan's CRTCs could (a head the old plan leaves as it is, already so turned,
   /// is in no configuration for `D.beyondCapabilities` to see).
-  func turnedBeyondCapabilities(_ plan: Plan, _ new: HeadProfilePlan) -> Bool {
+  func turnedBeyondCapabilities(_ plan: ReferencePlan, _ new: HeadProfilePlan) -> Bool {
     let cannot = { (w: PlanWarning) in if case .headCannot = w { true } else { false } }
     let crtcCannot = { (w: PlanWarning) in if case .crtcCannot = w { true } else { false } }
     return new.warnings.contains(where: cannot) && !plan.warnings.contains(where: crtcCannot)
@@ -60,7 +60,7 @@ extension HeadProfileDifferential {
 
   /// Whether a clone the head plan shares its target's picture with shows on a CRTC of its
   /// own in the old plan because the target's CRTC cannot drive it.
-  func cloneOnOtherCrtc(_ plan: Plan, _ new: OutputConfiguration) -> Bool {
+  func cloneOnOtherCrtc(_ plan: ReferencePlan, _ new: OutputConfiguration) -> Bool {
     let t = topology
     return new.heads.contains { clone in
       guard let target = clone.sameAs.flatMap(t.output(named:)), let output = t.output(named: clone.name),
@@ -76,7 +76,7 @@ extension HeadProfileDifferential {
 
   /// Whether the old plan turns off clones of clones (it puts one on the CRTC it shares and
   /// names it in no change) that the head plan shows as the first head, and otherwise agrees.
-  func cloneOfCloneLit(_ plan: Plan, _ old: OutputConfiguration, _ new: OutputConfiguration) -> Bool {
+  func cloneOfCloneLit(_ plan: ReferencePlan, _ old: OutputConfiguration, _ new: OutputConfiguration) -> Bool {
     let chained = new.heads.filter { head in
       guard let root = head.sameAs, old.heads.first(where: { $0.name == head.name })?.enabled == false else {
         return false

@@ -203,3 +203,10 @@ import Testing
     #expect(assignment.heads == ["HDMI-1", "eDP-1"])
   }
 }
+
+extension HeadProfilePlan {
+  /// Nothing to send: no head, primary or physical size to change.
+  var isEmpty: Bool {
+    configuration.heads.isEmpty && configuration.primary == nil && configuration.physicalSize == nil
+  }
+}

@@ -130,7 +130,7 @@ import Testing
   /// How often the model still names a RandR shape. The ports move these into the RandR
   /// backend; a ceiling that only goes down keeps a change from adding to them meanwhile.
   static let randrShapesInTheModel: [String: Int] = [
-    "Crtc": 6, "CrtcID": 12, "CrtcChange": 5, "CrtcTransform": 10, "FixedScale": 1,
+    "Crtc": 6, "CrtcID": 12, "CrtcChange": 5, "CrtcTransform": 6, "FixedScale": 0,
     "configTimestamp": 4, "ApplyOutcome": 4, "noTransform": 2,
   ]
 

@@ -192,3 +192,16 @@ import XRig
     #expect(g.windowRect(forDamage: Rect(x: 1900, y: -10, width: 40, height: 20))?.y == 152, "clipped to the content")
   }
 }
+
+extension MirrorGeometry {
+  /// The letterbox bars, in window coordinates.
+  var bars: [Rect] {
+    let c = content
+    return [
+      Rect(x: 0, y: 0, width: width, height: c.y),
+      Rect(x: 0, y: c.y + c.height, width: width, height: height - c.y - c.height),
+      Rect(x: 0, y: c.y, width: c.x, height: c.height),
+      Rect(x: c.x + c.width, y: c.y, width: width - c.x - c.width, height: c.height),
+    ].filter { $0.width > 0 && $0.height > 0 }
+  }
+}

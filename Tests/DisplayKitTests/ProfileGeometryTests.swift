@@ -13,7 +13,7 @@ import Testing
     return t
   }
 
-  func change(_ plan: Plan, _ name: String) throws -> CrtcChange {
+  func change(_ plan: ReferencePlan, _ name: String) throws -> CrtcChange {
     try #require(plan.changes.first { $0.outputName == name && $0.mode != nil }, "\(plan.changes)")
   }
 
@@ -212,7 +212,7 @@ import Testing
     #expect(wall.screenMillimetres == nil)
   }
 
-  func rectsAfter(_ plan: Plan, _ t: Topology) -> [String: String] {
+  func rectsAfter(_ plan: ReferencePlan, _ t: Topology) -> [String: String] {
     let after = t.applying(plan)
     return Dictionary(
       uniqueKeysWithValues: after.outputs.map { ($0.name, after.geometry(of: $0)?.description ?? "off") })

@@ -10,7 +10,7 @@ extension Topology {
 /// Plans a profile (given as JSON5) on a topology; throws when it does not match.
 func planProfile(
   _ text: String, on t: Topology, config: String = "", lid: LidState = .open, noTransform: Set<CrtcID> = []
-) throws -> Plan {
+) throws -> ReferencePlan {
   let c = try Config.parse(Array("{\(config) profiles: [\(text)]}".utf8), file: "test.json5")
   let profile = try #require(c.profiles.first)
   let assignment = try ProfileMatcher.match(profile, topology: t, lid: lid).get()
@@ -18,7 +18,7 @@ func planProfile(
     profile, assignment: assignment)
   // Every profile a test plans is also a case of the port's round trip (the bridge's
   // configuration planned again by the RandR backend): it must do the same.
-  PlanRoundTrip.expectSame(plan, t, "profile \(text)")
+  PlanRoundTrip.expectSame(plan.plan, t, "profile \(text)")
   return plan
 }
 

@@ -20,7 +20,7 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
   typealias B = TopologyBuilder
 
   /// The saved text as a config's only profile, matched and planned on the same topology.
-  func replan(_ text: String, on t: Topology) throws -> Plan {
+  func replan(_ text: String, on t: Topology) throws -> ReferencePlan {
     try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)
   }
 

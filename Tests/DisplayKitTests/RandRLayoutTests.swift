@@ -88,7 +88,8 @@ extension XServerTests {
         server: { try TestXServer.dummy() }, prepare: { try B.lightDummies($0, 1) },
         plan: { t in
           let rule = "{ monitors: [ { match: { output: 'DUMMY1' }, mode: '1600x700@60', custom: true } ] }"
-          return Planner(topology: t, config: try Config.parse(Array(rule.utf8), file: "test.json5")).plan(settled: [])
+          let config = try Config.parse(Array(rule.utf8), file: "test.json5")
+          return Planner(topology: t, config: config).plan(settled: []).plan
         }),
       Case(
         name: "a custom mode the server refuses, with nothing to fall back to, fails its head and rolls back",

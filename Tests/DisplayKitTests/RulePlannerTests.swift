@@ -18,12 +18,13 @@ import Testing
     return t
   }
 
-  func plan(_ rules: String, on t: Topology, main: String? = nil, noTransform: Set<CrtcID> = []) throws -> Plan {
+  func plan(_ rules: String, on t: Topology, main: String? = nil, noTransform: Set<CrtcID> = []) throws -> ReferencePlan
+  {
     let head = main.map { "main: '\($0)', " } ?? ""
     let config = try Config.parse(Array("{\(head)monitors: [\(rules)]}".utf8), file: "test.json5")
     let plan = HeadPlanDifferential.plan(t, config, settled: [], noTransform: noTransform)
     // Every rule plan of these tests is also a case of the port's round trip.
-    PlanRoundTrip.expectSame(plan, t, "rules \(rules)")
+    PlanRoundTrip.expectSame(plan.plan, t, "rules \(rules)")
     return plan
   }
 

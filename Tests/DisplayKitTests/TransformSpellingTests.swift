@@ -99,7 +99,7 @@ import Testing
     return t
   }
 
-  func plan(_ keys: String, on t: Topology) throws -> Plan {
+  func plan(_ keys: String, on t: Topology) throws -> ReferencePlan {
     let text = "{monitors: [{match: {output: 'HDMI-1'}, \(keys)}]}"
     return Planner(topology: t, config: try Config.parse(Array(text.utf8), file: "test.json5")).plan(settled: [])
   }

@@ -14,7 +14,7 @@ import Testing
     name: "HEADLESS-2", enabled: true, modes: [HeadMode(width: 1920, height: 1080, refreshMilliHz: 0)],
     currentMode: 0, x: 1280, capabilities: HeadCapabilities(customModes: true, anySize: true))
 
-  static func configuration(_ rules: String, _ head: Head = headless) throws -> (Plan, OutputConfiguration?) {
+  static func configuration(_ rules: String, _ head: Head = headless) throws -> (ReferencePlan, OutputConfiguration?) {
     // The main head (the daemon arranges the others around it) and the one the rules match.
     let main = Head(
       name: "HEADLESS-1", enabled: true, modes: [HeadMode(width: 1280, height: 720, refreshMilliHz: 0)],
@@ -26,7 +26,7 @@ import Testing
     var plan = HeadPlanDifferential.plan(t, config, settled: [])
     // Only the modes the plan makes (the bridge's ids are above the virtual base too).
     plan.customModes = plan.customModes.filter { t.modes[$0.key] == nil }
-    return (plan, OutputConfiguration(plan: plan, in: t))
+    return (plan, OutputConfiguration(plan: plan.plan, in: t))
   }
 
   @Test func aSizeAndRateTheHeadDoesNotListIsAskedForAsACustomMode() throws {

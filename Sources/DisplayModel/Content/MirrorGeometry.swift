@@ -59,17 +59,6 @@ public struct MirrorGeometry: Hashable, Sendable {
     return Rect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
   }
 
-  /// The letterbox bars, in window coordinates.
-  public var bars: [Rect] {
-    let c = content
-    return [
-      Rect(x: 0, y: 0, width: width, height: c.y),
-      Rect(x: 0, y: c.y + c.height, width: width, height: height - c.y - c.height),
-      Rect(x: 0, y: c.y, width: c.x, height: c.height),
-      Rect(x: c.x + c.width, y: c.y, width: width - c.x - c.width, height: c.height),
-    ].filter { $0.width > 0 && $0.height > 0 }
-  }
-
   /// The 3×3 matrix (row-major) taking window coordinates to root coordinates, as XRender
   /// transforms map destination to source.
   public var transform: [Double] {

@@ -3,8 +3,7 @@
 ///
 /// From the EDID: manufacturer, product code, serial number and a hash of the base block,
 /// since many monitors report serial 0 or 0x01010101 and identical monitors share everything
-/// else; then the connector name breaks a tie between two connected monitors with the same
-/// EDID. Without an EDID, the connector name alone.
+/// else.
 public struct DisplayID: Hashable, Sendable, CustomStringConvertible, Comparable {
   public var rawValue: String
 
@@ -16,30 +15,6 @@ public struct DisplayID: Hashable, Sendable, CustomStringConvertible, Comparable
     let code = String(edid.productCode, radix: 16)
     let hash = String(fnv1a64(edid.bytes.prefix(128)), radix: 16)
     rawValue = "\(edid.manufacturer)-\(code)-\(serial)-" + String(repeating: "0", count: 16 - hash.count) + hash
-  }
-
-  /// The identity of a monitor seen only by its connector.
-  public init(connector: String) { rawValue = "output:" + connector }
-
-  /// Identities for every connected output, with the connector as tie-break between outputs
-  /// whose EDIDs are identical.
-  public static func assign(_ outputs: [Output]) -> [OutputID: DisplayID] {
-    var base: [OutputID: DisplayID] = [:]
-    var counts: [DisplayID: Int] = [:]
-    for output in outputs where output.isConnected {
-      let id =
-        output.identity.map(DisplayID.init(edid:))
-        ?? DisplayID(connector: output.name)
-      base[output.id] = id
-      counts[id, default: 0] += 1
-    }
-    var result: [OutputID: DisplayID] = [:]
-    for output in outputs where output.isConnected {
-      guard let id = base[output.id] else { continue }
-      let shared = (counts[id] ?? 0) > 1
-      result[output.id] = shared ? DisplayID(rawValue: id.rawValue + "@" + output.name) : id
-    }
-    return result
   }
 
   public var description: String { rawValue }

@@ -1,5 +1,4 @@
-/// One change between two head snapshots (`HeadDiff`), with the head's new state: what a
-/// `TopologyEvent` says of an output, said of a head.
+/// One change between two head snapshots (`HeadDiff`), with the head's new state.
 public struct HeadEvent: Hashable, Sendable {
   public var kind: TopologyEventKind
   /// The head as it is now (as it was, for a disconnect of a head that is no longer listed).
@@ -29,8 +28,7 @@ public struct HeadEvent: Hashable, Sendable {
 
 extension HeadEvent {
   /// `connected VNC-1 1280x1024+1920+0 1280x1024@60.00`: the event, the head, and its area
-  /// and mode when it has them; how the daemon logs an event and `watch` prints one (the
-  /// words `TopologyEvent.summary` gives).
+  /// and mode when it has them; how the daemon logs an event and `watch` prints one.
   public var summary: String {
     var words = [kind.rawValue, head.name]
     if let r = rect { words.append(r.description) }

@@ -84,33 +84,10 @@ extension HeadTransform {
   }
 }
 
-extension Mode {
-  /// The size of the screen area this mode covers on a CRTC turned by `rotation` under
-  /// `transform` (`CrtcTransform.footprint`); nil when the transform has no finite one.
-  public func footprint(_ rotation: Rotation, _ transform: CrtcTransform = .identity) -> (width: Int, height: Int)? {
-    transform.footprint(width: width, height: height, rotation: rotation).map { ($0.width, $0.height) }
-  }
-}
-
 extension ScreenSize {
   /// The largest screen the server takes, within the X protocol's 16-bit coordinates.
   public var largest: (width: Int, height: Int) { (min(maxWidth, Int(Int16.max)), min(maxHeight, Int(Int16.max))) }
 
   /// Whether a screen of `width` x `height` is within `largest`.
   public func holds(_ width: Int, _ height: Int) -> Bool { width <= largest.width && height <= largest.height }
-}
-
-/// `xrandr --scale`'s arithmetic: the matrix holds 16.16 fixed-point numbers
-/// (`XDoubleToFixed` truncates); `Mode.footprint` gives the area it covers.
-enum FixedScale {
-  static let one = 65536
-
-  /// `XDoubleToFixed(s)`: s × 65536, truncated (the scale is bounded, so it fits).
-  static func fixed(_ s: Double) -> Int { Int(s * Double(one)) }
-
-  static func transform(_ fx: Int, _ fy: Int, _ filter: ScaleFilter = .bilinear) -> CrtcTransform {
-    guard fx != one || fy != one else { return .identity }
-    let (sx, sy) = (Double(fx) / Double(one), Double(fy) / Double(one))
-    return CrtcTransform(matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1], filter: filter)
-  }
 }

@@ -33,14 +33,6 @@ public struct Topology: Hashable, Sendable {
 
   public var connectedOutputs: [Output] { outputs.filter(\.isConnected) }
 
-  /// The main output: the RandR primary when it is connected, else the first connected
-  /// built-in panel (`eDP*`, `LVDS*`, `DSI*`), else the first connected output.
-  public var mainOutput: Output? {
-    let connected = connectedOutputs
-    if let primary, let p = connected.first(where: { $0.id == primary }) { return p }
-    return connected.first(where: \.isInternalPanel) ?? connected.first
-  }
-
   /// The active CRTC driving an output, nil when the output is off.
   public func activeCrtc(of output: Output) -> Crtc? {
     guard let id = output.crtc, let crtc = crtc(id), crtc.isActive else { return nil }

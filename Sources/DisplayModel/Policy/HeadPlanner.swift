@@ -56,7 +56,6 @@ public struct HeadPlanner {
 
   var heads: [Head] { snapshot.heads }
   var connected: [Head] { heads.filter(\.connected) }
-  func head(named name: String) -> Head? { snapshot.head(named: name) }
 
   /// Whether the head is lit with a mode it lists: where it is, `rect`, is known.
   func isLit(_ head: Head) -> Bool { head.rect != nil }

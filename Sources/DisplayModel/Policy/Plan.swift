@@ -51,7 +51,6 @@ public struct Plan: Sendable {
   public var changes: [CrtcChange] = []
   /// The screen size afterwards, nil to leave it.
   public var screen: (width: Int, height: Int)?
-  public var warnings: [PlanWarning] = []
   /// Outputs this plan configures: the daemon leaves them alone afterwards.
   public var configures: Set<OutputID> = []
   /// The RandR primary output afterwards, nil to leave it.
@@ -59,10 +58,6 @@ public struct Plan: Sendable {
   /// The screen's physical size afterwards in millimetres (for a profile's `dpi`), nil to
   /// leave it.
   public var screenMillimetres: (width: Int, height: Int)?
-  /// A profile's `dpi` (measured for `auto`), whether or not the physical size changes: what
-  /// `Xft.dpi` follows. Nil for no `dpi` or an `auto` that found no size. Sends nothing by
-  /// itself (not part of `isEmpty`).
-  public var dpi: Double?
   /// Modes the apply creates (`XRRCreateMode`, `XRRAddOutputMode`) before it sets the CRTCs
   /// naming them, by the virtual id the changes use (`CustomModes.virtualBase`).
   public var customModes: [ModeID: Mode] = [:]

@@ -8,18 +8,13 @@ public enum HeadLayoutRestore {
   /// keep what they have (automatic choice arranges them next), and so do known ones whose
   /// old mode they no longer list. Never a dark desk: nothing lit afterwards is an empty
   /// configuration. Heads in `keptOff` (a panel whose lid is closed) are not lit again: the
-  /// lid policy would turn them off at once. The plan configures the heads it restores. The
-  /// desk's physical size is no head's to say: it is left as it is (RandR keeps the
-  /// vertical DPI when the screen's size changes), unless the screens are given
-  /// (`plan(saved:now:keptOff:screen:)`); the screen's size is the backend's.
-  public static func plan(saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String> = []) -> HeadPlan {
-    restore(saved: saved, now: now, keptOff: keptOff).plan
-  }
-
-  /// The restore on a desk with a screen (RandR's, which the daemon reads beside the heads):
-  /// as `plan(saved:now:keptOff:)`, and the physical size `screen.saved` had when the screen
-  /// that holds every head lit afterwards is the size it had then. Refused with a warning,
-  /// nothing sent, when that screen would be larger than the server's largest.
+  /// lid policy would turn them off at once. The plan configures the heads it restores.
+  ///
+  /// The desk has a screen (RandR's, which the daemon reads beside the heads), whose size is
+  /// the backend's: the physical size is the one `screen.saved` had when the screen that
+  /// holds every head lit afterwards is the size it had then, else left as it is (RandR keeps
+  /// the vertical DPI when the screen's size changes). Refused with a warning, nothing sent,
+  /// when that screen would be larger than the server's largest.
   public static func plan(
     saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String> = [], screen: (saved: ScreenSize, now: ScreenSize)
   ) -> HeadPlan {

@@ -23,11 +23,6 @@ public struct HeadProfilePlan: Hashable, Sendable {
     self.dpi = dpi
     self.areas = areas
   }
-
-  /// Nothing to send: no head, primary or physical size to change.
-  public var isEmpty: Bool {
-    configuration.heads.isEmpty && configuration.primary == nil && configuration.physicalSize == nil
-  }
 }
 
 /// One entry of the profile on its way to a head's configuration.

@@ -61,8 +61,7 @@ extension OutputState {
 extension OutputRecord {
   /// One head of `outputs --json`.
   public init(_ head: Head, in snapshot: HeadSnapshot) {
-    name = head.name
-    state = OutputState(head, in: snapshot)
+    self.init(name: head.name, state: OutputState(head, in: snapshot))
   }
 }
 
@@ -70,10 +69,8 @@ extension EventRecord {
   /// The record of a head event: the head's state in `snapshot`, showing the area and mode
   /// the event says (none for a head the snapshot no longer lists).
   public init(_ event: HeadEvent, in snapshot: HeadSnapshot, time: String = timestampNow()) {
-    self.event = event.kind.rawValue
-    output = event.head.name
-    self.time = time
-    state = OutputState(event.head, rect: event.rect, mode: event.rect == nil ? nil : event.mode, in: snapshot)
-    graceSeconds = event.graceSeconds
+    let state = OutputState(event.head, rect: event.rect, mode: event.rect == nil ? nil : event.mode, in: snapshot)
+    self.init(
+      event: event.kind.rawValue, output: event.head.name, time: time, state: state, graceSeconds: event.graceSeconds)
   }
 }

@@ -77,21 +77,6 @@ public struct OutputState: Codable, Equatable, Sendable {
     case nonDesktop = "non_desktop"
     case identity
   }
-
-  public init(_ output: Output, in topology: Topology) {
-    id = Int(output.id.rawValue)
-    (connected, connection) = (output.isConnected, output.connection.rawValue)
-    primary = topology.primary == output.id
-    main = topology.mainOutput?.id == output.id
-    crtc = topology.geometry(of: output).map(RectRecord.init)
-    rotation = topology.activeCrtc(of: output)?.rotation.name
-    currentMode = topology.currentMode(of: output).map {
-      ModeRecord($0, current: true, preferred: output.preferredModes.contains($0.id))
-    }
-    mm = Millimetres(width: output.mmWidth, height: output.mmHeight)
-    nonDesktop = output.nonDesktop
-    identity = output.identity.map(EDIDRecord.init)
-  }
 }
 
 /// One output of `outputs --json`: `{"name", ...its state}`.
@@ -100,10 +85,8 @@ public struct OutputRecord: Codable, Equatable, Sendable {
   public var state: OutputState
   enum CodingKeys: String, CodingKey { case name }
 
-  public init(_ output: Output, in topology: Topology) {
-    name = output.name
-    state = OutputState(output, in: topology)
-  }
+  /// A record of these fields.
+  public init(name: String, state: OutputState) { (self.name, self.state) = (name, state) }
   public init(from decoder: any Decoder) throws {
     name = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
     state = try OutputState(from: decoder)
@@ -130,14 +113,9 @@ public struct EventRecord: Codable, Equatable, Sendable {
     case graceSeconds = "grace_seconds"
   }
 
-  /// The record of a topology event, its output's state looked up in `topology`: what the
-  /// head events' records (HeadRecords.swift) are compared with.
-  public init(_ event: TopologyEvent, in topology: Topology, time: String = timestampNow()) {
-    self.event = event.kind.rawValue
-    output = event.output.name
-    self.time = time
-    state = OutputState(event.output, in: topology)
-    graceSeconds = event.graceSeconds
+  /// A record of these fields (`grace_seconds` only for a pending disconnect).
+  public init(event: String, output: String, time: String, state: OutputState, graceSeconds: Double? = nil) {
+    (self.event, self.output, self.time, self.state, self.graceSeconds) = (event, output, time, state, graceSeconds)
   }
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -13,14 +13,14 @@ enum LayoutRestore {
   /// scales it wants again. Never a dark desk: nothing lit afterwards is an empty plan.
   /// Outputs in `keptOff` (a panel whose lid is closed) are not lit again: the lid policy
   /// would turn them off at once, a second resize.
-  static func plan(saved: Topology, now: Topology, keptOff: Set<OutputID> = []) -> Plan {
+  static func plan(saved: Topology, now: Topology, keptOff: Set<OutputID> = []) -> ReferencePlan {
     let same = Set(
       now.connectedOutputs.filter { o in saved.output(o.id).map { $0.isConnected && $0.edid == o.edid } ?? false }
         .map(\.id)
     ).subtracting(keptOff)
     let wanted = wantedCrtcs(saved, now, same)
     let restored = Set(wanted.values.flatMap(\.change.outputs))
-    var plan = Plan()
+    var plan = ReferencePlan()
     var lit: [Rect] = []
     var sets: [CrtcChange] = []
     for c in now.crtcs {
@@ -41,7 +41,7 @@ enum LayoutRestore {
     // CRTCs going off or giving up outputs first, as the profile planner orders them.
     plan.changes += sets
     plan.configures = restored
-    guard !lit.isEmpty else { return Plan() }
+    guard !lit.isEmpty else { return ReferencePlan() }
     return screen(plan, lit, saved, now, restored)
   }
 
@@ -78,14 +78,14 @@ enum LayoutRestore {
 
   /// The plan with the screen that holds `lit`, the physical size `saved` had when the
   /// screen comes back to its size, and its primary; refused past the server's maximum.
-  static func screen(_ plan: Plan, _ lit: [Rect], _ saved: Topology, _ now: Topology, _ restored: Set<OutputID>)
-    -> Plan
-  {
+  static func screen(
+    _ plan: ReferencePlan, _ lit: [Rect], _ saved: Topology, _ now: Topology, _ restored: Set<OutputID>
+  ) -> ReferencePlan {
     var plan = plan
     let w = max(now.screen.minWidth, lit.map { $0.x + $0.width }.max() ?? 0)
     let h = max(now.screen.minHeight, lit.map { $0.y + $0.height }.max() ?? 0)
     guard now.screen.holds(w, h) else {
-      var refused = Plan()
+      var refused = ReferencePlan()
       refused.warnings = [.restoreTooLarge(width: w, height: h)]
       return refused
     }

@@ -18,8 +18,8 @@ extension LidPolicy {
   /// `previous` (where it was) when that place is free, else left of everything. Otherwise
   /// an empty plan: closing with no other output lit changes nothing. Call it when the lid
   /// or the monitors change.
-  static func plan(topology: Topology, config: Config, lid: LidState, previous: Rect? = nil) -> Plan {
-    guard config.lidClosed == .disable, let panel = panel(in: topology, config: config) else { return Plan() }
+  static func plan(topology: Topology, config: Config, lid: LidState, previous: Rect? = nil) -> ReferencePlan {
+    guard config.lidClosed == .disable, let panel = panel(in: topology, config: config) else { return ReferencePlan() }
     switch (lid, topology.activeCrtc(of: panel)) {
     case (.closed, let crtc?): return close(panel, crtc, topology, config)
     case (.open, nil): return open(panel, topology, previous)
@@ -27,13 +27,13 @@ extension LidPolicy {
     // comes back on, never a dark desk.
     case (.closed, nil) where !topology.connectedOutputs.contains(where: { topology.geometry(of: $0) != nil }):
       return open(panel, topology, previous)
-    default: return Plan()
+    default: return ReferencePlan()
     }
   }
 
-  static func close(_ panel: Output, _ crtc: Crtc, _ t: Topology, _ config: Config) -> Plan {
+  static func close(_ panel: Output, _ crtc: Crtc, _ t: Topology, _ config: Config) -> ReferencePlan {
     let others = t.connectedOutputs.filter { $0.id != panel.id && t.geometry(of: $0) != nil }
-    guard !others.isEmpty else { return Plan() }
+    guard !others.isEmpty else { return ReferencePlan() }
     // Every active CRTC without the panel, turned and transformed as it is; one that drove
     // only the panel goes off.
     var after: [CrtcChange] = t.crtcs.filter(\.isActive).map { c in
@@ -49,11 +49,11 @@ extension LidPolicy {
     return plan
   }
 
-  static func open(_ panel: Output, _ t: Topology, _ previous: Rect?) -> Plan {
-    guard let mode = ModePolicy.candidates(.preferred, for: panel, in: t).modes.first else { return Plan() }
+  static func open(_ panel: Output, _ t: Topology, _ previous: Rect?) -> ReferencePlan {
+    guard let mode = ModePolicy.candidates(.preferred, for: panel, in: t).modes.first else { return ReferencePlan() }
     var crtcs = CrtcAllocator(t)
     guard let crtc = crtcs.free(for: panel) else {
-      var plan = Plan()
+      var plan = ReferencePlan()
       plan.warnings = [.noCrtc(output: panel.name, leftOff: true)]
       return plan
     }
@@ -78,14 +78,14 @@ extension LidPolicy {
 
   /// The CRTCs as `after` (plus `extra`) wants them, moved so the layout starts at 0,0:
   /// the changes where they differ from the server's, and the screen's new size.
-  static func relayout(_ after: [CrtcChange], _ t: Topology, extra: (CrtcChange, Rect)?) -> Plan {
+  static func relayout(_ after: [CrtcChange], _ t: Topology, extra: (CrtcChange, Rect)?) -> ReferencePlan {
     var lit: [(CrtcChange, Rect)] = after.compactMap { change in
       guard change.mode != nil, let c = t.crtc(change.crtc) else { return nil }
       return (change, Rect(x: change.x, y: change.y, width: c.width, height: c.height))
     }
     if let extra { lit.append(extra) }
     let (dx, dy) = (lit.map(\.1.x).min() ?? 0, lit.map(\.1.y).min() ?? 0)
-    var plan = Plan()
+    var plan = ReferencePlan()
     plan.changes = after.filter { $0.mode == nil }
     for (var change, rect) in lit {
       (change.x, change.y) = (rect.x - dx, rect.y - dy)
@@ -97,7 +97,7 @@ extension LidPolicy {
     let w = max(t.screen.minWidth, lit.map { $0.1.x + $0.1.width - dx }.max() ?? 0)
     let h = max(t.screen.minHeight, lit.map { $0.1.y + $0.1.height - dy }.max() ?? 0)
     guard t.screen.holds(w, h) else {
-      var refused = Plan()
+      var refused = ReferencePlan()
       refused.warnings = [.panelTooLarge(width: w, height: h)]
       return refused
     }

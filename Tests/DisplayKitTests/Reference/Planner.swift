@@ -34,7 +34,7 @@ struct Planner {
   /// leaves as they are, so its own changes and a user's later ones cause no loops). When
   /// the rules' `enabled: false` would leave no output lit, those outputs stay on as they
   /// are, with a warning, and are not counted as configured (never a dark desk).
-  func plan(settled: Set<OutputID>) -> Plan {
+  func plan(settled: Set<OutputID>) -> ReferencePlan {
     let plan = arrange(settled: settled)
     let main = config.mainOutput(in: topology)
     let offs = pending(settled, main: main).filter { !$0.settings.enabled && topology.geometry(of: $0.output) != nil }
@@ -65,8 +65,8 @@ struct Planner {
     return outputs.filter { $0.output.id == main?.id } + outputs.filter { $0.output.id != main?.id }
   }
 
-  func arrange(settled: Set<OutputID>) -> Plan {
-    var plan = Plan()
+  func arrange(settled: Set<OutputID>) -> ReferencePlan {
+    var plan = ReferencePlan()
     let main = config.mainOutput(in: topology)
     let pending = pending(settled, main: main)
     var rects: [OutputID: Rect] = [:]

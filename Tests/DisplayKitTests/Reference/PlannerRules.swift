@@ -93,5 +93,5 @@ extension Planner {
   }
 
   /// Whether the plan would leave no connected desktop output lit where one is connected.
-  func leavesDark(_ plan: Plan) -> Bool { topology.leavesDark(plan) }
+  func leavesDark(_ plan: ReferencePlan) -> Bool { topology.leavesDark(plan.plan) }
 }

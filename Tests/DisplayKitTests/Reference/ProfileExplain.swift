@@ -41,7 +41,7 @@ extension ProfileExplain {
     let planner = ProfilePlanner(topology: t, config: config, lid: lid, noTransform: noTransform)
     do {
       let plan = try planner.plan(profile, assignment: assignment)
-      let after = t.after(plan)
+      let after = t.after(plan.plan)
       for (entry, id) in zip(profile.outputs, assignment.outputs) {
         guard let output = after.output(id) else { continue }
         lines.append("  \(output.name): " + describe(output, entry, after))
@@ -49,7 +49,7 @@ extension ProfileExplain {
       lines.append(
         "  screen: \(after.screen.width)x\(after.screen.height), \(after.screen.mmWidth)x\(after.screen.mmHeight) mm")
       lines += plan.warnings.map { "  warning: \($0)" }
-      if changesNothing(plan) { lines.append("  already in force: nothing to change") }
+      if changesNothing(plan.plan) { lines.append("  already in force: nothing to change") }
     } catch {
       lines.append("  refused: \(error)")
     }

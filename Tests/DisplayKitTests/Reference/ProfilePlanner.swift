@@ -46,8 +46,8 @@ struct ProfilePlanner {
   }
 
   /// The plan, or why the profile cannot be applied.
-  func plan(_ profile: Profile, assignment: ProfileAssignment) throws(ProfilePlanError) -> Plan {
-    var plan = Plan()
+  func plan(_ profile: Profile, assignment: ProfileAssignment) throws(ProfilePlanError) -> ReferencePlan {
+    var plan = ReferencePlan()
     var slots = try makeSlots(profile, assignment, &plan.warnings)
     allocate(&slots, profile, &plan.warnings)
     sizeAll(&slots, profile, &plan.warnings)
