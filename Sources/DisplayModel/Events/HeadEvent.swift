@@ -45,7 +45,7 @@ extension Head {
 
 extension HeadSnapshot {
   /// The main head: the primary when connected, else the first connected built-in panel,
-  /// else the first connected head (as `Topology.mainOutput`).
+  /// else the first connected head.
   public var mainHead: Head? {
     let connected = heads.filter(\.connected)
     if let primary, let head = connected.first(where: { $0.name == primary }) { return head }

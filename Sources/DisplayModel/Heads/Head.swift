@@ -30,7 +30,7 @@ public struct HeadMode: Hashable, Sendable {
   public var custom: Bool
   // What the server says of the mode beyond what the daemon plans with: opaque to the
   // daemon, shown on the wire only. Nil where the backend has none (wlroots), and the wire
-  // shows what the heads bridge makes (`Topology(heads:)`).
+  // shows what the wire makes of the head (`HeadMode.wireMode`).
   /// The server's handle for the mode (RandR: the mode's XID).
   public var serverID: UInt64? = nil
   /// The server's name for it (RandR: `1920x1080`, `displayd-1600x700_60.00`); nil: its size.
@@ -169,7 +169,7 @@ public struct Head: Hashable, Sendable {
   public var connectionUnknown = false
   /// The server's handle for the connector (RandR: the output's XID), shown on the wire
   /// only; nil where the backend has none, and the wire shows the id the heads bridge makes
-  /// from the name (`Topology.outputID`).
+  /// from the name (`HeadWireIDs.outputID`).
   public var serverID: UInt64? = nil
   /// Whether it is lit.
   public var enabled: Bool

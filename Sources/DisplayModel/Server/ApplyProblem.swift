@@ -2,9 +2,10 @@
 public enum ApplyProblem: Equatable, Sendable, CustomStringConvertible {
   /// A change failed with every candidate mode.
   case couldNotConfigure(output: String, reason: String)
-  /// A failure that is no single change's (`ApplyOutcome.problems`).
+  /// A failure that is no single change's: the screen size, the primary, a read-back that
+  /// differs from the plan.
   case failure(String)
-  /// Nothing was sent (`ApplyOutcome.refused`).
+  /// Nothing was sent: the backend refused the plan before asking the server.
   case planRefused(String)
   /// What the rollback did not restore.
   case notRestored(String)
