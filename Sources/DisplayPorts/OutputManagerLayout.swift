@@ -1,10 +1,10 @@
 import DisplayModel
 
-/// The daemon's layout over any output manager: heads read (bounded as the heads bridge
-/// bounds them), configurations tested, then applied. What a display server says of its
-/// desk beyond the heads (its screen's limits, whether it has a primary, how the log names
-/// it) is its `Desk`. The backend's event loop stays with it: this adds no roundtrip of its
-/// own, one `heads` a read and one `test` and one `apply` a configuration.
+/// The daemon's layout over any output manager: heads read (`HeadSnapshot.bounded`),
+/// configurations tested, then applied. What a display server says of its desk beyond the
+/// heads (its screen's limits, whether it has a primary, how the log names it) is its
+/// `Desk`. The backend's event loop stays with it: this adds no roundtrip of its own, one
+/// `heads` a read and one `test` and one `apply` a configuration.
 public final class OutputManagerLayout {
   /// What a backend states of its desk beyond the heads.
   public struct Desk: Sendable {
@@ -30,7 +30,7 @@ public final class OutputManagerLayout {
   public let desk: Desk
   /// The PNP ids the makes of a snapshot's heads stand for (a table read as makes appear).
   public let vendors: (_ makes: [String]) -> PNPVendors
-  /// Where what the bridge left out of a snapshot is said (once while it stays the same).
+  /// Where what bounding left out of a snapshot is said (once while it stays the same).
   let warn: (String) -> Void
   private var lastWarnings: [String] = []
   /// The heads the last read was made of, bounded as it was.
@@ -46,7 +46,7 @@ public final class OutputManagerLayout {
     self.warn = warn
   }
 
-  /// The heads, bounded as the bridge bounds them (what it leaves out said once), on a
+  /// The heads, bounded (what bounding leaves out said once), on a
   /// screen of the lit heads' bounding box within the limits the backend states; kept as
   /// the last read.
   public func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot {
@@ -87,7 +87,7 @@ public final class OutputManagerLayout {
   /// The PNP ids the makes of `snapshot`'s heads stand for.
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { vendors(snapshot.heads.map(\.make)) }
 
-  /// What the bridge left out of a snapshot, said when it changes (not at every snapshot).
+  /// What bounding left out of a snapshot, said when it changes (not at every snapshot).
   private func report(_ warnings: [String]) {
     guard warnings != lastWarnings else { return }
     lastWarnings = warnings

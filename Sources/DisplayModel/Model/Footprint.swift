@@ -61,7 +61,7 @@ extension HeadTransform {
       .map { ($0.width, $0.height) }
   }
 
-  /// `scale` in steps of 1/`quantum`, truncated (as `XDoubleToFixed`); nil when it is not a
+  /// `scale` in steps of 1/`quantum`, truncated (as the X library does); nil when it is not a
   /// positive, finite number of steps.
   public static func quantized(_ scale: Double, _ quantum: Int) -> Double? {
     let q = Double(max(1, quantum))
