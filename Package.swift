@@ -48,28 +48,27 @@ let package = Package(
     // reads and atomic replacement, poll(), signals, deadline timers, the clock, the console,
     // logging, text made printable, JSON, and giving freed memory back.
     .target(name: "DisplaySupport", dependencies: ["CLinux"]),
-    // The pure model: ids, geometry, topology and its diff, EDID, config, mode policy,
-    // planner, window policy, mirror geometry, the values a display server and the daemon
-    // exchange. No X, no cairo, no I/O: it parses the bytes others read.
+    // The pure model: heads and their diff, geometry, EDID, config, mode policy, planners,
+    // window policy, mirror geometry, the values a display server and the daemon exchange.
+    // No X, no RandR shapes, no cairo, no I/O: it parses the bytes others read.
     .target(name: "DisplayModel"),
     // The placeholder's drawing, the picture port's painter: the only module that uses cairo
     // and pango.
     .target(name: "DisplayRender", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport", "CRender"]),
     // The two ports every display server implements: an output manager (heads, configurations
     // tested then applied) and a surface per monitor (a picture or a mirror). Protocols, the
-    // surface's values (a picture is plain pixels) and the bridges to today's Topology (the
-    // heads' values are the model's), the event source and layout the daemon speaks today,
-    // and the painter that makes the pictures: the backends and the renderer are peers
-    // behind them.
+    // surface's values (a picture is plain pixels; the heads' values are the model's), the
+    // event source and layout the daemon speaks, and the painter that makes the pictures:
+    // the backends and the renderer are peers behind them.
     .target(name: "DisplayPorts", dependencies: ["DisplayModel", "DisplaySupport"]),
     // The wlroots edge: wlr-output-management heads and configurations, layer-shell
     // surfaces and screencopy mirrors. The only module that speaks Wayland.
     .target(
       name: "DisplayWayland",
       dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
-    // The X edge: the connection, snapshots, applying plans, windows, mirrors, cursor,
-    // screenshots (into the renderer's image), and the RandR output manager. The only module
-    // that imports Xlib.
+    // The X edge: RandR's model (the topology, its outputs, CRTCs and the plans over them),
+    // the connection, snapshots, applying plans, windows, mirrors, cursor, screenshots (into
+    // the renderer's image), and the RandR output manager. The only module that imports Xlib.
     .target(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's

@@ -1,11 +1,7 @@
 import DisplayModel
 
-/// The daemon's layout over any output manager: heads read (bounded as the heads bridge
-/// bounds them), configurations tested, then applied. For the planners over CRTCs that check
-/// the port's, a read through the `Topology(heads:vendors:)` bridge and plans sent as one
-/// configuration (`OutputConfiguration(plan:in:)`), the port's answer in their
-/// `ApplyOutcome` (`outcome(_:_:_:_:refusedBy:)`, which the X layout uses too). What a
-/// display server says of its desk beyond the
+/// The daemon's layout over any output manager: heads read (`HeadSnapshot.bounded`),
+/// configurations tested, then applied. What a display server says of its desk beyond the
 /// heads (its screen's limits, whether it has a primary, how the log names it) is its
 /// `Desk`. The backend's event loop stays with it: this adds no roundtrip of its own, one
 /// `heads` a read and one `test` and one `apply` a configuration.
@@ -34,7 +30,7 @@ public final class OutputManagerLayout {
   public let desk: Desk
   /// The PNP ids the makes of a snapshot's heads stand for (a table read as makes appear).
   public let vendors: (_ makes: [String]) -> PNPVendors
-  /// Where what the bridge left out of a snapshot is said (once while it stays the same).
+  /// Where what bounding left out of a snapshot is said (once while it stays the same).
   let warn: (String) -> Void
   private var lastWarnings: [String] = []
   /// The heads the last read was made of, bounded as it was.
@@ -50,7 +46,7 @@ public final class OutputManagerLayout {
     self.warn = warn
   }
 
-  /// The heads, bounded as the bridge bounds them (what it leaves out said once), on a
+  /// The heads, bounded (what bounding leaves out said once), on a
   /// screen of the lit heads' bounding box within the limits the backend states; kept as
   /// the last read.
   public func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot {
@@ -61,15 +57,6 @@ public final class OutputManagerLayout {
     (screen.maxWidth, screen.maxHeight) = (desk.maxWidth, desk.maxHeight)
     lastHeads.screen = screen
     return lastHeads
-  }
-
-  /// A read through the `Topology(heads:vendors:)` bridge, for the planners over CRTCs that
-  /// check the port's (and `apply(_:in:)`, which takes their plans).
-  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
-    let heads = try read(options)
-    var topology = Topology(bounded: heads, vendors: vendors(heads.heads.map(\.make)))
-    topology.screen = heads.screen ?? topology.screen
-    return topology
   }
 
   /// The last read with the held heads still connected: a compositor's head keeps what its
@@ -100,35 +87,11 @@ public final class OutputManagerLayout {
   /// The PNP ids the makes of `snapshot`'s heads stand for.
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { vendors(snapshot.heads.map(\.make)) }
 
-  /// What the bridge left out of a snapshot, said when it changes (not at every snapshot).
+  /// What bounding left out of a snapshot, said when it changes (not at every snapshot).
   private func report(_ warnings: [String]) {
     guard warnings != lastWarnings else { return }
     lastWarnings = warnings
     for warning in warnings { warn(warning) }
-  }
-
-  /// The plan as one configuration: tested, then applied. A plan that changes no head (and
-  /// no primary where the server has one) sends nothing.
-  public func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
-    var outcome = ApplyOutcome()
-    guard !plan.changes.isEmpty || (desk.hasPrimary && plan.primary != nil) else { return outcome }
-    guard let configuration = OutputConfiguration(plan: plan, in: topology) else {
-      outcome.refused = "the plan names an output \(desk.server) does not list"
-      return outcome
-    }
-    var (result, report) = (try manager.test(configuration), ApplyReport())
-    if result == .applied { (result, report) = try manager.applyReporting(configuration) }
-    return Self.outcome(result, report, plan, topology, refusedBy: desk.server)
-  }
-
-  /// The CRTCs the plan set the named heads on: a head lit for the first time has none in
-  /// the snapshot yet, but the plan's change names the bridge's idle one.
-  public static func crtcs(of heads: Set<String>, _ plan: Plan, _ topology: Topology) -> Set<CrtcID> {
-    let named = { (id: OutputID) in topology.output(id).map { heads.contains($0.name) } ?? false }
-    let changes = plan.changes.filter { change in
-      (change.outputs.isEmpty ? topology.crtc(change.crtc)?.outputs ?? [] : change.outputs).contains(where: named)
-    }
-    return Set(changes.map(\.crtc))
   }
 
   /// The port lists no modes the daemon made and must remove (on wlroots a custom mode is

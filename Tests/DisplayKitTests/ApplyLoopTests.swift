@@ -1,4 +1,5 @@
 import DisplaySupport
+import DisplayX11
 import Testing
 
 @testable import DisplayKit

@@ -2,6 +2,7 @@ import DisplayCLI
 import DisplayKit
 import DisplayService
 import DisplaySupport
+import DisplayX11
 import Foundation
 import Testing
 import XRig

@@ -3,6 +3,7 @@ import DisplayKit
 import DisplayModel
 import DisplayRender
 import DisplaySupport
+import DisplayX11
 import Testing
 
 /// How the planners ask for a mode displayd makes, find one made before, leave one no longer

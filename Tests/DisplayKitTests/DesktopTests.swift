@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayRender
 import DisplaySupport
+import DisplayX11
 import Testing
 
 /// Who lays the monitors out when a desktop runs its own display manager: detection from the

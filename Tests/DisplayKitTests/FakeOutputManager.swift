@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayPorts
 import DisplaySupport
+import DisplayX11
 
 /// An output manager with no I/O, as a compositor would answer: heads the test sets, a
 /// generation that moves on every change (so a configuration planned from an older snapshot

@@ -1,3 +1,4 @@
+import DisplayX11
 import Testing
 
 @testable import DisplayModel

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Testing
 
 /// The disconnect grace's two questions of a desk, over heads beside the same over RandR's

@@ -4,6 +4,7 @@ import DisplayPorts
 import DisplayRender
 import DisplayService
 import DisplaySupport
+import DisplayX11
 import Testing
 
 @testable import DisplayKit

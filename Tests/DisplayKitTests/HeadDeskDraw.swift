@@ -1,4 +1,5 @@
 import DisplayPorts
+import DisplayX11
 import Testing
 
 @testable import DisplayModel

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 
 /// The lid policy and the layout restore over heads (`HeadLidPolicy`, `HeadLayoutRestore`)
 /// beside the ones over RandR's topology on one desk: the topology as heads, the head plan,

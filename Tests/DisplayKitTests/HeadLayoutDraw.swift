@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Foundation
 
 /// Random desks for the lid policy, the layout restore and the built-in layouts, from one

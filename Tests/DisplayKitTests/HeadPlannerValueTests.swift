@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Testing
 
 /// The head planner with values where the port's heads say more than RandR's topology:

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayX11
 import Testing
 
 /// The profile planner over heads with values: modes, turns, scales, clones, the lid, the

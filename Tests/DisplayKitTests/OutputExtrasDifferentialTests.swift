@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Testing
 
 /// The properties and touch mappings the daemon plans over heads are those the same plan

@@ -1,3 +1,4 @@
+import DisplayX11
 import Foundation
 import Testing
 import XRig

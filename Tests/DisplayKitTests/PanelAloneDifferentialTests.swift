@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Testing
 
 /// With the lid closed and nothing for the lid to do, the daemon is done with a desk only

@@ -4,6 +4,7 @@ import Testing
 @testable import DisplayModel
 @testable import DisplayPorts
 @testable import DisplayService
+@testable import DisplayX11
 
 /// The daemon's RandR-shaped plans as one wlroots configuration, and the compositor's answer
 /// in the daemon's terms: values, no compositor.

@@ -3,6 +3,7 @@ import DisplayModel
 import DisplayPorts
 import DisplayRender
 import DisplaySupport
+import DisplayX11
 import Testing
 
 /// The daemon's logic through the output-manager port: `OutputManagerLayout` over

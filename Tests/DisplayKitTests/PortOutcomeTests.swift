@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Testing
 
 /// The port's answer and report read back as the daemon's outcome (`OutputManagerLayout.outcome`,

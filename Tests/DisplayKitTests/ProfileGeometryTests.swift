@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayX11
 import Testing
 
 /// Rotation, reflection, scale, clones, primary and DPI in profile plans.

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayX11
 import Testing
 
 /// `defaults.lid_closed` without profiles, and which output is main when outputs may be off.

@@ -1,9 +1,17 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// `profile save` over RandR's topology (`ProfileMatcher.desk`, CRTCs and their modes, the
 /// CRTC's outputs for clones): the reference the text over heads must equal byte for byte
 /// (`ProfileSaveOverHeads`), and what the tests of the saved text pin on topologies.
 extension ProfileSave {
+  /// The match for one output among the desk's (`match` over monitors).
+  static func match(_ output: Output, _ desk: [Output]) -> String {
+    let monitor = { (o: Output) in Monitor(name: o.name, identity: o.identity, said: o.headIdentity) }
+    return match(monitor(output), desk.map(monitor))
+  }
+
   static func text(
     name: String, topology t: Topology, properties: [OutputID: [String: OutputProperty]] = [:]
   ) -> String {

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayX11
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayX11
 
 /// Random RandR desks and configurations for them, drawn from a seed: outputs that share
 /// CRTCs, modes of one size at two rates, CRTCs that turn or not, clones, monitors gone but

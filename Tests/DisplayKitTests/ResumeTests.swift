@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayRender
 import DisplaySupport
+import DisplayX11
 import Foundation
 import Testing
 import XRig

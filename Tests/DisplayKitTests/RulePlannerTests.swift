@@ -1,6 +1,7 @@
 import DisplayCLI
 import DisplayKit
 import DisplayModel
+import DisplayX11
 import Testing
 
 /// The layout keys of `monitors` rules (`enabled`, `rotate`, `reflect`, `scale`,

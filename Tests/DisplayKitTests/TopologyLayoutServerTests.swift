@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayPorts
 import DisplaySupport
+import DisplayX11
 import Testing
 
 /// The port over RandR's topologies, as every X conformer gets it (`TopologyLayoutServer`),

@@ -1,5 +1,6 @@
 import DisplayKit
 import DisplayModel
+import DisplayX11
 import Testing
 
 /// The config holds a head transform, the value every display server agrees on, and RandR's

@@ -2,6 +2,7 @@ import DisplayModel
 import DisplayPorts
 import DisplayService
 import DisplayWayland
+import DisplayX11
 import Foundation
 import Testing
 import XRig

@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayPorts
 import DisplayService
+import DisplayX11
 import Foundation
 import Testing
 import XRig

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Testing
 
 @testable import DisplayWayland

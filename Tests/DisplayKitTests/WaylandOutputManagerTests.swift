@@ -1,6 +1,7 @@
 import DisplayModel
 import DisplayPorts
 import DisplayWayland
+import DisplayX11
 import Foundation
 import Testing
 import XRig

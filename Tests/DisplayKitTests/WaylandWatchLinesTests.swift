@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 import Testing
 
 /// On Wayland, `watch`, the daemon's log and the hooks said the events of the topology the

@@ -1,5 +1,6 @@
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 
 /// Random desks for the state records' differentials, varying what the wire shows beyond
 /// what the planners' desks vary.

@@ -306,14 +306,8 @@ public struct Config: Hashable, Sendable {
 }
 
 extension MonitorMatch {
-  /// Whether the output (and its EDID) has every field given; string fields are globs. Without
-  /// an EDID the identity keys match the head's make, model and serial (`HeadIdentity`).
-  public func matches(_ output: Output, _ edid: EDID?) -> Bool {
-    matches(name: output.name, edid, identity: output.headIdentity)
-  }
-
-  /// Whether the connector `name` (and its EDID, else what the monitor says of itself) has
-  /// every field given.
+  /// Whether the connector `name` (and its EDID, else what the monitor says of itself: its
+  /// make, model and serial, `HeadIdentity`) has every field given; string fields are globs.
   public func matches(name: String, _ edid: EDID?, identity: HeadIdentity?) -> Bool {
     if let glob = self.output, !globMatch(glob, name) { return false }
     guard manufacturer != nil || productName != nil || productCode != nil || serial != nil else { return true }

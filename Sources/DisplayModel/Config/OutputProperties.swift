@@ -27,8 +27,7 @@ public struct OutputExtras: Hashable, Sendable {
   public var isEmpty: Bool { properties.isEmpty && touch.isEmpty }
 }
 
-/// One RandR output property as the server describes it (`XRRQueryOutputProperty` and
-/// `XRRGetOutputProperty`).
+/// One output property as the server describes it: its value and the values it takes.
 public struct OutputProperty: Hashable, Sendable {
   /// The property's type: `ATOM` (an enum's names), `INTEGER`/`CARDINAL`, or another.
   public enum ValueType: Hashable, Sendable {

@@ -45,7 +45,7 @@ extension Head {
 
 extension HeadSnapshot {
   /// The main head: the primary when connected, else the first connected built-in panel,
-  /// else the first connected head (as `Topology.mainOutput`).
+  /// else the first connected head.
   public var mainHead: Head? {
     HeadMain.ofSnapshot(self, heads.indices.filter { heads[$0].connected }).map { heads[$0] }
   }

@@ -111,7 +111,7 @@ public struct ApplyReport: Hashable, Sendable {
     public var modeName: String?
     /// The backend's handle for a mode the apply made (or found by its name) for a custom
     /// request, which no snapshot before the apply lists for the head: opaque to the model,
-    /// the id the backend's own next snapshot lists the mode under (RandR: the mode's XID).
+    /// the id the backend's own next snapshot lists the mode under (on X, the mode's id).
     /// Nil for a mode the head listed, and from backends whose snapshots come through the
     /// heads bridge.
     public var madeMode: UInt64?

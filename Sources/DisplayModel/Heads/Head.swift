@@ -30,8 +30,8 @@ public struct HeadMode: Hashable, Sendable {
   public var custom: Bool
   // What the server says of the mode beyond what the daemon plans with: opaque to the
   // daemon, shown on the wire only. Nil where the backend has none (wlroots), and the wire
-  // shows what the heads bridge makes (`Topology(heads:)`).
-  /// The server's handle for the mode (RandR: the mode's XID).
+  // shows what the wire makes of the head (`HeadMode.wireMode`).
+  /// The server's handle for the mode (on X, its id).
   public var serverID: UInt64? = nil
   /// The server's name for it (RandR: `1920x1080`, `displayd-1600x700_60.00`); nil: its size.
   public var name: String? = nil
@@ -87,7 +87,7 @@ public struct HeadCapabilities: Hashable, Sendable {
 
 /// How a backend rounds the area a scaled head covers to whole pixels.
 public enum ScaledArea: Hashable, Sendable {
-  /// The scale in RandR's 16.16 fixed point (truncated, as `XDoubleToFixed`), the turned
+  /// The scale in RandR's 16.16 fixed point (truncated, as the X library does), the turned
   /// mode's sides times it rounded up: the X server's extent of a CRTC under a scale
   /// transform (`HeadTransform.footprint`).
   case randr
@@ -166,9 +166,9 @@ public struct Head: Hashable, Sendable {
   /// Whether the server cannot tell if a monitor is attached (RandR's `unknown`, which a
   /// head not `connected` says): shown on the wire only.
   public var connectionUnknown = false
-  /// The server's handle for the connector (RandR: the output's XID), shown on the wire
+  /// The server's handle for the connector (on X, its id), shown on the wire
   /// only; nil where the backend has none, and the wire shows the id the heads bridge makes
-  /// from the name (`Topology.outputID`).
+  /// from the name (`HeadWireIDs.outputID`).
   public var serverID: UInt64? = nil
   /// Whether it is lit.
   public var enabled: Bool

@@ -2,7 +2,7 @@ extension HeadSnapshot {
   /// Heads a snapshot keeps: far more than any desk, few enough that planning stays quick.
   public static let maxHeads = 64
   /// Modes a head keeps: more than any monitor lists, and within the 12 bits of a mode slot
-  /// the bridge packs into a mode id (`Topology(heads:)`), so two modes never share an id.
+  /// the wire packs into a mode id (`HeadWireIDs.modeIDs`), so two modes never share an id.
   public static let maxModes = 1024
 
   /// Within bounds, and why not where it was not: a head whose name an earlier head has

@@ -68,17 +68,19 @@ public enum AutorandrImport {
     }
   }
 
-  /// The connected outputs of `setup`, as outputs with their EDIDs (none when autorandr had none).
-  static func monitors(_ text: String, file: String, _ notes: inout [ImportNote]) throws(ImportNote) -> [Output] {
-    var outputs: [Output] = []
+  /// The connected outputs of `setup`, with their EDIDs (none when autorandr had none).
+  static func monitors(_ text: String, file: String, _ notes: inout [ImportNote]) throws(ImportNote)
+    -> [ProfileSave.Monitor]
+  {
+    var outputs: [ProfileSave.Monitor] = []
     for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       let words = raw.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
       guard let first = words.first, !first.hasPrefix("#") else { continue }
       guard words.count == 2 else { throw ImportNote(file, n + 1, "expected `CONNECTOR EDID`") }
       let (name, edid) = (String(words[0]), String(words[1]))
       guard !outputs.contains(where: { $0.name == name }) else { throw ImportNote(file, n + 1, "\(name) twice") }
-      let id = OutputID(rawValue: UInt(clamping: outputs.count + 1))
-      outputs.append(Output(id: id, name: name, connection: .connected, edid: try bytes(edid, file, n + 1, &notes)))
+      let identity = try bytes(edid, file, n + 1, &notes).flatMap { try? EDID(bytes: $0) }
+      outputs.append(ProfileSave.Monitor(name: name, identity: identity))
     }
     return outputs
   }

@@ -12,19 +12,7 @@ extension Rotation {
   }
 }
 
-extension CrtcTransform {
-  /// The screen area a CRTC at (`x`, `y`) covers with a mode of `width` x `height`, the mode
-  /// turned by `rotation` (left and right swap the sides), then mapped by this transform
-  /// (`Footprint.extent`), as the server computes a CRTC's extent. For a `scale` it is
-  /// xrandr's arithmetic: the turned sides times the 16.16 scale, rounded up. Nil when the
-  /// transform sends a corner to infinity or beyond `Int`.
-  public func footprint(x: Int = 0, y: Int = 0, width: Int, height: Int, rotation: Rotation) -> Rect? {
-    let (tw, th) = rotation.turned(width, height)
-    return Footprint.extent(x: x, y: y, width: tw, height: th, matrix: matrix)
-  }
-}
-
-/// The one footprint computation, for RandR's CRTCs and the port's heads alike.
+/// The one footprint computation, for every backend's heads and the X backend's CRTCs alike.
 public enum Footprint {
   /// The area a picture of `width` x `height` (already turned) at (`x`, `y`) covers mapped by
   /// the 3x3 projective `matrix` (row-major): its bounding box, rounded outwards. Nil when
@@ -86,7 +74,7 @@ extension HeadTransform {
     return Footprint.scaledSize(width: tw, height: th, sx: s, sy: s)
   }
 
-  /// `scale` in steps of 1/`quantum`, truncated (as `XDoubleToFixed`); nil when it is not a
+  /// `scale` in steps of 1/`quantum`, truncated (as the X library does); nil when it is not a
   /// positive, finite number of steps.
   public static func quantized(_ scale: Double, _ quantum: Int) -> Double? {
     let q = Double(max(1, quantum))

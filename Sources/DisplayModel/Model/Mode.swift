@@ -1,19 +1,19 @@
-/// Flags of a RandR mode that change how it is scanned out.
+/// Flags of a mode that change how it is scanned out, in the bits the X protocol gives them.
 public struct ModeFlags: OptionSet, Hashable, Sendable {
   public let rawValue: UInt
   public init(rawValue: UInt) { self.rawValue = rawValue }
-  /// `RR_Interlace`: two fields a frame.
+  /// Interlaced: two fields a frame.
   public static let interlace = ModeFlags(rawValue: 0x10)
-  /// `RR_DoubleScan`: every line scanned twice.
+  /// Double scan: every line scanned twice.
   public static let doubleScan = ModeFlags(rawValue: 0x20)
-  /// Sync polarities (`RR_HSyncPositive` and so on): part of a mode's timings.
+  /// Sync polarities: part of a mode's timings.
   public static let hSyncPositive = ModeFlags(rawValue: 0x1)
   public static let hSyncNegative = ModeFlags(rawValue: 0x2)
   public static let vSyncPositive = ModeFlags(rawValue: 0x4)
   public static let vSyncNegative = ModeFlags(rawValue: 0x8)
 }
 
-/// One RandR mode: a size and the timing that drives it.
+/// One mode: a size and the timing that drives it.
 public struct Mode: Hashable, Sendable {
   public var id: ModeID
   public var name: String

@@ -1,4 +1,4 @@
-/// Rotation and reflection of a CRTC (`RR_Rotate_*`, `RR_Reflect_*`).
+/// How a picture is turned and reflected on its monitor, in the bits the X protocol gives them.
 public struct Rotation: OptionSet, Hashable, Sendable {
   public let rawValue: UInt16
   public init(rawValue: UInt16) { self.rawValue = rawValue }

@@ -20,7 +20,7 @@ public enum CustomModes {
 
   /// The name the server lists a modeline's mode under once displayd made it: its own name
   /// (else its size and dot clock) after the prefix.
-  static func madeName(_ line: ModeLine) -> String {
+  public static func madeName(_ line: ModeLine) -> String {
     line.name.map { prefix + $0 } ?? prefix + "\(line.hDisplay)x\(line.vDisplay)_" + String(line.dotClock)
   }
 
@@ -67,53 +67,10 @@ public enum CustomModes {
     return (.size(width: mode.width, height: mode.height), .modeline(ModeLine(mode)))
   }
 
-  /// The mode an output gets for a custom request it lacks: a mode displayd made before with
-  /// these timings (the output's own first: then nothing is to be created), else the wanted
-  /// mode under a virtual id, for the apply to create. nil (with a warning) when it cannot be
-  /// made: timings RandR cannot carry, or larger than the server's maximum screen.
-  public static func resolve(
-    _ request: ModeRequest, _ custom: CustomModeRequest, for output: Output, in topology: Topology
-  ) -> (mode: Mode?, warning: PlanWarning?) {
-    guard let wanted = wanted(request, custom) else {
-      if case .cvt = custom, request == .preferred || request == .highest || request == .keep { return (nil, nil) }
-      return (nil, .customTimingsUnfit(output: output.name, request: request))
-    }
-    let screen = topology.screen
-    if screen.maxWidth > 0 && screen.maxHeight > 0
-      && (wanted.width > screen.maxWidth || wanted.height > screen.maxHeight)
-    {
-      let warning = PlanWarning.customTooLarge(
-        output: output.name, mode: wanted.name, width: wanted.width, height: wanted.height,
-        maxWidth: screen.maxWidth, maxHeight: screen.maxHeight)
-      return (nil, warning)
-    }
-    let made = topology.modes.values.filter { $0.name.hasPrefix(prefix) && $0.sameTimings(as: wanted) }
-    if let own = made.first(where: { output.modes.contains($0.id) }) { return (own, nil) }
-    var virtual = wanted
-    if let other = made.min(by: { $0.id.rawValue < $1.id.rawValue }) { virtual.name = other.name }
-    virtual.id = ModeID(rawValue: virtualBase + output.id.rawValue % virtualBase)
-    return (virtual, nil)
-  }
-
-  /// For a server that makes any size it is asked for (wlroots' `set_custom_mode`): a size
-  /// and rate the output does not list, as a mode to create under a virtual id, with the
-  /// timings the bridge gives a head's modes (totals of the size, so that the rate reads back
-  /// exactly; rate 0 when the request names none: the compositor picks). nil for requests
-  /// that name no size, and (with a warning) for a size beyond the server's maximum screen.
-  public static func asked(_ request: ModeRequest, for output: Output, in topology: Topology) -> (
+  /// `asked` for the output named, within `limit`: the mode under id 0.
+  public static func asked(_ request: ModeRequest, output: String, limit: (Int, Int)) -> (
     mode: Mode?, warning: PlanWarning?
   ) {
-    let screen = topology.screen
-    let limit = (
-      screen.maxWidth > 0 ? screen.maxWidth : Int(Int16.max), screen.maxHeight > 0 ? screen.maxHeight : Int(Int16.max)
-    )
-    var (mode, warning) = asked(request, output: output.name, limit: limit)
-    mode?.id = ModeID(rawValue: virtualBase + output.id.rawValue % virtualBase)
-    return (mode, warning)
-  }
-
-  /// `asked` for the output named, within `limit`: the mode under id 0.
-  static func asked(_ request: ModeRequest, output: String, limit: (Int, Int)) -> (mode: Mode?, warning: PlanWarning?) {
     let (w, h, r): (Int, Int, Double)
     switch request {
     case .size(let width, let height): (w, h, r) = (width, height, 0)
@@ -134,29 +91,6 @@ public enum CustomModes {
       id: ModeID(rawValue: 0), name: name, width: w, height: h, dotClock: UInt64(pixels.rounded()), hTotal: w,
       vTotal: h)
     return (mode, nil)
-  }
-
-  /// The modes displayd made that no CRTC shows, with the outputs listing them: to delete.
-  public static func unused(in topology: Topology) -> [ModeRelease] {
-    let shown = Set(topology.crtcs.compactMap(\.mode))
-    return topology.modes.values.filter { $0.name.hasPrefix(prefix) && !shown.contains($0.id) }
-      .sorted { $0.id.rawValue < $1.id.rawValue }
-      .map { mode in
-        ModeRelease(
-          mode: mode.id, name: mode.name, outputs: topology.outputs.filter { $0.modes.contains(mode.id) }.map(\.id))
-      }
-  }
-}
-
-/// A mode displayd made and no longer shows: removed from these outputs, then destroyed.
-public struct ModeRelease: Hashable, Sendable {
-  public var mode: ModeID
-  public var name: String
-  public var outputs: [OutputID]
-  public init(mode: ModeID, name: String, outputs: [OutputID]) {
-    self.mode = mode
-    self.name = name
-    self.outputs = outputs
   }
 }
 

@@ -27,7 +27,7 @@ public struct PlannedMode: Hashable, Sendable, ChoosableMode {
   }
 }
 
-/// `ModePolicy` over a head's modes: the rule's request if the head lists it, else its
+/// Chooses a head's mode: the rule's request if the head lists it, else its
 /// preferred mode, else its largest; a custom request (`custom`, `modeline`) a mode to make
 /// when the head lacks it, and on a head that shows any size (`HeadCapabilities.anySize`)
 /// a size it does not list asked for as it is. A head's modes carry no timings: a listed mode
@@ -54,7 +54,7 @@ public enum HeadModePolicy {
       request, in: all, preferred: preferred, largest: largest, current: current, anySize: anySize)
     var customWarning: PlanWarning?
     var custom = custom
-    if requested == nil, anySize, !ModePolicy.isModeline(custom) {
+    if requested == nil, anySize, !ModeChoice.isModeline(custom) {
       let (mode, why) = CustomModes.asked(request, output: head.name, limit: (Int.max, Int.max))
       (requested, customWarning) = (mode.map(PlannedMode.init(made:)), why)
       custom = nil

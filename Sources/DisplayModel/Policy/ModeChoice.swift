@@ -13,9 +13,14 @@ extension HeadMode: ChoosableMode {
 }
 
 /// The parts of choosing a monitor's mode that do not depend on how the server names modes,
-/// shared by the rule planner over RandR's outputs (`ModePolicy`) and the one over heads
-/// (`HeadModePolicy`). Pure.
+/// shared by every planner that chooses among listed modes (`HeadModePolicy`). Pure.
 enum ModeChoice {
+  /// Whether a custom request is a modeline (timings given), not CVT's.
+  static func isModeline(_ custom: CustomModeRequest?) -> Bool {
+    if case .modeline = custom { return true }
+    return false
+  }
+
   /// The largest: the most pixels, then the highest refresh (the first of equals).
   static func largest<M: ChoosableMode>(_ modes: [M]) -> M? {
     modes.max { (pixels($0), $0.refreshHz) < (pixels($1), $1.refreshHz) }

@@ -43,7 +43,7 @@ extension ProfileSave {
 
   /// What a lit head shows, as far as heads tell: heads alike in it show one picture. A
   /// snapshot does not say which heads share a CRTC; heads at one place, turned alike,
-  /// scaled alike in the mode the server names by one handle (RandR: its XID) do. A
+  /// scaled alike in the mode the server names by one handle (on X, its id) do. A
   /// compositor names no modes: each of its heads shows its own.
   struct Picture: Hashable {
     var rect: Rect

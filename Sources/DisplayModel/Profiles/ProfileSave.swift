@@ -19,11 +19,22 @@ public enum ProfileSave {
     return "{\n  name: \(quoted(name)),\n  outputs: [\n" + lines.joined(separator: "\n") + "\n  ],\n}"
   }
 
-  /// The match for one output: its EDID's identity, with the connector when that is not unique.
-  static func match(_ output: Output, _ desk: [Output]) -> String {
-    var m = identityMatch(output.identity, said: output.headIdentity)
-    if !identifies(m) || desk.contains(where: { $0.id != output.id && m.matches($0, $0.identity) }) {
-      m.output = escaped(output.name)
+  /// A monitor as the match for it is made: its connector, its EDID (decoded) and what it
+  /// says of itself without one.
+  struct Monitor {
+    var name: String
+    var identity: EDID?
+    var said: HeadIdentity?
+  }
+
+  /// The match for one monitor: its EDID's identity, with the connector when that is not
+  /// unique on `desk` (connectors are).
+  static func match(_ monitor: Monitor, _ desk: [Monitor]) -> String {
+    var m = identityMatch(monitor.identity, said: monitor.said)
+    if !identifies(m)
+      || desk.contains(where: { $0.name != monitor.name && m.matches(name: $0.name, $0.identity, identity: $0.said) })
+    {
+      m.output = escaped(monitor.name)
     }
     return text(m)
   }

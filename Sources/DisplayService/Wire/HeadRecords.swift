@@ -4,18 +4,18 @@ import DisplaySupport
 
 // The state records made from heads, byte for byte the records of the topology the heads
 // report: the X topology's for heads the RandR backend read (they carry the server's ids,
-// names, dot clocks and connection words), the heads bridge's (`Topology(heads:)`) for heads
+// names, dot clocks and connection words), the wire ids' (`HeadWireIDs`) for heads
 // without them (wlroots'). A snapshot is taken as given: the bridge reads it `bounded()`
 // (one head a name, at most 1024 modes a head), and the records match the bridge's for a
 // snapshot within those bounds.
 
 extension ModeRecord {
   /// The record of a head's mode: the server's id, name, dot clock, refresh and flags where
-  /// the backend states them, else those of the mode the bridge makes (`Topology.mode`), whose
+  /// the backend states them, else those of the mode the bridge makes (`HeadMode.wireMode`), whose
   /// id is `bridgeID`. The refresh a server states is its timings' (xrandr's arithmetic),
   /// which the head keeps rounded to the mHz the record shows.
   public init(_ mode: HeadMode, bridgeID: ModeID, current: Bool) {
-    self.init(Topology.mode(mode, id: bridgeID), current: current, preferred: mode.preferred)
+    self.init(mode.wireMode(id: bridgeID), current: current, preferred: mode.preferred)
     if let id = mode.serverID { self.id = Int(clamping: id) }
     if let name = mode.name { self.name = name }
     if let clock = mode.dotClockHz {
@@ -36,7 +36,7 @@ extension OutputState {
   /// The state of `head` showing `mode` over `rect` (both nil while it is dark, and for a
   /// head the snapshot no longer lists).
   init(_ head: Head, rect: Rect?, mode: HeadMode?, in snapshot: HeadSnapshot) {
-    id = Int(clamping: head.serverID ?? UInt64(HeadWireIDs.outputID(head.name).rawValue))
+    id = Int(clamping: head.serverID ?? UInt64(HeadWireIDs.outputID(head.name)))
     (connected, connection) = (head.connected, head.connection.rawValue)
     primary = snapshot.primary == head.name
     main = snapshot.mainHead?.name == head.name
@@ -54,7 +54,7 @@ extension OutputState {
     let ids = HeadWireIDs.modeIDs(head).ids
     let current = head.currentMode.flatMap { head.modes.indices.contains($0) && head.modes[$0] == mode ? $0 : nil }
     if let index = current ?? head.modes.firstIndex(of: mode), let id = ids[index] { return id }
-    return ModeID(rawValue: HeadWireIDs.outputID(head.name).rawValue << 12 | 1)
+    return ModeID(rawValue: HeadWireIDs.outputID(head.name) << 12 | 1)
   }
 }
 

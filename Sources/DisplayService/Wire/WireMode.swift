@@ -3,7 +3,7 @@ import DisplayPorts
 
 /// A head's mode as the wire names it: the server's id, name, timed refresh and interlace
 /// where the backend states its timings, else those of the mode the bridge makes
-/// (`Topology.mode`), so that its label is the one the topology the heads report gives.
+/// (`HeadMode.wireMode`), so that its label is the one the topology the heads report gives.
 public struct WireMode: Sendable {
   public var id: ModeID
   public var name: String
@@ -14,7 +14,7 @@ public struct WireMode: Sendable {
   public init(_ head: Head, _ index: Int) {
     let mode = head.modes[index]
     let bridgeID = HeadWireIDs.modeIDs(head).ids[index] ?? ModeID(rawValue: 0)
-    let bridged = Topology.mode(mode, id: bridgeID)
+    let bridged = mode.wireMode(id: bridgeID)
     id = mode.serverID.map { ModeID(rawValue: UInt(clamping: $0)) } ?? bridgeID
     name = mode.name ?? bridged.name
     if mode.dotClockHz != nil {

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// A built-in layout as a profile over RandR's outputs, with the outputs its entries take:

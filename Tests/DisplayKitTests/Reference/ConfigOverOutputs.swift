@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 // A config read over RandR's outputs, for the RandR-shaped reference planners (`Planner`,
@@ -42,5 +44,13 @@ extension Config {
     if let name = main, let output = topology.output(named: name), lit(output) { return output }
     if let output = topology.mainOutput, lit(output) { return output }
     return topology.connectedOutputs.first(where: lit) ?? topology.mainOutput
+  }
+}
+
+extension MonitorMatch {
+  /// Whether the output (and its EDID) has every field given; string fields are globs. Without
+  /// an EDID the identity keys match the head's make, model and serial (`HeadIdentity`).
+  func matches(_ output: Output, _ edid: EDID?) -> Bool {
+    matches(name: output.name, edid, identity: output.headIdentity)
   }
 }

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 // What a CRTC can do of a rotation asked, for the RandR-shaped reference planners (`Planner`,

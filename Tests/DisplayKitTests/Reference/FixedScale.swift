@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// `xrandr --scale`'s arithmetic: the matrix holds 16.16 fixed-point numbers

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// Putting back, over RandR's outputs and CRTCs, the layout automatic choice had before a

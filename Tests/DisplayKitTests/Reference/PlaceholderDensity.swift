@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 extension PlaceholderContent {

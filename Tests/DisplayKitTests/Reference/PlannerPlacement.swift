@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 // Where the RandR-shaped reference rule planner (`Planner`) puts monitors, and the CRTC

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// Which connected output each entry of a profile takes: `outputs[i]` for `profile.outputs[i]`

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// One entry of the profile on its way to a CRTC.

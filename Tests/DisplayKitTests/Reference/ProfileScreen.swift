@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 // The screen, CRTC changes, primary and DPI of the RandR-shaped reference `ProfilePlanner`.

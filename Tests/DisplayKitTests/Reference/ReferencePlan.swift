@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayX11
 
 /// What the RandR-shaped reference planners make: the plan over RandR's CRTCs, with the
 /// warnings beside it and, for a profile, its dpi (`HeadPlan` and `HeadProfilePlan` hold

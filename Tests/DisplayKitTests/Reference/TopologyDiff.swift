@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// Derives hot-plug events from two RandR snapshots: the RandR-shaped reference `HeadDiff`

@@ -1,6 +1,7 @@
 import DisplayModel
 import DisplayService
 import DisplaySupport
+import DisplayX11
 
 /// One change between two RandR snapshots (`TopologyDiff`), with the output's new state: the
 /// RandR-shaped reference `HeadEvent` is pinned against.

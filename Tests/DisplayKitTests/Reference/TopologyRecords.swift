@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayX11
 
 @testable import DisplayService
 

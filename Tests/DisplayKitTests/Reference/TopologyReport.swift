@@ -1,6 +1,7 @@
 import DisplayModel
 import DisplayService
 import DisplaySupport
+import DisplayX11
 
 @testable import DisplayCLI
 

@@ -1,3 +1,5 @@
+import DisplayX11
+
 @testable import DisplayModel
 
 /// What one external monitor should show, derived from RandR's topology and the config: the

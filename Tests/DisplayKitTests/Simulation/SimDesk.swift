@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplayPorts
+import DisplayX11
 
 /// Which fakes a simulated world is made of. The same seed draws the same life over either.
 enum SimBackend: String, CaseIterable, Sendable {

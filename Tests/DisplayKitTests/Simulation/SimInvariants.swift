@@ -2,6 +2,7 @@ import DisplayModel
 import DisplayPorts
 import DisplayRender
 import DisplaySupport
+import DisplayX11
 
 @testable import DisplayKit
 

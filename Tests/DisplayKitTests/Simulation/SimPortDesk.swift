@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayPorts
 import DisplaySupport
+import DisplayX11
 
 /// The simulated world's server on Wayland: `FakeOutputManager` through `PortDisplayServer`
 /// (`OutputManagerLayout`, as the daemon runs over a compositor). Heads are named like the

@@ -3,6 +3,7 @@ import DisplayModel
 import DisplayPorts
 import DisplayRender
 import DisplaySupport
+import DisplayX11
 
 /// The simulated world the daemon lives in: the one adapter between the simulation and the
 /// fakes. The daemon talks to it as to any display server and surface host (it is passed as

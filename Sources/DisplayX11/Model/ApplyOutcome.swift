@@ -1,7 +1,4 @@
-// This folder holds the values the daemon and a display server exchange (`LayoutServer` in
-// DisplayPorts) that carry no server's handles: what a snapshot reads, what an apply did, the
-// resource database's text. The X backend's ids and the values over them (windows, pixmaps,
-// pictures, damage, the cursor) live in DisplayX11 behind the surface port.
+import DisplayModel
 
 /// What applying a plan did.
 public struct ApplyOutcome: Sendable {

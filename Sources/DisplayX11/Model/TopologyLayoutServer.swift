@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 
 /// What a layout server whose reads are RandR-shaped topologies keeps of them: the last one
 /// (the server as last read, nothing held), and each output as it was last read connected

@@ -1,6 +1,10 @@
+import DisplayX11
+
+@testable import DisplayModel
+
 /// Chooses a monitor's mode: the rule's request if the output has it, else its preferred
 /// mode, else its largest. A monitor is never left dark because a rule names a mode it lacks.
-public enum ModePolicy {
+enum ModePolicy {
   /// Modes to try in order (the first is the choice; the rest are fallbacks should the server
   /// refuse it), and a warning when the request could not be met. With `custom`, a request
   /// the output lacks gets a mode displayd makes (`CustomModes`), possibly one still to be
@@ -8,7 +12,7 @@ public enum ModePolicy {
   /// so one no longer asked for stops being shown and is released. On a server that makes any
   /// size (`Output.takesAnySize`, wlroots) a size and rate it does not list is asked for as
   /// it is (`CustomModes.asked`), as with `custom`.
-  public static func candidates(
+  static func candidates(
     _ request: ModeRequest, custom: CustomModeRequest? = nil, for output: Output, in topology: Topology
   ) -> (modes: [Mode], warning: PlanWarning?) {
     let all = topology.modes(of: output).filter { !$0.name.hasPrefix(CustomModes.prefix) }
@@ -37,10 +41,7 @@ public enum ModePolicy {
   }
 
   /// Whether the request gives its own timings (they are kept even where any size is made).
-  static func isModeline(_ custom: CustomModeRequest?) -> Bool {
-    if case .modeline = custom { return true }
-    return false
-  }
+  static func isModeline(_ custom: CustomModeRequest?) -> Bool { ModeChoice.isModeline(custom) }
 
   /// For a custom request: the listed mode with the modeline's timings, else nothing when a
   /// listed mode meets a CVT request, else the mode displayd makes.

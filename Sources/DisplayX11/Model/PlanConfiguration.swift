@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 
 extension OutputConfiguration {
   /// The daemon's RandR-shaped plan, made from `topology` (the `Topology(heads:)` bridge), as

@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// One consistent snapshot of the X screen's RandR state: outputs, CRTCs, modes and sizes.
 ///
 /// A value: two snapshots compare with `==`.
@@ -78,5 +80,14 @@ extension Topology {
       if outputs.allSatisfy({ !$0.isConnected }) { result.formUnion(outputs.map(\.id)) }
     }
     return result
+  }
+}
+
+extension Topology {
+  /// The snapshot's generation, as a configuration planned from it quotes it: the config
+  /// timestamp (changes with the server's outputs and modes) and the timestamp (changes with
+  /// every CRTC set by any client), both 32-bit X timestamps, side by side.
+  public var generation: UInt64 {
+    UInt64(UInt32(truncatingIfNeeded: configTimestamp)) << 32 | UInt64(UInt32(truncatingIfNeeded: timestamp))
   }
 }

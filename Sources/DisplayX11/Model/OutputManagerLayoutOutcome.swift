@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayPorts
 
 extension OutputManagerLayout {
   /// The port's answer (`applyReporting`'s result and report) in the daemon's terms, for
@@ -44,6 +45,16 @@ extension OutputManagerLayout {
     outcome.screen = report.deskSize
     outcome.warnings = report.warnings
     return outcome
+  }
+
+  /// The CRTCs the plan set the named heads on: a head lit for the first time has none in
+  /// the snapshot yet, but the plan's change names the bridge's idle one.
+  public static func crtcs(of heads: Set<String>, _ plan: Plan, _ topology: Topology) -> Set<CrtcID> {
+    let named = { (id: OutputID) in topology.output(id).map { heads.contains($0.name) } ?? false }
+    let changes = plan.changes.filter { change in
+      (change.outputs.isEmpty ? topology.crtc(change.crtc)?.outputs ?? [] : change.outputs).contains(where: named)
+    }
+    return Set(changes.map(\.crtc))
   }
 
   /// The problems in the order the daemon's plan names their heads (RandR's manager plans

@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// A RandR CRTC transform: a 3x3 projective matrix, row-major, mapping the CRTC's mode
 /// coordinates to screen coordinates (as `xrandr --transform` and `--scale` give it), and the
 /// filter the server samples with. `scale: s` is `[s,0,0, 0,s,0, 0,0,1]`.
@@ -13,6 +15,18 @@ public struct CrtcTransform: Hashable, Sendable {
   public static let identity = CrtcTransform(matrix: [1, 0, 0, 0, 1, 0, 0, 0, 1])
 
   public var isIdentity: Bool { matrix == Self.identity.matrix }
+}
+
+extension CrtcTransform {
+  /// The screen area a CRTC at (`x`, `y`) covers with a mode of `width` x `height`, the mode
+  /// turned by `rotation` (left and right swap the sides), then mapped by this transform
+  /// (`Footprint.extent`), as the server computes a CRTC's extent. For a `scale` it is
+  /// xrandr's arithmetic: the turned sides times the 16.16 scale, rounded up. Nil when the
+  /// transform sends a corner to infinity or beyond `Int`.
+  public func footprint(x: Int = 0, y: Int = 0, width: Int, height: Int, rotation: Rotation) -> Rect? {
+    let (tw, th) = rotation.turned(width, height)
+    return Footprint.extent(x: x, y: y, width: tw, height: th, matrix: matrix)
+  }
 }
 
 /// One CRTC's new configuration. `mode == nil` turns it off.

@@ -1,4 +1,5 @@
 import DisplayModel
+import DisplayX11
 
 extension Topology {
   /// The heads of a snapshot as the RandR-shaped topology the reports, the diff and the
@@ -12,12 +13,12 @@ extension Topology {
   /// (`HeadIdentity`, with `vendors` for the PNP ids a make stands for). Beyond
   /// `HeadSnapshot.maxHeads` heads and `maxModes` modes a head, the rest are left out
   /// (`HeadSnapshot.bounded`).
-  public init(heads snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
+  init(heads snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
     self.init(bounded: snapshot.bounded().snapshot, vendors: vendors)
   }
 
   /// The same, of a snapshot already `bounded()` (its warnings said by the caller).
-  public init(bounded snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
+  init(bounded snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
     var outputs: [Output] = []
     var crtcs: [Crtc] = []
     var modes: [ModeID: Mode] = [:]
@@ -63,20 +64,13 @@ extension Topology {
   }
 
   /// A head name's id (`HeadWireIDs.outputID`).
-  public static func outputID(_ name: String) -> OutputID { HeadWireIDs.outputID(name) }
+  static func outputID(_ name: String) -> OutputID { OutputID(rawValue: HeadWireIDs.outputID(name)) }
 
   /// A head's modes as the bridge lists them and their ids (`HeadWireIDs.modeIDs`).
-  public static func modeIDs(_ head: Head) -> (order: [Int], ids: [Int: ModeID]) { HeadWireIDs.modeIDs(head) }
+  static func modeIDs(_ head: Head) -> (order: [Int], ids: [Int: ModeID]) { HeadWireIDs.modeIDs(head) }
 
-  /// A head's mode as the bridge makes it: named by its size, its dot clock its pixel rate.
-  public static func mode(_ mode: HeadMode, id: ModeID) -> Mode {
-    let w = max(0, mode.width)
-    let h = max(0, mode.height)
-    let pixels = Double(w) * Double(h) * Double(max(0, mode.refreshMilliHz)) / 1000
-    let rate = pixels.isFinite && pixels < Double(UInt32.max) * 16 ? UInt64(pixels.rounded()) : 0
-    // No interlace flag: it would halve the totals and double the refresh read back.
-    return Mode(id: id, name: "\(w)x\(h)", width: w, height: h, dotClock: rate, hTotal: w, vTotal: h)
-  }
+  /// A head's mode as the bridge makes it (`HeadMode.wireMode`).
+  static func mode(_ mode: HeadMode, id: ModeID) -> Mode { mode.wireMode(id: id) }
 
   static let allRotations: Rotation = [.normal, .left, .inverted, .right, .reflectX, .reflectY]
 
@@ -91,15 +85,5 @@ extension Topology {
   static func transform(scale: Double) -> CrtcTransform {
     guard scale != 1, scale.isFinite, scale > 0 else { return .identity }
     return CrtcTransform(matrix: [scale, 0, 0, 0, scale, 0, 0, 0, 1])
-  }
-}
-
-extension Topology {
-  /// The snapshot's generation, as a configuration planned from it quotes it: the config
-  /// timestamp (changes with the server's outputs and modes) and the timestamp (changes with
-  /// every CRTC set by any client), both 32-bit X timestamps, side by side. A snapshot made
-  /// from heads (`init(heads:)`) gives back the heads' generation.
-  public var generation: UInt64 {
-    UInt64(UInt32(truncatingIfNeeded: configTimestamp)) << 32 | UInt64(UInt32(truncatingIfNeeded: timestamp))
   }
 }

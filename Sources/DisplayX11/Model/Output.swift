@@ -1,3 +1,5 @@
+import DisplayModel
+
 /// One RandR output (a connector) and what is attached to it.
 public struct Output: Hashable, Sendable {
   public var id: OutputID
