@@ -25,7 +25,8 @@ import Testing
       let firsts: [PlannedMode?] = (0..<3).map { _ in
         Bool.random(using: &random) ? all.randomElement(using: &random) : nil
       }
-      #expect(ModeChoice.chain(firsts, all) == ModeChoice.chain(firsts, all, key: { $0 }))
+      #expect(
+        ModeChoice.chain(firsts, all, order: ModeChoice.largestFirstOrder(all)) == ModeChoice.chain(firsts, all, key: { $0 }))
     }
   }
 

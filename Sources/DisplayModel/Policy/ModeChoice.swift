@@ -63,14 +63,10 @@ enum ModeChoice {
     return chain
   }
 
-  /// `chain` with each mode once by equality, for modes that are their own key (a head's):
+  /// `chain` with each mode once by equality, for modes that are their own key (a head's),
+  /// over `all` in `order` (`largestFirstOrder(all)`, which the caller has already):
   /// compared in place up to `linearModes` modes, where copying and hashing a mode into a
   /// set costs more than comparing it with the few before.
-  static func chain<M: ChoosableMode & Hashable>(_ firsts: [M?], _ all: [M]) -> [M] {
-    chain(firsts, all, order: largestFirstOrder(all))
-  }
-
-  /// `chain` over `all` in `order` (`largestFirstOrder(all)`), which the caller has already.
   static func chain<M: ChoosableMode & Hashable>(_ firsts: [M?], _ all: [M], order: [Int]) -> [M] {
     guard all.count <= linearModes else { return chain(firsts, all, key: { $0 }) }
     var chain: [M] = []
