@@ -26,7 +26,8 @@ import Testing
         Bool.random(using: &random) ? all.randomElement(using: &random) : nil
       }
       #expect(
-        ModeChoice.chain(firsts, all, order: ModeChoice.largestFirstOrder(all)) == ModeChoice.chain(firsts, all, key: { $0 }))
+        ModeChoice.chain(firsts, all, order: ModeChoice.largestFirstOrder(all))
+          == ModeChoice.chain(firsts, all, key: { $0 }))
     }
   }
 
