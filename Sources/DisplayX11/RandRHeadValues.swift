@@ -20,16 +20,12 @@ public enum RandRHeadValues {
   /// made it (its name's prefix), and for the wire the server's id, name, dot clock and
   /// double scan; its timings, which `profile save` writes for a mode displayd made.
   public static func headMode(_ mode: Mode, preferred: Bool) -> HeadMode {
-    var head = HeadMode(
+    HeadMode(
       width: mode.width, height: mode.height, refreshMilliHz: refreshMilliHz(mode), preferred: preferred,
-      interlaced: mode.isInterlaced, custom: mode.name.hasPrefix(CustomModes.prefix))
-    head.serverID = UInt64(exactly: mode.id.rawValue)
-    head.name = mode.name
-    head.dotClockHz = mode.dotClock
-    head.doubleScan = mode.isDoubleScan
-    head.timedRefreshHz = mode.refreshHz
-    head.timings = ModeLine(mode)
-    return head
+      interlaced: mode.isInterlaced, custom: mode.name.hasPrefix(CustomModes.prefix),
+      server: ServerModeFacts(
+        serverID: UInt64(exactly: mode.id.rawValue), name: mode.name, dotClockHz: mode.dotClock,
+        doubleScan: mode.isDoubleScan, timedRefreshHz: mode.refreshHz, timings: ModeLine(mode)))
   }
 
   /// The head transform a CRTC's rotation and reflection bits make.

@@ -17,6 +17,11 @@ public final class RandROutputManager: OutputManager {
   /// CRTCs whose transform the server refused (RRSetCrtcTransform BadValue): learned by
   /// `apply`, so `heads` stops offering scaling on them and `test` refuses a scale there.
   public private(set) var transformRefusing: Set<CrtcID> = []
+  /// The modes of the last snapshot, and each output's head modes made from them: reads
+  /// make the same modes again and again, so a snapshot with the same modes reuses the head
+  /// modes of an output that lists the same ones.
+  private var madeFrom: [ModeID: Mode] = [:]
+  private var made: [OutputID: MadeModes] = [:]
 
   public convenience init(_ connection: XConnection) { self.init(server: connection) }
 
@@ -70,17 +75,41 @@ public final class RandROutputManager: OutputManager {
 
   /// The output's modes the topology lists, in the output's order (the first
   /// `preferredCount` of them preferred), as the head lists them; and the index of the first
-  /// that is `shown`. One pass, without the array of RandR modes: every snapshot makes them.
+  /// that is `shown`. Made once for the modes and list of the last snapshots.
   private func headModes(_ output: Output, _ topology: Topology, showing shown: ModeID?) -> ([HeadMode], Int?) {
-    var modes: [HeadMode] = []
-    modes.reserveCapacity(output.modes.count)
-    var index: Int?
+    let modes = madeModes(output, topology)
+    return (modes.heads, shown.flatMap { modes.ids.firstIndex(of: $0) })
+  }
+
+  private func madeModes(_ output: Output, _ topology: Topology) -> MadeModes {
+    if topology.modes != madeFrom {
+      madeFrom = topology.modes
+      made.removeAll(keepingCapacity: true)
+    }
+    if let modes = made[output.id], modes.listed == output.modes, modes.preferredCount == output.preferredCount {
+      return modes
+    }
+    var modes = MadeModes(listed: output.modes, preferredCount: output.preferredCount)
+    modes.ids.reserveCapacity(output.modes.count)
+    modes.heads.reserveCapacity(output.modes.count)
     for id in output.modes {
       guard let mode = topology.modes[id] else { continue }
-      if index == nil, mode.id == shown { index = modes.count }
-      modes.append(RandRHeadValues.headMode(mode, preferred: modes.count < output.preferredCount))
+      modes.ids.append(id)
+      modes.heads.append(RandRHeadValues.headMode(mode, preferred: modes.heads.count < output.preferredCount))
     }
-    return (modes, index)
+    // Outputs are the server's, but a hostile one could make many: keep about a server's worth.
+    if made.count >= 256 { made.removeAll(keepingCapacity: true) }
+    made[output.id] = modes
+    return modes
+  }
+
+  /// An output's head modes: `heads` made from the modes it lists (`listed`, the first
+  /// `preferredCount` preferred) that the topology has, whose ids are `ids`.
+  private struct MadeModes {
+    var listed: [ModeID]
+    var preferredCount: Int
+    var ids: [ModeID] = []
+    var heads: [HeadMode] = []
   }
 
   /// What the head's CRTC can do, or any of its possible CRTCs when it has none lit.

@@ -43,6 +43,15 @@ final class XReply {
     guard fit > 0 else { return [] }
     return Array(UnsafeRawBufferPointer(start: base + offset, count: fit))
   }
+
+  /// Whether the `bytes.count` bytes from `offset` are `bytes` (false when they do not fit).
+  func holds(_ bytes: [UInt8], at offset: Int) -> Bool {
+    guard offset >= 0, offset <= size, bytes.count <= size - offset else { return false }
+    return bytes.withUnsafeBytes { held in
+      guard let start = held.baseAddress else { return true }
+      return memcmp(base + offset, start, held.count) == 0
+    }
+  }
 }
 
 /// Takes the reply to one request, or nil when the server answered with an error (an output
@@ -84,7 +93,7 @@ extension XConnection {
       try checkXCB(c)
       throw .request(unknownFailure("RRGetScreenResources"))
     }
-    let res = RandRResources(resources)
+    let res = RandRResources(resources, last: &lastModes)
     // Every request of the second round trip goes out before any of its replies is read.
     let crtcCookies = res.crtcs.map { xcb_randr_get_crtc_info(c, $0, res.configTimestamp) }
     let transformCookies = randrVersion >= (1, 3) ? res.crtcs.map { xcb_randr_get_crtc_transform(c, $0) } : []
@@ -215,19 +224,34 @@ private struct RandRResources {
   var configTimestamp: UInt32
   var crtcs: [UInt32]
   var outputs: [UInt32]
-  var modes: [ModeID: Mode] = [:]
+  var modes: [ModeID: Mode]
 
-  init(_ r: XReply) {
+  /// `last`: the modes of the reply before and their bytes in it, reused when this reply
+  /// lists the same bytes (the modes rarely change between reads), else replaced.
+  init(_ r: XReply, last: inout ReadModes?) {
     timestamp = r.u32(8)
     configTimestamp = r.u32(12)
     let nCrtcs = Int(r.u16(16))
     let nOutputs = Int(r.u16(18))
-    let nModes = Int(r.u16(20))
     crtcs = r.u32s(32, nCrtcs)
     outputs = r.u32s(32 + nCrtcs * 4, nOutputs)
     let modeBase = 32 + (nCrtcs + nOutputs) * 4
+    let modesEnd = min(r.size, modeBase + Int(r.u16(20)) * 32 + Int(r.u16(22)))
+    if let last, last.bytes.count == max(0, modesEnd - modeBase), r.holds(last.bytes, at: modeBase) {
+      modes = last.modes
+      return
+    }
+    modes = Self.modes(r, modeBase)
+    last = ReadModes(bytes: r.bytes(modeBase, modesEnd - modeBase), modes: modes)
+  }
+
+  private static func modes(_ r: XReply, _ modeBase: Int) -> [ModeID: Mode] {
+    let nModes = Int(r.u16(20))
     var nameOffset = modeBase + nModes * 32
     let namesEnd = nameOffset + Int(r.u16(22))
+    // Room for the modes the reply holds, not the count it claims: growing rehashes them all.
+    var modes: [ModeID: Mode] = [:]
+    modes.reserveCapacity(min(nModes, max(0, r.size - modeBase) / 32))
     for i in 0..<nModes where modeBase + i * 32 + 32 <= r.size {
       let m = modeBase + i * 32
       let id = ModeID(rawValue: UInt(r.u32(m)))
@@ -244,5 +268,12 @@ private struct RandRResources {
       (mode.vSyncStart, mode.vSyncEnd) = (Int(r.u16(m + 20)), Int(r.u16(m + 22)))
       modes[id] = mode
     }
+    return modes
   }
+}
+
+/// The modes a screen resources reply listed, with the bytes it listed them in.
+struct ReadModes {
+  var bytes: [UInt8]
+  var modes: [ModeID: Mode]
 }

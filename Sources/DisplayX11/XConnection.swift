@@ -52,6 +52,9 @@ public final class XConnection {
   public let randrVersion: (major: Int, minor: Int)
   var atomCache: [String: Atom] = [:]
   var screenRange: (minW: Int, minH: Int, maxW: Int, maxH: Int)?
+  /// The modes of the last screen resources read, which the next read reuses when the server
+  /// lists the same ones.
+  var lastModes: ReadModes?
   /// DAMAGE's first event number, once `canMirror` has asked.
   var damageEventBase = -1
   /// Whether the server has DPMS and can use it: asked once, on the first `screenBlanked`.

@@ -81,5 +81,33 @@ extension XServerTests {
       #expect((shown.width, shown.height) == (2048, 1536), "the largest the dummy lists")
       #expect(!dummy1.modes.contains { $0.width == 1600 && $0.height == 700 }, "\(dummy1.modes.map(\.name))")
     }
+
+    /// A snapshot reuses what it made of the last read's modes while the server lists the
+    /// same ones: a mode another client adds, gives an output, takes back and makes again
+    /// under the same name with other timings shows in the very next snapshot of the same
+    /// manager, with the server's timings, and is gone from it once deleted.
+    @Test func modesAnotherClientChangesShowInTheNextSnapshot() throws {
+      let server = try TestXServer.dummy()
+      try B.lightDummies(server, 1)
+      let manager = RandROutputManager(try XConnection(name: server.display))
+      func listed() throws -> [HeadMode] {
+        try #require(try manager.heads(probe: false).head(named: "DUMMY0")).modes.filter { $0.name == "by-hand" }
+      }
+      #expect(try listed().isEmpty)
+      let first = ["40", "800", "840", "968", "1056", "600", "601", "605", "628", "+hsync", "+vsync"]
+      try server.must(["xrandr", "--newmode", "by-hand"] + first)
+      try server.must(["xrandr", "--addmode", "DUMMY0", "by-hand"])
+      let added = try listed()
+      #expect(added.count == 1 && added.first?.dotClockHz == 40_000_000 && added.first?.timings?.hTotal == 1056)
+      try server.must(["xrandr", "--delmode", "DUMMY0", "by-hand"])
+      #expect(try listed().isEmpty)
+      try server.must(["xrandr", "--rmmode", "by-hand"])
+      let second = ["50", "800", "856", "976", "1040", "600", "637", "643", "666", "+hsync", "+vsync"]
+      try server.must(["xrandr", "--newmode", "by-hand"] + second)
+      try server.must(["xrandr", "--addmode", "DUMMY0", "by-hand"])
+      let again = try listed()
+      #expect(again.count == 1 && again.first?.dotClockHz == 50_000_000 && again.first?.timings?.hTotal == 1040)
+      #expect(again.first?.refreshMilliHz == 72_188, "\(again)")
+    }
   }
 }

@@ -17,49 +17,6 @@ public enum HeadTransform: Int, Hashable, Sendable, CaseIterable {
   public var isFlipped: Bool { rawValue >= 4 }
 }
 
-/// A mode a head can show: its size, its refresh in mHz, and how it came to be.
-public struct HeadMode: Hashable, Sendable {
-  public var width: Int
-  public var height: Int
-  /// Vertical refresh in millihertz (60 Hz is 60000); 0 when the backend does not say.
-  public var refreshMilliHz: Int
-  /// The monitor's preferred mode (the EDID's first detailed timing, or the compositor's).
-  public var preferred: Bool
-  public var interlaced: Bool
-  /// Made by displayd (a CVT mode or a modeline), not listed by the monitor.
-  public var custom: Bool
-  // What the server says of the mode beyond what the daemon plans with: opaque to the
-  // daemon, shown on the wire only. Nil where the backend has none (wlroots), and the wire
-  // shows what the wire makes of the head (`HeadMode.wireMode`).
-  /// The server's handle for the mode (on X, its id).
-  public var serverID: UInt64? = nil
-  /// The server's name for it (RandR: `1920x1080`, `displayd-1600x700_60.00`); nil: its size.
-  public var name: String? = nil
-  /// The pixel clock in Hz the server drives it at; nil: its pixel rate (width × height ×
-  /// refresh), as the bridge makes it.
-  public var dotClockHz: UInt64? = nil
-  /// RandR's `DoubleScan`: every line scanned twice.
-  public var doubleScan = false
-  /// The refresh the server's timings give, unrounded (RandR: xrandr's arithmetic), which
-  /// `label` names as the server's tools do; nil: `refreshMilliHz`.
-  public var timedRefreshHz: Double? = nil
-  /// The server's timings (RandR: the mode's dot clock, syncs, totals and flags), which make
-  /// the mode again; nil where the backend has none (wlroots).
-  public var timings: ModeLine? = nil
-
-  public init(
-    width: Int, height: Int, refreshMilliHz: Int, preferred: Bool = false, interlaced: Bool = false,
-    custom: Bool = false
-  ) {
-    self.width = width
-    self.height = height
-    self.refreshMilliHz = refreshMilliHz
-    self.preferred = preferred
-    self.interlaced = interlaced
-    self.custom = custom
-  }
-}
-
 /// What a head's backend can do to it.
 public struct HeadCapabilities: Hashable, Sendable {
   /// The transforms this head accepts (RandR: the CRTC's rotations; wlroots: all eight).
