@@ -37,7 +37,7 @@ public final class Daemon {
   /// The server's desk facilities (resources, output properties, pointer devices, power):
   /// a nil one is a feature the server has not, which the daemon then leaves out.
   public let facilities: DisplayFacilities
-  public private(set) var config: Config { didSet { deskCache = nil } }
+  public private(set) var config: Config { didSet { (deskCache, mainCache) = (nil, nil) } }
   public let log: Logger
   /// The watch loop's steps: the events, the reads, and what changed between them.
   let watcher: HeadWatcher
@@ -81,6 +81,10 @@ public final class Daemon {
   /// `desk` for the heads of the watcher's read `snapshots`, the lid and the config: asked
   /// for several times per event.
   var deskCache: (snapshots: Int, desk: DeskKey)?
+  /// `mainOutput` for the heads of the watcher's read `snapshots`, the config and the profile
+  /// chosen then (a change to `config` or `profileRuntime` clears it): asked for several
+  /// times per event.
+  var mainCache: (snapshots: Int, main: Head?)?
   /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
   /// host: no renderer loaded).
   public var managesWindows: Bool { surfaces != nil }
@@ -88,7 +92,7 @@ public final class Daemon {
   /// first picture, which a daemon showing no placeholder never asks for. nil without windows.
   let painter: (any PicturePainter)?
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
-  var profileRuntime = ProfileRuntime()
+  var profileRuntime = ProfileRuntime() { didSet { mainCache = nil } }
   /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
   var xft = XftRuntime()
   /// Properties and touch devices (DaemonExtras.swift).
@@ -229,11 +233,13 @@ public final class Daemon {
   func arrange(reason: String) throws(DisplayError) -> [HeadEvent] {
     var events: [HeadEvent] = []
     for _ in 0..<Self.maxRounds {
-      let (monitors, main) = (desk.monitors, mainOutput?.name)
+      let (before, snapshots, main) = (heads, watcher.snapshots, mainOutput?.name)
       events += try arrangeOnce(reason: reason)
       // A snapshot read on the way (a plan gone stale) showed other monitors, or main moved
       // (the lid policy lit the panel): the steps before (the rules) planned without that.
-      guard desk.monitors != monitors || mainOutput?.name != main else { break }
+      // Without a read the heads, and so the monitors, are the same.
+      let moved = watcher.snapshots != snapshots && desk.monitors != DeskKey.monitors(of: before)
+      guard moved || mainOutput?.name != main else { break }
     }
     return events + (try releaseUnusedModes())
   }

@@ -33,11 +33,16 @@ struct DeskKey: Equatable {
   var config: Config
 
   init(_ snapshot: HeadSnapshot, lid: LidState, config: Config) {
-    var monitors: [String: MonitorKey] = [:]
-    for head in snapshot.heads where head.connected { monitors[head.name] = MonitorKey(head) }
-    self.monitors = monitors
+    self.monitors = Self.monitors(of: snapshot)
     self.lid = lid
     self.config = config
+  }
+
+  /// The connected monitors of `snapshot`, by connector.
+  static func monitors(of snapshot: HeadSnapshot) -> [String: MonitorKey] {
+    var monitors: [String: MonitorKey] = [:]
+    for head in snapshot.heads where head.connected { monitors[head.name] = MonitorKey(head) }
+    return monitors
   }
 }
 
@@ -82,7 +87,17 @@ extension Daemon {
 
   /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
   public var mainOutput: Head? {
-    windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
+    if let cache = mainCache, cache.snapshots == watcher.snapshots { return cache.main }
+    let main = windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
+    mainCache = (watcher.snapshots, main)
+    return main
+  }
+
+  /// Main as the rules find it (`Config.mainOutput(in:vendors:)` of the config): while no
+  /// profile is chosen the windows' config is the config, and this is `mainOutput`.
+  var rulesMain: Head? {
+    guard profileRuntime.chosen != nil else { return mainOutput }
+    return config.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
   }
 
   /// Puts the desk in the named profile, by hand: refused, with the reason, when there is no
@@ -106,7 +121,10 @@ extension Daemon {
     if let manual = profileRuntime.manual, manual.desk == desk, case .success(let chosen) = resolve(manual.choice) {
       return (chosen.profile, chosen.assignment, .switched)
     }
-    (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
+    // Set only when it changes (every reconcile asks): each change clears `mainCache`.
+    if profileRuntime.manual != nil || profileRuntime.automaticLayout != nil {
+      (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
+    }
     return HeadProfileMatcher.choose(
       config.profiles, snapshot: heads, lid: lid, vendors: layoutServer.vendors(of: heads)
     ).map {
@@ -175,8 +193,12 @@ extension Daemon {
       // The profile may have lit the panel on a desk the lid policy was done with: it looks again.
       if lid == .closed { profileRuntime.lidDesk = nil }
     }
-    profileRuntime.active = ActiveProfile(name: nil, reason: .none)
-    (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+    // Set only when it changes (every reconcile asks): each change clears `mainCache`.
+    let none = ActiveProfile(name: nil, reason: .none)
+    if profileRuntime.active != none { profileRuntime.active = none }
+    if profileRuntime.chosen != nil || profileRuntime.applied != nil {
+      (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+    }
     followXftDPI(nil)
   }
 

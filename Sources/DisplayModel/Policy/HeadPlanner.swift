@@ -39,15 +39,26 @@ public struct HeadPlanner {
   /// Heads that could not turn as asked (the backend's answer to an apply): planned unturned.
   public var noRotation: Set<String> = []
 
+  /// Main (`mainHead()`), found once: the plan asks for it several times.
+  private(set) var main: Head?
+
   public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none) {
+    self.init(snapshot: snapshot, config: config, vendors: vendors, main: nil)
+    main = HeadMain.main(in: self.snapshot, named: config.main, madePrimary: madePrimary)
+  }
+
+  /// The planner with `main` its caller found already: what `config.mainOutput(in: snapshot,
+  /// vendors: vendors)` says.
+  public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none, main: Head?) {
     self.snapshot = snapshot.bounded().snapshot
     self.config = config
     self.vendors = vendors
-    var settings: [String: MonitorSettings] = [:]
+    var settings = [String: MonitorSettings](minimumCapacity: self.snapshot.heads.count)
     for head in self.snapshot.heads {
       settings[head.name] = config.settings(for: head, vendors: vendors)
     }
     self.settings = settings
+    self.main = main
   }
 
   /// Modes tried after the chosen one when the backend refuses it: each is a round trip
