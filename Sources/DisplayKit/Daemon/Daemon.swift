@@ -49,14 +49,14 @@ public final class Daemon {
   public internal(set) var monitors: [String: ManagedMonitor] = [:]
   /// Heads (by name) configured since they connected, with the monitor then: left as they
   /// are until they disconnect or another monitor appears on the connector.
-  var settled: [String: MonitorKey] = [:]
+  var settled: [String: MonitorKey] = [:] { didSet { forgotAt = nil } }
   /// Heads (by name) whose configuration failed, with the monitor and how many times in a
   /// row: retried when the heads next change (not on the events of their own rollback), up
   /// to `maxAttempts` times, and again when the monitor or the config changes.
-  var failures: [String: (monitor: MonitorKey, count: Int)] = [:]
+  var failures: [String: (monitor: MonitorKey, count: Int)] = [:] { didSet { forgotAt = nil } }
   /// Heads (by name) the daemon lit (set a mode on: by the rules, a profile or a built-in
   /// layout) since they connected, whatever monitor is on them now.
-  var litByDaemon: Set<String> = []
+  var litByDaemon: Set<String> = [] { didSet { forgotAt = nil } }
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
@@ -102,7 +102,11 @@ public final class Daemon {
   /// What is known of the desktop's display manager (DaemonDesktop.swift).
   var desktopRuntime = DesktopRuntime()
   /// Disconnects waiting for `disconnect_grace` (DaemonGrace.swift).
-  var grace = GraceRuntime()
+  var grace = GraceRuntime() { didSet { forgotAt = nil } }
+  /// The watcher's read `snapshots` that `forgetGoneMonitors` last looked at, while what else
+  /// it reads (`settled`, `failures`, `litByDaemon`, `grace`: a change clears it) is as it
+  /// left it: nothing to forget then.
+  var forgotAt: Int?
 
   /// Selects the change events and reads the first snapshot, probing connectors once.
   /// Without `surfaces`, the daemon only arranges the layout (`applyOnce`): the painter is
@@ -233,13 +237,13 @@ public final class Daemon {
   func arrange(reason: String) throws(DisplayError) -> [HeadEvent] {
     var events: [HeadEvent] = []
     for _ in 0..<Self.maxRounds {
-      let (before, snapshots, main) = (heads, watcher.snapshots, mainOutput?.name)
+      let (before, snapshots, main) = (heads, watcher.snapshots, mainName)
       events += try arrangeOnce(reason: reason)
       // A snapshot read on the way (a plan gone stale) showed other monitors, or main moved
       // (the lid policy lit the panel): the steps before (the rules) planned without that.
       // Without a read the heads, and so the monitors, are the same.
       let moved = watcher.snapshots != snapshots && desk.monitors != DeskKey.monitors(of: before)
-      guard moved || mainOutput?.name != main else { break }
+      guard moved || mainName != main else { break }
     }
     return events + (try releaseUnusedModes())
   }
@@ -293,6 +297,9 @@ public final class Daemon {
   /// Forgets settled and failed heads whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
   func forgetGoneMonitors() {
+    // Asked in every round of a reconcile, mostly over what it looked at last.
+    guard forgotAt != watcher.snapshots else { return }
+    defer { forgotAt = watcher.snapshots }
     let pending = pendingNames
     let present = { (name: String, key: MonitorKey) in
       pending.contains(name) || self.heads.head(named: name).map { $0.connected && MonitorKey($0) == key } ?? false

@@ -87,10 +87,20 @@ extension Daemon {
 
   /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
   public var mainOutput: Head? {
-    if let cache = mainCache, cache.snapshots == watcher.snapshots { return cache.main }
-    let main = windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
-    mainCache = (watcher.snapshots, main)
-    return main
+    findMain()
+    return mainCache?.main ?? nil
+  }
+
+  /// `mainOutput`'s name, without a copy of its head.
+  var mainName: String? {
+    findMain()
+    return mainCache?.main?.name
+  }
+
+  /// Finds main for `mainCache`, unless it holds the one of these heads.
+  private func findMain() {
+    guard mainCache?.snapshots != watcher.snapshots else { return }
+    mainCache = (watcher.snapshots, windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads)))
   }
 
   /// Main as the rules find it (`Config.mainOutput(in:vendors:)` of the config): while no

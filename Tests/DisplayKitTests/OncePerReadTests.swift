@@ -65,3 +65,26 @@ import Testing
     #expect(daemon.mainOutput?.name == "HDMI-1")
   }
 }
+
+/// The daemon forgets the monitors gone once per read of the heads, and again when what it
+/// remembers changes without a read (a layout put back names the heads lit then).
+@Suite struct ForgettingOncePerRead {
+  let quiet = Logger(level: .error) { _ in }
+
+  @Test func whatIsRememberedOfAGoneHeadWithoutAReadIsForgotten() throws {
+    let manager = FakeOutputManager([FakeOutputManager.head("DP-1", at: (0, 0))])
+    let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: nil, config: Config(), log: quiet)
+    try daemon.start()
+    daemon.forgetGoneMonitors()
+    let reads = daemon.watcher.snapshots
+    daemon.litByDaemon.insert("HDMI-1")
+    daemon.forgetGoneMonitors()
+    #expect(!daemon.litByDaemon.contains("HDMI-1"))
+    daemon.settled["HDMI-1"] = MonitorKey(nil)
+    daemon.forgetGoneMonitors()
+    #expect(daemon.settled["HDMI-1"] == nil)
+    daemon.failures["HDMI-1"] = (MonitorKey(nil), 1)
+    daemon.forgetGoneMonitors()
+    #expect(daemon.failures["HDMI-1"] == nil && daemon.watcher.snapshots == reads)
+  }
+}
