@@ -300,16 +300,18 @@ public final class Daemon {
     // Asked in every round of a reconcile, mostly over what it looked at last.
     guard forgotAt != watcher.snapshots else { return }
     defer { forgotAt = watcher.snapshots }
-    let pending = pendingNames
+    let (pending, heads) = (pendingNames, self.heads.heads)
+    // The head `HeadSnapshot.head(named:)` finds, by its index: no copy of it.
+    let first = { (name: String) in heads.firstIndex { $0.name == name } }
     let present = { (name: String, key: MonitorKey) in
-      pending.contains(name) || self.heads.head(named: name).map { $0.connected && MonitorKey($0) == key } ?? false
+      pending.contains(name) || first(name).map { heads[$0].connected && MonitorKey(heads[$0]) == key } ?? false
     }
     // Each reconcile asks, and mostly nothing went: no tables made again then.
     if !settled.allSatisfy({ present($0.key, $0.value) }) { settled = settled.filter { present($0.key, $0.value) } }
     if !failures.allSatisfy({ present($0.key, $0.value.monitor) }) {
       failures = failures.filter { present($0.key, $0.value.monitor) }
     }
-    let lit = { (name: String) in pending.contains(name) || self.heads.head(named: name)?.connected == true }
+    let lit = { (name: String) in pending.contains(name) || first(name).map { heads[$0].connected } == true }
     if !litByDaemon.allSatisfy(lit) { litByDaemon = litByDaemon.filter(lit) }
   }
 

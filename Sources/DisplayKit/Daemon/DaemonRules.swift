@@ -77,7 +77,8 @@ extension Daemon {
   /// The names the daemon's heads list: what the daemon remembers of a head it no longer
   /// lists (a snapshot read after the plan) it forgets.
   func listed(_ names: Set<String>) -> Set<String> {
-    names.filter { heads.head(named: $0) != nil }
+    let heads = self.heads.heads
+    return names.filter { name in heads.contains { $0.name == name } }
   }
 
   /// Main, lit, not settled, not in its grace, and kept on by its rule, with whether it is in

@@ -76,6 +76,8 @@ public struct HeadPlanner {
   /// on as they are, with a warning, and are not counted as configured (never a dark desk).
   public func plan(settled: Set<String> = []) -> HeadPlan {
     let plan = arrange(settled: settled)
+    // Mostly no rule turns a head off: no heads to look through then.
+    guard !config.defaults.enabled || config.monitors.contains(where: { $0.enabled == false }) else { return plan }
     let offs = pending(settled, main: mainHead()).filter { !$0.settings.enabled && isLit($0.head) }
     guard !offs.isEmpty, leavesDark(plan) else { return plan }
     var kept = arrange(settled: settled.union(offs.map(\.head.name)))

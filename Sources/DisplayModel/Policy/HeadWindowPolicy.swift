@@ -48,7 +48,8 @@ extension Config {
   /// (the EDID's product name, else its manufacturer) and the mode (`HeadMode.label`).
   /// Mirrors that would redraw themselves get the placeholder, with the reason.
   public func wantedWindows(in snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> [HeadWindowWanted] {
-    wantedWindows(in: snapshot, vendors: vendors, main: mainOutput(in: snapshot, vendors: vendors))
+    guard showsContent else { return [] }
+    return wantedWindows(in: snapshot, vendors: vendors, main: mainOutput(in: snapshot, vendors: vendors))
   }
 
   /// `wantedWindows(in:vendors:)` with `main` the caller found already: what
@@ -56,6 +57,8 @@ extension Config {
   public func wantedWindows(in snapshot: HeadSnapshot, vendors: PNPVendors = .none, main: Head?)
     -> [HeadWindowWanted]
   {
+    // Asked after every change: with every content `none`, no head to go through.
+    guard showsContent else { return [] }
     let snapshot = snapshot.bounded().snapshot
     return HeadMirrorLoops.refusing(candidateWindows(in: snapshot, vendors: vendors, main: main))
   }
