@@ -39,7 +39,8 @@ public struct HeadPlanner {
   /// Heads that could not turn as asked (the backend's answer to an apply): planned unturned.
   public var noRotation: Set<String> = []
 
-  /// Main (`mainHead()`), found once: the plan asks for it several times.
+  /// Main (`mainHead()`), found once from the snapshot and config the planner was made with
+  /// (as `settings`): the plan asks for it several times.
   private(set) var main: Head?
 
   public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none) {
@@ -90,7 +91,7 @@ public struct HeadPlanner {
   /// mode from the rule), not settled, not non-desktop, not ignored.
   func pending(_ settled: Set<String>, main: Head?) -> [(head: Head, settings: MonitorSettings)] {
     let darkMain = main.map { !isLit($0) } ?? false
-    let found = connected.compactMap { head -> (head: Head, settings: MonitorSettings)? in
+    var found = connected.compactMap { head -> (head: Head, settings: MonitorSettings)? in
       let isMain = head.name == main?.name
       let replanned = isMain && replanningMain && !settled.contains(head.name)
       guard !isMain || darkMain || replanned, isMain || !settled.contains(head.name), !head.nonDesktop,
@@ -103,7 +104,11 @@ public struct HeadPlanner {
       }
       return (head, settings)
     }
-    return found.filter { $0.head.name == main?.name } + found.filter { $0.head.name != main?.name }
+    // Main first, the rest in their order (a bounded snapshot names each head once).
+    if let i = found.firstIndex(where: { $0.head.name == main?.name }), i > 0 {
+      found.insert(found.remove(at: i), at: 0)
+    }
+    return found
   }
 
   /// Where each head lit afterwards is, and what the planned ones become.
