@@ -51,6 +51,11 @@ struct ProfileRuntime {
   var active = ActiveProfile(name: nil, reason: .none)
   /// The active profile and the heads its entries took, for the windows.
   var chosen: (profile: Profile, assignment: HeadProfileAssignment)?
+  /// Whether a profile is chosen, without a copy of it.
+  var hasChosen: Bool {
+    guard case .some = chosen else { return false }
+    return true
+  }
   /// The profile or built-in layout chosen by hand, and the desk it was chosen on.
   var manual: (choice: LayoutChoice, desk: DeskKey)?
   /// The layout automatic choice had when the first manual choice was made: put back when
@@ -106,7 +111,7 @@ extension Daemon {
   /// Main as the rules find it (`Config.mainOutput(in:vendors:)` of the config): while no
   /// profile is chosen the windows' config is the config, and this is `mainOutput`.
   var rulesMain: Head? {
-    guard profileRuntime.chosen != nil else { return mainOutput }
+    guard profileRuntime.hasChosen else { return mainOutput }
     return config.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
   }
 
