@@ -125,6 +125,16 @@ import Testing
     #expect(config.wantedWindows(in: snapshot).isEmpty)
   }
 
+  /// The defaults' `none` leaves no surface unless a rule gives its head content.
+  @Test func withContentNoneByDefaultOnlyTheHeadsARuleGivesContentGetASurface() throws {
+    #expect(try Self.config("{defaults: {content: 'none'}}").wantedWindows(in: Self.row).isEmpty)
+    let config = try Self.config(
+      "{defaults: {content: 'none'}, monitors: [{match: {output: 'DP-1'}, content: 'placeholder'},"
+        + " {match: {output: 'HDMI-1'}, content: 'none'}]}")
+    #expect(config.wantedWindows(in: Self.row).map(\.head) == ["DP-1"])
+    #expect(config.wantedWindows(in: Self.row, main: config.mainOutput(in: Self.row)).map(\.head) == ["DP-1"])
+  }
+
   @Test func aMirrorOfMainShowsMainsAreaAndNamesItsSource() throws {
     let config = try Self.config(
       "{monitors: [{match: {output: 'HDMI-1'}, content: 'mirror', mirror: {source: 'main'}}]}")

@@ -37,7 +37,7 @@ public final class Daemon {
   /// The server's desk facilities (resources, output properties, pointer devices, power):
   /// a nil one is a feature the server has not, which the daemon then leaves out.
   public let facilities: DisplayFacilities
-  public private(set) var config: Config { didSet { deskCache = nil } }
+  public private(set) var config: Config { didSet { (deskCache, mainCache) = (nil, nil) } }
   public let log: Logger
   /// The watch loop's steps: the events, the reads, and what changed between them.
   let watcher: HeadWatcher
@@ -49,14 +49,14 @@ public final class Daemon {
   public internal(set) var monitors: [String: ManagedMonitor] = [:]
   /// Heads (by name) configured since they connected, with the monitor then: left as they
   /// are until they disconnect or another monitor appears on the connector.
-  var settled: [String: MonitorKey] = [:]
+  var settled: [String: MonitorKey] = [:] { didSet { forgotAt = nil } }
   /// Heads (by name) whose configuration failed, with the monitor and how many times in a
   /// row: retried when the heads next change (not on the events of their own rollback), up
   /// to `maxAttempts` times, and again when the monitor or the config changes.
-  var failures: [String: (monitor: MonitorKey, count: Int)] = [:]
+  var failures: [String: (monitor: MonitorKey, count: Int)] = [:] { didSet { forgotAt = nil } }
   /// Heads (by name) the daemon lit (set a mode on: by the rules, a profile or a built-in
   /// layout) since they connected, whatever monitor is on them now.
-  var litByDaemon: Set<String> = []
+  var litByDaemon: Set<String> = [] { didSet { forgotAt = nil } }
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
@@ -81,6 +81,10 @@ public final class Daemon {
   /// `desk` for the heads of the watcher's read `snapshots`, the lid and the config: asked
   /// for several times per event.
   var deskCache: (snapshots: Int, desk: DeskKey)?
+  /// `mainOutput` for the heads of the watcher's read `snapshots`, the config and the profile
+  /// chosen then (a change to `config` or `profileRuntime` clears it): asked for several
+  /// times per event.
+  var mainCache: (snapshots: Int, main: Head?)?
   /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
   /// host: no renderer loaded).
   public var managesWindows: Bool { surfaces != nil }
@@ -88,7 +92,7 @@ public final class Daemon {
   /// first picture, which a daemon showing no placeholder never asks for. nil without windows.
   let painter: (any PicturePainter)?
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
-  var profileRuntime = ProfileRuntime()
+  var profileRuntime = ProfileRuntime() { didSet { mainCache = nil } }
   /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
   var xft = XftRuntime()
   /// Properties and touch devices (DaemonExtras.swift).
@@ -98,7 +102,11 @@ public final class Daemon {
   /// What is known of the desktop's display manager (DaemonDesktop.swift).
   var desktopRuntime = DesktopRuntime()
   /// Disconnects waiting for `disconnect_grace` (DaemonGrace.swift).
-  var grace = GraceRuntime()
+  var grace = GraceRuntime() { didSet { forgotAt = nil } }
+  /// The watcher's read `snapshots` that `forgetGoneMonitors` last looked at, while what else
+  /// it reads (`settled`, `failures`, `litByDaemon`, `grace`: a change clears it) is as it
+  /// left it: nothing to forget then.
+  var forgotAt: Int?
 
   /// Selects the change events and reads the first snapshot, probing connectors once.
   /// Without `surfaces`, the daemon only arranges the layout (`applyOnce`): the painter is
@@ -229,11 +237,13 @@ public final class Daemon {
   func arrange(reason: String) throws(DisplayError) -> [HeadEvent] {
     var events: [HeadEvent] = []
     for _ in 0..<Self.maxRounds {
-      let (monitors, main) = (desk.monitors, mainOutput?.name)
+      let (before, snapshots, main) = (heads, watcher.snapshots, mainName)
       events += try arrangeOnce(reason: reason)
       // A snapshot read on the way (a plan gone stale) showed other monitors, or main moved
       // (the lid policy lit the panel): the steps before (the rules) planned without that.
-      guard desk.monitors != monitors || mainOutput?.name != main else { break }
+      // Without a read the heads, and so the monitors, are the same.
+      let moved = watcher.snapshots != snapshots && desk.monitors != DeskKey.monitors(of: before)
+      guard moved || mainName != main else { break }
     }
     return events + (try releaseUnusedModes())
   }
@@ -287,16 +297,21 @@ public final class Daemon {
   /// Forgets settled and failed heads whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
   func forgetGoneMonitors() {
-    let pending = pendingNames
+    // Asked in every round of a reconcile, mostly over what it looked at last.
+    guard forgotAt != watcher.snapshots else { return }
+    defer { forgotAt = watcher.snapshots }
+    let (pending, heads) = (pendingNames, self.heads.heads)
+    // The head `HeadSnapshot.head(named:)` finds, by its index: no copy of it.
+    let first = { (name: String) in heads.firstIndex { $0.name == name } }
     let present = { (name: String, key: MonitorKey) in
-      pending.contains(name) || self.heads.head(named: name).map { $0.connected && MonitorKey($0) == key } ?? false
+      pending.contains(name) || first(name).map { heads[$0].connected && MonitorKey(heads[$0]) == key } ?? false
     }
     // Each reconcile asks, and mostly nothing went: no tables made again then.
     if !settled.allSatisfy({ present($0.key, $0.value) }) { settled = settled.filter { present($0.key, $0.value) } }
     if !failures.allSatisfy({ present($0.key, $0.value.monitor) }) {
       failures = failures.filter { present($0.key, $0.value.monitor) }
     }
-    let lit = { (name: String) in pending.contains(name) || self.heads.head(named: name)?.connected == true }
+    let lit = { (name: String) in pending.contains(name) || first(name).map { heads[$0].connected } == true }
     if !litByDaemon.allSatisfy(lit) { litByDaemon = litByDaemon.filter(lit) }
   }
 

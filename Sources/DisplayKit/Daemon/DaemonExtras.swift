@@ -34,7 +34,9 @@ extension Daemon {
 
   /// The heads that get properties or touch devices, and what each gets.
   private func wantedExtras() -> [(head: Head, extras: OutputExtras)] {
-    OutputExtrasPlan.wanted(
+    // Asked after every reconcile; most configs give no rule any.
+    guard profileRuntime.hasChosen || config.monitors.contains(where: { !$0.extras.isEmpty }) else { return [] }
+    return OutputExtrasPlan.wanted(
       heads, config: config, profile: profileRuntime.chosen, vendors: layoutServer.vendors(of: heads))
   }
 

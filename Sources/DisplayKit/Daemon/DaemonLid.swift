@@ -5,10 +5,9 @@ extension Daemon {
   /// while the lid is closed, the built-in panel goes off if another output is lit; when it
   /// opens again, the panel comes back where it was. Outputs it turns off or on are settled.
   func arrangeLid(_ n: Int, reason: String) throws(DisplayError) -> [HeadEvent] {
+    guard config.lidClosed == .disable else { return [] }
     let now = desk
-    guard config.lidClosed == .disable, now != profileRuntime.lidDesk,
-      lid == .closed || profileRuntime.lidDesk?.lid == .closed
-    else { return [] }
+    guard now != profileRuntime.lidDesk, lid == .closed || profileRuntime.lidDesk?.lid == .closed else { return [] }
     let lastDesk = profileRuntime.lidDesk
     profileRuntime.lidDesk = now
     var events: [HeadEvent] = []

@@ -33,11 +33,16 @@ struct DeskKey: Equatable {
   var config: Config
 
   init(_ snapshot: HeadSnapshot, lid: LidState, config: Config) {
-    var monitors: [String: MonitorKey] = [:]
-    for head in snapshot.heads where head.connected { monitors[head.name] = MonitorKey(head) }
-    self.monitors = monitors
+    self.monitors = Self.monitors(of: snapshot)
     self.lid = lid
     self.config = config
+  }
+
+  /// The connected monitors of `snapshot`, by connector.
+  static func monitors(of snapshot: HeadSnapshot) -> [String: MonitorKey] {
+    var monitors: [String: MonitorKey] = [:]
+    for head in snapshot.heads where head.connected { monitors[head.name] = MonitorKey(head) }
+    return monitors
   }
 }
 
@@ -46,6 +51,11 @@ struct ProfileRuntime {
   var active = ActiveProfile(name: nil, reason: .none)
   /// The active profile and the heads its entries took, for the windows.
   var chosen: (profile: Profile, assignment: HeadProfileAssignment)?
+  /// Whether a profile is chosen, without a copy of it.
+  var hasChosen: Bool {
+    guard case .some = chosen else { return false }
+    return true
+  }
   /// The profile or built-in layout chosen by hand, and the desk it was chosen on.
   var manual: (choice: LayoutChoice, desk: DeskKey)?
   /// The layout automatic choice had when the first manual choice was made: put back when
@@ -82,7 +92,27 @@ extension Daemon {
 
   /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
   public var mainOutput: Head? {
-    windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
+    findMain()
+    return mainCache?.main ?? nil
+  }
+
+  /// `mainOutput`'s name, without a copy of its head.
+  var mainName: String? {
+    findMain()
+    return mainCache?.main?.name
+  }
+
+  /// Finds main for `mainCache`, unless it holds the one of these heads.
+  private func findMain() {
+    guard mainCache?.snapshots != watcher.snapshots else { return }
+    mainCache = (watcher.snapshots, windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads)))
+  }
+
+  /// Main as the rules find it (`Config.mainOutput(in:vendors:)` of the config): while no
+  /// profile is chosen the windows' config is the config, and this is `mainOutput`.
+  var rulesMain: Head? {
+    guard profileRuntime.hasChosen else { return mainOutput }
+    return config.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
   }
 
   /// Puts the desk in the named profile, by hand: refused, with the reason, when there is no
@@ -106,7 +136,10 @@ extension Daemon {
     if let manual = profileRuntime.manual, manual.desk == desk, case .success(let chosen) = resolve(manual.choice) {
       return (chosen.profile, chosen.assignment, .switched)
     }
-    (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
+    // Set only when it changes (every reconcile asks): each change clears `mainCache`.
+    if profileRuntime.manual != nil || profileRuntime.automaticLayout != nil {
+      (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
+    }
     return HeadProfileMatcher.choose(
       config.profiles, snapshot: heads, lid: lid, vendors: layoutServer.vendors(of: heads)
     ).map {
@@ -175,8 +208,12 @@ extension Daemon {
       // The profile may have lit the panel on a desk the lid policy was done with: it looks again.
       if lid == .closed { profileRuntime.lidDesk = nil }
     }
-    profileRuntime.active = ActiveProfile(name: nil, reason: .none)
-    (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+    // Set only when it changes (every reconcile asks): each change clears `mainCache`.
+    let none = ActiveProfile(name: nil, reason: .none)
+    if profileRuntime.active != none { profileRuntime.active = none }
+    if profileRuntime.chosen != nil || profileRuntime.applied != nil {
+      (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
+    }
     followXftDPI(nil)
   }
 

@@ -17,7 +17,8 @@ extension Daemon {
       // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
       // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
       // A transform a CRTC refused the backend remembers: its heads then say they cannot scale.
-      var planner = HeadPlanner(snapshot: heads, config: config, vendors: layoutServer.vendors(of: heads))
+      var planner = HeadPlanner(
+        snapshot: heads, config: config, vendors: layoutServer.vendors(of: heads), main: rulesMain)
       planner.noRotation = noRotation
       planner.replanningMain = main.map { !$0.inItsMode && litByDaemon.contains($0.name) } ?? false
       let left = Set(settled.keys).union(excluded).union(pendingNames).union(closedPanel)
@@ -76,7 +77,8 @@ extension Daemon {
   /// The names the daemon's heads list: what the daemon remembers of a head it no longer
   /// lists (a snapshot read after the plan) it forgets.
   func listed(_ names: Set<String>) -> Set<String> {
-    names.filter { heads.head(named: $0) != nil }
+    let heads = self.heads.heads
+    return names.filter { name in heads.contains { $0.name == name } }
   }
 
   /// Main, lit, not settled, not in its grace, and kept on by its rule, with whether it is in
@@ -94,10 +96,9 @@ extension Daemon {
   /// A main whose rule turns it off is lit only because it is main (never a dark desk): not
   /// settled, so the rule turns it off once another output is main.
   private func unsettledMain() -> (name: String, inItsMode: Bool)? {
-    let vendors = layoutServer.vendors(of: heads)
-    guard let main = config.mainOutput(in: heads, vendors: vendors), settled[main.name] == nil,
-      !pendingNames.contains(main.name), main.rect != nil, let current = main.mode,
-      let settings = config.settings(for: main, vendors: vendors), settings.enabled
+    guard let main = rulesMain, settled[main.name] == nil, !pendingNames.contains(main.name), main.rect != nil,
+      let current = main.mode, let settings = config.settings(for: main, vendors: layoutServer.vendors(of: heads)),
+      settings.enabled
     else { return nil }
     let wanted = HeadModePolicy.candidates(settings.mode, custom: settings.custom, for: main).modes.first
     return (main.name, wanted.map { $0.listed == current } ?? true)

@@ -12,8 +12,8 @@ extension Daemon {
     let onXwayland = desktop.manager == .xwayland
     var wanted: [String: HeadWindowWanted] = [:]
     var order: [String] = []
-    for var want in windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads))
-    where wanted[want.head] == nil {
+    let all = windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads), main: mainOutput)
+    for var want in all where wanted[want.head] == nil {
       if onXwayland { want.level = .overlay }
       wanted[want.head] = want
       order.append(want.head)

@@ -278,6 +278,13 @@ public struct Config: Hashable, Sendable {
       || profiles.contains { $0.outputs.contains { $0.content == .placeholder } }
   }
 
+  /// Whether a monitor may get a surface by its settings (`settings(by:)`): content other
+  /// than `none` in the defaults or a rule (a profile's entries are rules of the config the
+  /// daemon's windows are made from).
+  var showsContent: Bool {
+    defaults.content != .none || monitors.contains { ($0.content ?? .none) != .none }
+  }
+
   /// The lid as the daemon counts it for this config: `read()` when the config uses the lid,
   /// else open without reading it.
   public func lid(reading read: () -> LidState) -> LidState { usesLid ? read() : .open }

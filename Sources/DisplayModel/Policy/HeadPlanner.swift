@@ -39,15 +39,27 @@ public struct HeadPlanner {
   /// Heads that could not turn as asked (the backend's answer to an apply): planned unturned.
   public var noRotation: Set<String> = []
 
+  /// Main (`mainHead()`), found once from the snapshot and config the planner was made with
+  /// (as `settings`): the plan asks for it several times.
+  private(set) var main: Head?
+
   public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none) {
+    self.init(snapshot: snapshot, config: config, vendors: vendors, main: nil)
+    main = HeadMain.main(in: self.snapshot, named: config.main, madePrimary: madePrimary)
+  }
+
+  /// The planner with `main` its caller found already: what `config.mainOutput(in: snapshot,
+  /// vendors: vendors)` says.
+  public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none, main: Head?) {
     self.snapshot = snapshot.bounded().snapshot
     self.config = config
     self.vendors = vendors
-    var settings: [String: MonitorSettings] = [:]
+    var settings = [String: MonitorSettings](minimumCapacity: self.snapshot.heads.count)
     for head in self.snapshot.heads {
       settings[head.name] = config.settings(for: head, vendors: vendors)
     }
     self.settings = settings
+    self.main = main
   }
 
   /// Modes tried after the chosen one when the backend refuses it: each is a round trip
@@ -65,6 +77,8 @@ public struct HeadPlanner {
   /// on as they are, with a warning, and are not counted as configured (never a dark desk).
   public func plan(settled: Set<String> = []) -> HeadPlan {
     let plan = arrange(settled: settled)
+    // Mostly no rule turns a head off: no heads to look through then.
+    guard !config.defaults.enabled || config.monitors.contains(where: { $0.enabled == false }) else { return plan }
     let offs = pending(settled, main: mainHead()).filter { !$0.settings.enabled && isLit($0.head) }
     guard !offs.isEmpty, leavesDark(plan) else { return plan }
     var kept = arrange(settled: settled.union(offs.map(\.head.name)))
@@ -77,7 +91,7 @@ public struct HeadPlanner {
   /// mode from the rule), not settled, not non-desktop, not ignored.
   func pending(_ settled: Set<String>, main: Head?) -> [(head: Head, settings: MonitorSettings)] {
     let darkMain = main.map { !isLit($0) } ?? false
-    let found = connected.compactMap { head -> (head: Head, settings: MonitorSettings)? in
+    var found = connected.compactMap { head -> (head: Head, settings: MonitorSettings)? in
       let isMain = head.name == main?.name
       let replanned = isMain && replanningMain && !settled.contains(head.name)
       guard !isMain || darkMain || replanned, isMain || !settled.contains(head.name), !head.nonDesktop,
@@ -90,7 +104,11 @@ public struct HeadPlanner {
       }
       return (head, settings)
     }
-    return found.filter { $0.head.name == main?.name } + found.filter { $0.head.name != main?.name }
+    // Main first, the rest in their order (a bounded snapshot names each head once).
+    if let i = found.firstIndex(where: { $0.head.name == main?.name }), i > 0 {
+      found.insert(found.remove(at: i), at: 0)
+    }
+    return found
   }
 
   /// Where each head lit afterwards is, and what the planned ones become.

@@ -112,7 +112,7 @@ extension HeadPlanner {
   /// (primary, built-in panel, first connected) when lit, else the first lit head. A head a
   /// rule makes primary is a monitor to arrange, not main, unless `main` names it (as
   /// `Config.mainOutput`).
-  func mainHead() -> Head? { HeadMain.main(in: snapshot, named: config.main, madePrimary: madePrimary) }
+  func mainHead() -> Head? { main }
 
   func madePrimary(_ head: Head) -> Bool { settings[head.name]?.primary == true }
 }

@@ -48,12 +48,22 @@ extension Config {
   /// (the EDID's product name, else its manufacturer) and the mode (`HeadMode.label`).
   /// Mirrors that would redraw themselves get the placeholder, with the reason.
   public func wantedWindows(in snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> [HeadWindowWanted] {
-    let snapshot = snapshot.bounded().snapshot
-    return HeadMirrorLoops.refusing(candidateWindows(in: snapshot, vendors: vendors))
+    guard showsContent else { return [] }
+    return wantedWindows(in: snapshot, vendors: vendors, main: mainOutput(in: snapshot, vendors: vendors))
   }
 
-  private func candidateWindows(in snapshot: HeadSnapshot, vendors: PNPVendors) -> [HeadWindowWanted] {
-    let main = mainOutput(in: snapshot, vendors: vendors)
+  /// `wantedWindows(in:vendors:)` with `main` the caller found already: what
+  /// `mainOutput(in: snapshot, vendors: vendors)` says.
+  public func wantedWindows(in snapshot: HeadSnapshot, vendors: PNPVendors = .none, main: Head?)
+    -> [HeadWindowWanted]
+  {
+    // Asked after every change: with every content `none`, no head to go through.
+    guard showsContent else { return [] }
+    let snapshot = snapshot.bounded().snapshot
+    return HeadMirrorLoops.refusing(candidateWindows(in: snapshot, vendors: vendors, main: main))
+  }
+
+  private func candidateWindows(in snapshot: HeadSnapshot, vendors: PNPVendors, main: Head?) -> [HeadWindowWanted] {
     return snapshot.heads.compactMap { head in
       guard head.connected, head.name != main?.name, !head.nonDesktop, let rect = head.rect, rect.width > 0,
         rect.height > 0, let settings = settings(for: head, vendors: vendors), settings.content != .none
