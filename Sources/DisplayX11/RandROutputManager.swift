@@ -39,6 +39,10 @@ public final class RandROutputManager: OutputManager {
   /// The snapshot `topology` is: each lit head at its CRTC's place, rotation bits and the
   /// scale of the CRTC transform the snapshot read; the screen the topology has.
   public func snapshot(_ topology: Topology) -> HeadSnapshot {
+    if topology.modes != madeFrom {
+      madeFrom = topology.modes
+      made.removeAll(keepingCapacity: true)
+    }
     let heads = topology.outputs.map { head($0, topology) }
     let primary = topology.primary.flatMap { topology.output($0)?.name }
     return HeadSnapshot(heads: heads, primary: primary, generation: Self.generation(topology), screen: topology.screen)
@@ -81,11 +85,9 @@ public final class RandROutputManager: OutputManager {
     return (modes.heads, shown.flatMap { modes.ids.firstIndex(of: $0) })
   }
 
+  /// The output's head modes: the ones made before while `snapshot` found the topology's
+  /// modes unchanged and the output lists the same.
   private func madeModes(_ output: Output, _ topology: Topology) -> MadeModes {
-    if topology.modes != madeFrom {
-      madeFrom = topology.modes
-      made.removeAll(keepingCapacity: true)
-    }
     if let modes = made[output.id], modes.listed == output.modes, modes.preferredCount == output.preferredCount {
       return modes
     }
