@@ -46,9 +46,11 @@ private func cpuPerCycle(_ server: TestXServer, _ vnc: VNCClient, _ main: UInt32
   }
   // The first plugs fault in code and fonts: not what each later plug costs.
   for _ in 0..<3 { try cycle() }
+  let counter = SyscallCounter(pid: daemon.child.pid)
   guard let before = preciseCPUSeconds(daemon.child.pid) else { throw RigError("no /proc/PID/task/*/schedstat") }
   for _ in 0..<plugs { try cycle() }
   guard let after = preciseCPUSeconds(daemon.child.pid) else { throw RigError("no /proc/PID/task/*/schedstat") }
+  counter?.finish(cycles: plugs)
   daemon.child.signal(SIGTERM)
   daemon.child.wait()
   return (after - before) / Double(plugs) * 1000
@@ -126,4 +128,42 @@ func rssWithoutPictures(monitors: Int) throws {
   print(String(format: "  started, no monitor       %6.1f MB", Double(idle) / 1024))
   print(String(format: "  %d monitors plugged        %6.1f MB", monitors, Double(plugged) / 1024))
   print("  renderer (cairo, pango) mapped: \(renderer.isEmpty ? "no" : "yes")")
+}
+
+/// With `DISPLAYD_BENCH_PERF` set, `perf stat` counts the daemon's wake-ups and syscalls over
+/// the measured cycles: CPU time alone cannot say whether a slower plug executes more or only
+/// waits and wakes more often.
+struct SyscallCounter {
+  static let events = [
+    "context-switches", "page-faults", "raw_syscalls:sys_enter", "syscalls:sys_enter_poll",
+    "syscalls:sys_enter_recvmsg", "syscalls:sys_enter_read", "syscalls:sys_enter_writev",
+    "syscalls:sys_enter_sendmsg", "syscalls:sys_enter_futex",
+  ]
+  let process = Process()
+  let output: String
+
+  init?(pid: pid_t) {
+    guard ProcessInfo.processInfo.environment["DISPLAYD_BENCH_PERF"] != nil else { return nil }
+    output = NSTemporaryDirectory() + "displayd-bench-perf-\(getpid()).csv"
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/perf")
+    process.arguments = ["stat", "-x", ",", "-o", output, "-e", Self.events.joined(separator: ","), "-p", "\(pid)"]
+    guard (try? process.run()) != nil else { return nil }
+    // perf attaches after it starts: wait for its output file, which it opens first.
+    _ = eventually(within: 2) { FileManager.default.fileExists(atPath: output) }
+  }
+
+  /// Stops counting and prints each count per cycle.
+  func finish(cycles: Int) {
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    guard let text = try? String(contentsOfFile: output, encoding: .utf8) else { return }
+    print("  perf stat over \(cycles) cycles, the daemon's threads:")
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      guard fields.count > 2, let count = Double(fields[0]) else { continue }
+      let name = String(fields[2]).padding(toLength: 28, withPad: " ", startingAt: 0)
+      print("    " + name + String(format: "%8.1f per cycle", count / Double(cycles)))
+    }
+    try? FileManager.default.removeItem(atPath: output)
+  }
 }
