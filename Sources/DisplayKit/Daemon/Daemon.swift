@@ -6,18 +6,23 @@ import DisplaySupport
 /// compositor gives none) by the make, model and serial the head lists.
 struct MonitorKey: Equatable {
   var edid: [UInt8]?
-  /// Only without an EDID, without the PNP ids (RandR's heads say the EDID's make: the EDID
-  /// alone tells the monitor there).
-  var identity: HeadIdentity?
+  /// Only without an EDID, and as the head writes them: the same monitor reads the same
+  /// strings each time, and the daemon asks at every read, so no identity is made of them.
+  var make = "", model = "", serial = ""
   /// A monitor attached again is a new head object on wlroots, though it says the same.
   var instance: UInt64
 
   init(_ head: Head?) {
     edid = head?.edid
     instance = head?.instance ?? 0
-    guard edid == nil else { return }
-    identity = HeadIdentity(
-      make: head?.make ?? "", model: head?.model ?? "", serial: head?.serial ?? "", vendors: .none)
+    guard edid == nil, let head else { return }
+    (make, model, serial) = (head.make, head.model, head.serial)
+  }
+
+  /// Whether `head` shows this monitor: `MonitorKey(head) == self`, without the copy.
+  func isOn(_ head: Head) -> Bool {
+    guard head.edid == edid, head.instance == instance else { return false }
+    return edid != nil || (head.make == make && head.model == model && head.serial == serial)
   }
 }
 
@@ -37,7 +42,12 @@ public final class Daemon {
   /// The server's desk facilities (resources, output properties, pointer devices, power):
   /// a nil one is a feature the server has not, which the daemon then leaves out.
   public let facilities: DisplayFacilities
-  public private(set) var config: Config { didSet { (deskCache, mainCache) = (nil, nil) } }
+  public private(set) var config: Config {
+    didSet {
+      (deskCache, mainCache) = (nil, nil)
+      if extras.config != nil { forgetExtras() }
+    }
+  }
   public let log: Logger
   /// The watch loop's steps: the events, the reads, and what changed between them.
   let watcher: HeadWatcher
@@ -304,7 +314,7 @@ public final class Daemon {
     // The head `HeadSnapshot.head(named:)` finds, by its index: no copy of it.
     let first = { (name: String) in heads.firstIndex { $0.name == name } }
     let present = { (name: String, key: MonitorKey) in
-      pending.contains(name) || first(name).map { heads[$0].connected && MonitorKey(heads[$0]) == key } ?? false
+      pending.contains(name) || first(name).map { heads[$0].connected && key.isOn(heads[$0]) } ?? false
     }
     // Each reconcile asks, and mostly nothing went: no tables made again then.
     if !settled.allSatisfy({ present($0.key, $0.value) }) { settled = settled.filter { present($0.key, $0.value) } }

@@ -17,12 +17,17 @@ extension Daemon {
   /// After a layout change: sets the properties the profile in force (else the rules) asks
   /// for that do not hold already, and maps the touch devices onto their outputs.
   func applyOutputExtras() {
-    if extras.config != config {
-      extras = ExtrasRuntime(config: config, hierarchy: extras.hierarchy)
-    }
+    // A config set since is compared as it is set (`config`): asked after every reconcile.
+    if extras.config == nil { forgetExtras() }
     let wanted = wantedExtras()
     applyProperties(wanted)
     mapTouch(wanted)
+  }
+
+  /// Starts the memory of properties and touch devices afresh for a config other than the
+  /// one it is for.
+  func forgetExtras() {
+    if extras.config != config { extras = ExtrasRuntime(config: config, hierarchy: extras.hierarchy) }
   }
 
   /// A device appeared: maps every device again (an id may now name another device).

@@ -105,7 +105,12 @@ extension Daemon {
   /// Finds main for `mainCache`, unless it holds the one of these heads.
   private func findMain() {
     guard mainCache?.snapshots != watcher.snapshots else { return }
-    mainCache = (watcher.snapshots, windowConfig.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads)))
+    let vendors = layoutServer.vendors(of: heads)
+    // Without a profile the windows' config is the config: no copy of it made.
+    let main =
+      profileRuntime.hasChosen
+      ? windowConfig.mainOutput(in: heads, vendors: vendors) : config.mainOutput(in: heads, vendors: vendors)
+    mainCache = (watcher.snapshots, main)
   }
 
   /// Main as the rules find it (`Config.mainOutput(in:vendors:)` of the config): while no

@@ -50,6 +50,8 @@ extension CustomModes {
 
   /// The modes displayd made that no CRTC shows, with the outputs listing them: to delete.
   public static func unused(in topology: Topology) -> [ModeRelease] {
+    // Asked after every reconcile, and mostly displayd made no mode: no tables made then.
+    guard topology.modes.values.contains(where: { $0.name.hasPrefix(prefix) }) else { return [] }
     let shown = Set(topology.crtcs.compactMap(\.mode))
     return topology.modes.values.filter { $0.name.hasPrefix(prefix) && !shown.contains($0.id) }
       .sorted { $0.id.rawValue < $1.id.rawValue }
