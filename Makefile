@@ -71,11 +71,17 @@ soak: test-deps
 
 ## bench: the figures the README quotes (medians over repeated runs); the Wayland ones on the
 ## rig of scripts/wayland-rig (sway 1.10.1, kanshi 1.5.1, wl-mirror 0.17.0), skipped without.
+## With BENCH_REFERENCE=REVISION (say 68b833c), the daemon's CPU per plug is measured against
+## that revision's release too, in alternating rounds (scripts/reference-build builds it).
+BENCH_REFERENCE ?=
 bench: release bench-deps
 	SWIFTC=$(SWIFT)c Benchmarks/cli-query.sh
 	Benchmarks/edid-decode.sh
 	.build/release/displayd-bench plug 50
 	.build/release/displayd-bench cpu 100
+	@if [ -n "$(BENCH_REFERENCE)" ]; then \
+	  ref=$$(scripts/reference-build "$(BENCH_REFERENCE)") && .build/release/displayd-bench cpu 100 "$$ref" 8; \
+	fi
 	.build/release/displayd-bench rss 1000 4
 	.build/release/displayd-bench mirror 5
 	@scripts/wayland-rig >/dev/null || echo "make bench: no Wayland rig (see the line above): the Wayland figures will be skipped"

@@ -2,6 +2,8 @@
 //
 //   displayd-bench plug [RUNS]       plug -> hook started and plug -> painted, against references
 //   displayd-bench cpu [PLUGS]       daemon CPU per plug + unplug, placeholder and content none
+//   displayd-bench cpu PLUGS REFERENCE [ROUNDS]
+//                                    the same against another build's displayd, in alternating rounds
 //   displayd-bench rss [PLUGS [N]]   daemon RSS over PLUGS plugs with N monitors; then with content none
 //   displayd-bench mirror [SECONDS]  mirror CPU and frames/s (auto, bilinear, box) against ffplay x11grab
 //   displayd-bench wayland-plug [RUNS]               on the rig's sway: plug -> hook against kanshi
@@ -39,6 +41,8 @@ let args = Array(CommandLine.arguments.dropFirst())
 do {
   switch args.first {
   case "plug": try plugBenchmark(runs: args.count > 1 ? Int(args[1]) ?? 30 : 30)
+  case "cpu" where args.count > 2:
+    try cpuPairBenchmark(plugs: Int(args[1]) ?? 100, reference: args[2], rounds: args.count > 3 ? Int(args[3]) ?? 8 : 8)
   case "cpu": try cpuBenchmark(plugs: args.count > 1 ? Int(args[1]) ?? 100 : 100)
   case "rss":
     let monitors = args.count > 2 ? Int(args[2]) ?? 4 : 4
@@ -60,7 +64,7 @@ do {
   case "animate" where args.count == 3: try animate(display: args[1], fps: Int(args[2]) ?? 60)
   default:
     print(
-      "usage: displayd-bench plug [RUNS] | cpu [PLUGS] | rss [PLUGS [MONITORS]] | mirror [SECONDS [auto|bilinear|nearest]]"
+      "usage: displayd-bench plug [RUNS] | cpu [PLUGS [REFERENCE [ROUNDS]]] | rss [PLUGS [MONITORS]] | mirror [SECONDS [auto|bilinear|nearest]]"
         + " | wayland-plug [RUNS] | wayland-mirror [SECONDS [ROUNDS]] | wayland-rss [MONITORS [ROUNDS]]"
         + " | grind PLUGS placeholder|none DISPLAYD OUT [QUIET [batched]]"
     )

@@ -13,12 +13,13 @@ public final class DaemonProcess {
   /// Starts the daemon with `config` (JSON5 text) if given, and waits for its first reconcile.
   /// `disconnectGrace` goes into the config (one made for it when none is given) unless the
   /// config sets it or it is nil: 0 by default, so an unplug is handled at once, as the tests
-  /// of what an unplug does expect; nil leaves the daemon's default grace.
+  /// of what an unplug does expect; nil leaves the daemon's default grace. `binary` is the
+  /// `displayd` to run (another build, for a benchmark comparing two).
   public init(
     display: String, config: String? = nil, extra: [String] = [], environment: [String: String] = [:],
-    logLevel: String = "debug", disconnectGrace: Double? = 0
+    logLevel: String = "debug", disconnectGrace: Double? = 0, binary: String = displaydPath
   ) throws {
-    var args = [displaydPath, "run", "--display", display, "--log-level", logLevel]
+    var args = [binary, "run", "--display", display, "--log-level", logLevel]
     if let config = Self.withGrace(config, disconnectGrace) {
       let dir = try makeTempDirectory("displayd-config")
       let path = dir + "/config.json5"
