@@ -27,6 +27,10 @@ typedef cairo_status_t (*cairo_read_func_t)(void *closure, unsigned char *data, 
   V(cairo_destroy, (cairo_t * cr), (cr))                                                            \
   F(cairo_surface_t *, cairo_image_surface_create, (cairo_format_t format, int width, int height),   \
     (format, width, height))                                                                        \
+  F(cairo_surface_t *, cairo_image_surface_create_for_data,                                          \
+    (unsigned char *data, cairo_format_t format, int width, int height, int stride),                \
+    (data, format, width, height, stride))                                                          \
+  F(int, cairo_format_stride_for_width, (cairo_format_t format, int width), (format, width))          \
   F(cairo_surface_t *, cairo_image_surface_create_from_png_stream,                                   \
     (cairo_read_func_t read_func, void *closure), (read_func, closure))                             \
   F(unsigned char *, cairo_image_surface_get_data, (cairo_surface_t * surface), (surface))           \
