@@ -29,6 +29,13 @@ static inline int cx_rr_subtype(const XEvent *e) { return ((const XRRNotifyEvent
 static inline Atom cx_rr_output_property_atom(const XEvent *e) {
   return ((const XRROutputPropertyNotifyEvent *)e)->property;
 }
+/* An output change's output, and whether it says the output is connected. */
+static inline RROutput cx_rr_output_change_output(const XEvent *e) {
+  return ((const XRROutputChangeNotifyEvent *)e)->output;
+}
+static inline int cx_rr_output_change_connected(const XEvent *e) {
+  return ((const XRROutputChangeNotifyEvent *)e)->connection == RR_Connected;
+}
 /* The serial of the next request, to tie X errors to the requests that caused them. */
 static inline unsigned long cx_next_request(Display *d) { return NextRequest(d); }
 #endif

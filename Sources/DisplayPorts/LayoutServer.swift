@@ -27,6 +27,10 @@ public protocol LayoutServer: AnyObject {
   /// just unplugged (its CRTC still set), or one another client lit that the server has not
   /// probed yet (the dummy driver notices a connection only when asked to re-probe).
   var litButDisconnected: Set<String> { get }
+  /// The heads the last read shows connected whose monitor the server's events said was
+  /// disconnected since the read before: gone and back between two reads, as the server set
+  /// it on its return. None where a monitor back is a new head anyway (wlroots).
+  var reconnected: Set<String> { get }
   /// The PNP ids the makes of `snapshot`'s heads stand for (for rules matching a monitor
   /// without an EDID); none where every monitor has an EDID.
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors
@@ -44,6 +48,8 @@ extension LayoutServer {
   public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { .none }
 
   public var refuser: String? { nil }
+
+  public var reconnected: Set<String> { [] }
 
   /// One consistent read, without probing connectors.
   public func read() throws(DisplayError) -> HeadSnapshot { try read(ReadOptions()) }

@@ -56,13 +56,23 @@ extension XConnection {
     return randr
   }
 
+  /// The outputs events said were disconnected since the last call.
+  public func takeDisconnectsSeen() -> Set<OutputID> {
+    defer { disconnectsSeen = [] }
+    return disconnectsSeen
+  }
+
   /// 1 for a RandR notify event that can change the topology: output and CRTC changes, and
   /// changes of the properties a snapshot reads (`EDID`, `non-desktop`). A backlight slider
   /// changes a property many times a second; those cost nothing.
   private func randrNotify(_ event: inout XEvent) -> Int {
-    if cx_rr_subtype(&event) == RRNotify_OutputProperty {
+    let subtype = cx_rr_subtype(&event)
+    if subtype == RRNotify_OutputProperty {
       let property = cx_rr_output_property_atom(&event)
       return property == atom("EDID") || property == atom("non-desktop") ? 1 : 0
+    }
+    if subtype == RRNotify_OutputChange && cx_rr_output_change_connected(&event) == 0 {
+      disconnectsSeen.insert(OutputID(rawValue: UInt(cx_rr_output_change_output(&event))))
     }
     XRRUpdateConfiguration(&event)
     return 1

@@ -30,6 +30,8 @@ public final class RandRLayout: TopologyLayoutServer {
 
   public var name: String { connection.name }
 
+  public func takeDisconnectsSeen() -> Set<OutputID> { connection.takeDisconnectsSeen() }
+
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     try connection.readTopology(options)
   }

@@ -76,6 +76,9 @@ public final class XConnection {
   /// What the connection as a layout server (`TopologyLayoutServer`: `displayd watch`, the
   /// tests' daemons) keeps of its reads.
   public var topologyReads = TopologyReads()
+  /// Outputs an event said were disconnected since the last read took them: a monitor gone
+  /// and back between two reads shows connected in the second, and only these tell.
+  var disconnectsSeen: Set<OutputID> = []
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {

@@ -329,6 +329,7 @@ public final class Daemon {
   /// disconnect waits for the grace still in them); logs and returns what changed since the
   /// last ones.
   func adopt(_ new: HeadSnapshot) -> [HeadEvent] {
+    noteResetsBetweenReads(new)
     let step = graceStep(new)
     let diffed = watcher.adopt(step.heads).filter { !step.quiet.contains($0.head.name) }
     let events = step.events + diffed

@@ -151,8 +151,12 @@ extension Daemon {
       guard let now = real.head(named: name), now.connected else { continue }
       grace.pending[name] = nil
       if MonitorKey(now) == MonitorKey(held.head) {
-        log.info("\(name): back within the grace; left as it was")
-        if now.rect == held.geometry && now.shownMode == held.mode { quiet.insert(name) }
+        if now.rect == held.geometry && now.shownMode == held.mode {
+          log.info("\(name): back within the grace; left as it was")
+          quiet.insert(name)
+        } else {
+          serverReset(name, "back within the grace, as the server set it")
+        }
         continue
       }
       log.info("\(name): another monitor came back within the grace; the old one is disconnected")
@@ -161,6 +165,34 @@ extension Daemon {
       if let monitor = monitors.removeValue(forKey: name) { release(monitor) }
     }
     return (swapped, quiet)
+  }
+
+  /// The server set a monitor the daemon manages while it was away (back within the grace,
+  /// or gone and back between two reads): not a user's choice, as a later `xrandr` is, so
+  /// what the daemon settled for it is forgotten and the rules or the profile in force plan
+  /// it again, once: what they want is applied, and settled again.
+  func serverReset(_ name: String, _ why: String) {
+    log.info("\(name): \(why); the config's layout is applied again")
+    settled[name] = nil
+    failures[name] = nil
+    if profileRuntime.applied != nil { profileRuntime.serverReset = true }
+  }
+
+  /// Monitors the server's events said went and came back between the last read and `new`
+  /// (its last read), showing otherwise than before: reset by the server, not by a user.
+  /// The same monitor shown as before is left as it is.
+  func noteResetsBetweenReads(_ new: HeadSnapshot) {
+    for name in layoutServer.reconnected.sorted() where grace.pending[name] == nil {
+      guard let before = heads.head(named: name), before.connected, let now = new.head(named: name),
+        MonitorKey(before) == MonitorKey(now), !Self.showsTheSame(before, now)
+      else { continue }
+      serverReset(name, "disconnected and back between two reads, as the server set it")
+    }
+  }
+
+  /// Whether two reads of a head show it the same way.
+  static func showsTheSame(_ a: Head, _ b: Head) -> Bool {
+    a.rect == b.rect && a.shownMode == b.shownMode && a.transform == b.transform && a.scale == b.scale
   }
 
   /// Another monitor back on a pending head: the old one's disconnect (dark), then the new

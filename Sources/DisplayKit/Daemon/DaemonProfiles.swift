@@ -68,6 +68,9 @@ struct ProfileRuntime {
   var applied: (name: String, desk: DeskKey)?
   /// Whether the last apply of the chosen profile failed (and was rolled back).
   var failed = false
+  /// The server reset a monitor of the desk (`Daemon.serverReset`): the profile in force is
+  /// planned again once, though the desk is the same.
+  var serverReset = false
   /// The desk the lid policy last ran for, and where the panel was before it went off.
   var lidDesk: DeskKey?
   var panelRect: Rect?
@@ -224,10 +227,13 @@ extension Daemon {
 
   /// The profile was applied on this desk (or failed, and is not tried again on it).
   private func record(_ profile: Profile, applied: Bool) {
+    // Put back after the server reset a monitor: in force again, not newly applied (no hook).
+    let again = profileRuntime.serverReset && profileRuntime.applied?.name == profile.name
+    profileRuntime.serverReset = false
     (profileRuntime.applied, profileRuntime.failed) = ((profile.name, desk), !applied)
     // Leaving the profile later, every monitor gets the per-monitor rules afresh.
     (settled, failures) = ([:], [:])
-    guard applied else { return }
+    guard applied, !again else { return }
     followXftDPI(profile)
     onProfileApplied?(profile)
   }
@@ -252,7 +258,9 @@ extension Daemon {
     profileRuntime.chosen = (choice.profile, choice.assignment)
     // A dark desk is never in force (another client turned the last monitor off, or a head
     // came back off): planned again, never left dark.
-    if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk, !deskIsDark {
+    if let applied = profileRuntime.applied, applied.name == choice.profile.name, applied.desk == desk, !deskIsDark,
+      !profileRuntime.serverReset
+    {
       log.debug("reconcile \(n) (\(reason)): profile '\(choice.profile.name)' in force; nothing to change")
       return .inForce
     }

@@ -11,13 +11,21 @@ public struct TopologyReads: Sendable {
     crtcs: [], modes: [:])
   /// By output name; an entry is replaced at each read that shows the output connected.
   private var connected: [String: Output] = [:]
+  /// The outputs the last read shows connected that the server's events said were
+  /// disconnected since the read before: their monitor went and came back in between.
+  public private(set) var reconnected: Set<String> = []
 
   public init() {}
 
-  /// Takes `topology` as the last read.
-  public mutating func remember(_ topology: Topology) {
+  /// Takes `topology` as the last read; `disconnected` are the outputs the server's events
+  /// said were disconnected since the read before.
+  public mutating func remember(_ topology: Topology, disconnected: Set<OutputID> = []) {
     last = topology
-    for output in topology.outputs where output.isConnected { connected[output.name] = output }
+    reconnected = []
+    for output in topology.outputs where output.isConnected {
+      connected[output.name] = output
+      if disconnected.contains(output.id) { reconnected.insert(output.name) }
+    }
   }
 
   /// `real` (by default the last read) with every held output still connected, as it was
@@ -56,6 +64,9 @@ public protocol TopologyLayoutServer: LayoutServer {
   /// Removes the modes from the outputs listing them and destroys them; what the server
   /// refused.
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
+  /// The outputs the server's events said were disconnected since this was last asked (none
+  /// where the server's events are not the connection's).
+  func takeDisconnectsSeen() -> Set<OutputID>
 }
 
 extension TopologyLayoutServer {
@@ -63,11 +74,17 @@ extension TopologyLayoutServer {
   /// through `read`).
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
 
+  public func takeDisconnectsSeen() -> Set<OutputID> { [] }
+
   public func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot {
+    // Taken before the read: an event that arrives during it is the next read's.
+    let disconnected = takeDisconnectsSeen()
     let topology = try snapshot(options)
-    topologyReads.remember(topology)
+    topologyReads.remember(topology, disconnected: disconnected)
     return heads(of: topology)
   }
+
+  public var reconnected: Set<String> { topologyReads.reconnected }
 
   public func heads(holding held: HeldHeads) -> HeadSnapshot { heads(of: topologyReads.masked(holding: held)) }
 
