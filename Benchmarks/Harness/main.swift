@@ -1,4 +1,4 @@
-// displayd-bench: figures the README quotes, measured on private X servers.
+// displayd-bench: figures docs/benchmarks.md quotes, measured on private X servers.
 //
 //   displayd-bench plug [RUNS]       plug -> hook started and plug -> painted, against references
 //   displayd-bench cpu [PLUGS]       daemon CPU per plug + unplug, placeholder and content none

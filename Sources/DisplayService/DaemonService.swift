@@ -193,7 +193,7 @@ public final class DaemonService {
   /// Starts following logind when `config` uses the lid (before it is applied, so it is
   /// applied with the real lid), or for the resume from suspend on a laptop. Anything else
   /// never loads libsystemd: it and its libraries are about 1.5 MB of the daemon's RSS and
-  /// 5 to 13 ms of its start (README, Benchmarks); there `SIGUSR1` resyncs.
+  /// 5 to 13 ms of its start (docs/benchmarks.md); there `SIGUSR1` resyncs.
   private func watchLogind(_ config: Config) throws(DisplayError) {
     let wanted = config.usesLid ? logind?.watchesLid != true : logind == nil && onLaptop(config)
     guard wanted else { return }

@@ -325,11 +325,11 @@ import XRig
   }
 
   /// Every layout name and the new words are in the help, both completions, the man page and
-  /// the README.
+  /// the profiles page, where the built-in layouts are described.
   @Test func theDocumentsAndCompletionsNameEveryLayout() throws {
     let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    let files = ["completions/displayd.bash", "completions/_displayd", "docs/displayd.1", "README.md"]
+    let files = ["completions/displayd.bash", "completions/_displayd", "docs/displayd.1", "docs/profiles.md"]
     for file in files {
       let text = try String(contentsOf: repo.appendingPathComponent(file), encoding: .utf8)
         .replacingOccurrences(of: "\\-", with: "-")

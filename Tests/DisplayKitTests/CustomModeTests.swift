@@ -175,14 +175,13 @@ extension CustomModeTests {
     }
   }
 
-  /// The README's custom-mode example (between its markers) is a config the loader takes.
-  @Test func theReadmeExampleLoads() throws {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
-    let begin = try #require(readme.range(of: "<!-- custom-modes-example:begin -->\n```json5\n"))
-    let end = try #require(readme.range(of: "```\n<!-- custom-modes-example:end -->"))
-    let config = try parse(String(readme[begin.upperBound..<end.lowerBound]))
+  /// The configuration page's custom-mode example (between its markers) is a config the
+  /// loader takes.
+  @Test func theConfigurationPagesCustomModeExampleLoads() throws {
+    let page = try repositoryFile("docs/configuration.md")
+    let begin = try #require(page.range(of: "<!-- custom-modes-example:begin -->\n```json5\n"))
+    let end = try #require(page.range(of: "```\n<!-- custom-modes-example:end -->"))
+    let config = try parse(String(page[begin.upperBound..<end.lowerBound]))
     #expect(config.monitors[0].custom == .cvt(reduced: false))
     guard case .modeline(let line) = config.monitors[1].custom else { throw Failure("no modeline") }
     #expect(line.name == "proj" && line.dotClock == 63_500_000)

@@ -231,15 +231,13 @@ import Testing
   }
 }
 
-/// The README's properties and touch example loads and says what the README says.
-@Suite struct OutputExtrasReadmeTests {
-  @Test func theReadmeExampleLoads() throws {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
-    let begin = try #require(readme.range(of: "<!-- properties-touch-example:begin -->\n```json5\n"))
-    let end = try #require(readme.range(of: "```\n<!-- properties-touch-example:end -->"))
-    let config = try Config.parse(Array(readme[begin.upperBound..<end.lowerBound].utf8), file: "README.md")
+/// The configuration page's properties and touch example loads and says what the page says.
+@Suite struct OutputExtrasPageTests {
+  @Test func theConfigurationPagesExampleLoads() throws {
+    let page = try repositoryFile("docs/configuration.md")
+    let begin = try #require(page.range(of: "<!-- properties-touch-example:begin -->\n```json5\n"))
+    let end = try #require(page.range(of: "```\n<!-- properties-touch-example:end -->"))
+    let config = try Config.parse(Array(page[begin.upperBound..<end.lowerBound].utf8), file: "docs/configuration.md")
     #expect(config.monitors[0].extras.touch == ["ELAN*", "Wacom*"])
     #expect(config.monitors[1].extras.properties["max bpc"] == .integer(8))
     #expect(config.monitors[1].extras.properties["Broadcast RGB"] == .text("Full"))

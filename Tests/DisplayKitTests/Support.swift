@@ -70,6 +70,14 @@ let sharedEDIDFolder: String? = {
   return FileManager.default.fileExists(atPath: path + "/expected.json") ? path : nil
 }()
 
+/// The text of a file of the repository, by its path from the repository's root (the
+/// documentation pages whose config examples the tests load).
+func repositoryFile(_ path: String) throws -> String {
+  var url = URL(fileURLWithPath: #filePath)
+  for _ in 0..<3 { url.deleteLastPathComponent() }
+  return try String(contentsOf: url.appendingPathComponent(path), encoding: .utf8)
+}
+
 /// The project's own EDID fixtures.
 let fixtureFolder: String = {
   var url = URL(fileURLWithPath: #filePath)

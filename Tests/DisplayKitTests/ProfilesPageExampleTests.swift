@@ -5,20 +5,18 @@ import Foundation
 import Testing
 import XRig
 
-/// The README's complete example config (between its `example-config` markers) is a config
-/// the loader takes, and says what the README says it does.
-@Suite struct ReadmeExampleTests {
+/// The complete example config of the profiles page (between its `example-config` markers)
+/// is a config the loader takes, and says what the page says it does.
+@Suite struct ProfilesPageExampleTests {
   static func example() throws -> String {
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<3 { url.deleteLastPathComponent() }
-    let readme = try String(contentsOf: url.appendingPathComponent("README.md"), encoding: .utf8)
-    let begin = try #require(readme.range(of: "<!-- example-config:begin -->\n```json5\n"))
-    let end = try #require(readme.range(of: "```\n<!-- example-config:end -->"))
-    return String(readme[begin.upperBound..<end.lowerBound])
+    let page = try repositoryFile("docs/profiles.md")
+    let begin = try #require(page.range(of: "<!-- example-config:begin -->\n```json5\n"))
+    let end = try #require(page.range(of: "```\n<!-- example-config:end -->"))
+    return String(page[begin.upperBound..<end.lowerBound])
   }
 
   @Test func theLaptopAndTwoMonitorsExampleLoads() throws {
-    let path = try makeTempDirectory("displayd-readme") + "/config.json5"
+    let path = try makeTempDirectory("displayd-profiles-page") + "/config.json5"
     try Self.example().write(toFile: path, atomically: true, encoding: .utf8)
     let config = try Config.load(path: path)
     #expect(config.lidClosed == .disable)
