@@ -209,12 +209,15 @@ public final class Daemon {
     }
     let old = heads
     var new = try layoutServer.read()
+    // Told by this read alone: a probing read after it hears of no disconnect again.
+    var reconnected = layoutServer.reconnected
     // Lit by someone while the server calls it disconnected, and not just unplugged (it was
     // not connected before): ask the server to probe it once rather than turn it off.
     let unexplained = layoutServer.litButDisconnected.filter { heads.head(named: $0)?.connected != true }
     if !unexplained.isEmpty {
       log.debug("outputs lit but disconnected: probing connectors")
       new = try layoutServer.read(ReadOptions(probe: true))
+      reconnected.formUnion(layoutServer.reconnected)
     }
     // While a disconnect waits, the server's heads may differ from the daemon's only by that
     // monitor's return: always look. Else the heads say every change to react to: their
@@ -224,7 +227,7 @@ public final class Daemon {
       if resync { syncWindows() }
       return
     }
-    var events = adopt(new)
+    var events = adopt(new, reconnected: reconnected)
     events += try arrange(reason: "RandR events")
     // Hooks start as soon as modes and places are final; the windows follow.
     report(events, old)
@@ -328,12 +331,17 @@ public final class Daemon {
   /// Makes `new`, the server's heads just read, the daemon's (with the monitors whose
   /// disconnect waits for the grace still in them); logs and returns what changed since the
   /// last ones.
-  func adopt(_ new: HeadSnapshot) -> [HeadEvent] {
-    noteResetsBetweenReads(new)
+  func adopt(_ new: HeadSnapshot, reconnected: Set<String>? = nil) -> [HeadEvent] {
+    noteResetsBetweenReads(new, reconnected ?? layoutServer.reconnected)
     let step = graceStep(new)
     let diffed = watcher.adopt(step.heads).filter { !step.quiet.contains($0.head.name) }
     let events = step.events + diffed
-    for event in events { log.info(event.summary) }
+    for event in events {
+      log.info(event.summary)
+      // Lit by the server as it connected (Xvnc, a compositor): no user's choice, so the
+      // rules plan it as one the daemon lit, main too.
+      if event.kind == .connected && event.rect != nil { litByDaemon.insert(event.head.name) }
+    }
     return events
   }
 

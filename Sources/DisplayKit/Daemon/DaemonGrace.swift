@@ -175,15 +175,20 @@ extension Daemon {
     log.info("\(name): \(why); the config's layout is applied again")
     settled[name] = nil
     failures[name] = nil
+    // Lit by the server, not a user: main too is planned for its rule's mode.
+    litByDaemon.insert(name)
     if profileRuntime.applied != nil { profileRuntime.serverReset = true }
+    // The panel may have been lit meanwhile, the server having darkened the others: the lid
+    // policy looks at the desk again.
+    if lid == .closed { profileRuntime.lidDesk = nil }
   }
 
-  /// Monitors the server's events said went and came back between the last read and `new`
-  /// (its last read), showing otherwise than before: reset by the server, not by a user.
-  /// The same monitor shown as before is left as it is.
-  func noteResetsBetweenReads(_ new: HeadSnapshot) {
-    for name in layoutServer.reconnected.sorted() where grace.pending[name] == nil {
-      guard let before = heads.head(named: name), before.connected, let now = new.head(named: name),
+  /// Monitors the server's events said went and came back (`reconnected`) between the last
+  /// read and `new`, showing otherwise than before: reset by the server, not by a user. The
+  /// same monitor shown as before is left as it is.
+  func noteResetsBetweenReads(_ new: HeadSnapshot, _ reconnected: Set<String>) {
+    for name in reconnected.sorted() where grace.pending[name] == nil {
+      guard let before = heads.head(named: name), before.connected, let now = new.head(named: name), now.connected,
         MonitorKey(before) == MonitorKey(now), !Self.showsTheSame(before, now)
       else { continue }
       serverReset(name, "disconnected and back between two reads, as the server set it")

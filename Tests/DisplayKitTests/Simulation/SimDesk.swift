@@ -32,6 +32,16 @@ protocol SimDesk: DisplayServer, TopologyView {
   func plug(_ connector: Int, monitor: Int)
   /// The monitor on the `connector`th connector goes: one change event.
   func unplug(_ connector: Int)
+  /// The monitor on the `connector`th connector goes, and the server turns its output off
+  /// itself (Xvnc drops the CRTC): one change event.
+  func serverUnplug(_ connector: Int)
+  /// `SimScenario.monitors[monitor]` plugged into the `connector`th connector, and the server
+  /// lights it itself, in the `mode`th of its modes, right of what is lit (`right`) or at the
+  /// origin: one change event. What a server does on a replug, not what the daemon asked.
+  func serverPlug(_ connector: Int, monitor: Int, mode: Int, right: Bool)
+  /// The heads the last read shows connected that the server's events said went since the
+  /// read before.
+  var reconnected: Set<String> { get }
   /// The `n`th apply from now (1: the next) fails.
   func failApply(_ n: Int)
   func clearFaults()

@@ -69,6 +69,24 @@ final class SimPortDesk: SimDesk {
     }
   }
   func unplug(_ connector: Int) { manager.remove(connectors[connector]) }
+  func serverUnplug(_ connector: Int) { unplug(connector) }
+
+  /// A compositor lights a new output itself, as wlroots compositors do, where it likes.
+  func serverPlug(_ connector: Int, monitor: Int, mode: Int, right: Bool) {
+    plug(connector, monitor: monitor)
+    let name = connectors[connector]
+    let x = right ? manager.heads.compactMap { $0.rect.map { $0.x + $0.width } }.max() ?? 0 : 0
+    manager.change { heads in
+      for i in heads.indices where heads[i].name == name && !heads[i].modes.isEmpty {
+        (heads[i].enabled, heads[i].currentMode) = (true, mode % heads[i].modes.count)
+        (heads[i].x, heads[i].y) = (x, 0)
+      }
+    }
+    manager.pendingChanges -= 1
+  }
+
+  /// A monitor back is a new head on a compositor: nothing to tell.
+  var reconnected: Set<String> { [] }
 
   func failApply(_ n: Int) {
     if random.chance(50) {

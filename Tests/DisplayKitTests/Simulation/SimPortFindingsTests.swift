@@ -182,7 +182,7 @@ import Testing
       1_592_595_410,
     ] as [UInt64])
   func theseLivesOverThePortEndInAFreshDaemonsLayout(seed: UInt64) {
-    let run = SimRun(seed: seed, over: .port)
+    let run = SimRun(seed: seed, over: .port, without: ["serverReset"])
     if let failure = run.run(steps: DaemonSimulation.steps) { Issue.record("\(failure)") }
   }
 }

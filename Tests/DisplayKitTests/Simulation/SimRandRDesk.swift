@@ -79,6 +79,47 @@ final class SimRandRDesk: SimDesk, TopologyLayoutServer {
     }
   }
 
+  /// Outputs disconnected by the world since the daemon's last read, as RandR's output-change
+  /// events say.
+  private var disconnectsSeen: Set<OutputID> = []
+
+  func serverUnplug(_ connector: Int) {
+    unplug(connector)
+    let output = fake.topology.outputs[connector].id
+    disconnectsSeen.insert(output)
+    fake.change { t in
+      for i in t.crtcs.indices where t.crtcs[i].outputs.contains(output) {
+        t.crtcs[i] = Crtc(id: t.crtcs[i].id, possibleOutputs: t.crtcs[i].possibleOutputs)
+      }
+      t.outputs[connector].crtc = nil
+    }
+    fake.pendingRandR -= 1
+  }
+
+  func serverPlug(_ connector: Int, monitor: Int, mode: Int, right: Bool) {
+    plug(connector, monitor: monitor)
+    fake.change { t in
+      let output = t.outputs[connector]
+      guard let crtc = output.possibleCrtcs.first(where: { id in t.crtcs.contains { $0.id == id && $0.mode == nil } }),
+        let index = t.crtcs.firstIndex(where: { $0.id == crtc }),
+        let mode = t.modes[output.modes[mode % output.modes.count]]
+      else { return }
+      let x = right ? t.crtcs.filter { $0.mode != nil }.map { $0.x + $0.width }.max() ?? 0 : 0
+      t.crtcs[index] = Crtc(
+        id: crtc, x: x, y: 0, width: mode.width, height: mode.height, mode: mode.id, outputs: [output.id],
+        possibleOutputs: t.crtcs[index].possibleOutputs)
+      t.outputs[connector].crtc = crtc
+      t.screen.width = max(t.screen.width, x + mode.width)
+      t.screen.height = max(t.screen.height, mode.height)
+    }
+    fake.pendingRandR -= 1
+  }
+
+  func takeDisconnectsSeen() -> Set<OutputID> {
+    defer { disconnectsSeen = [] }
+    return disconnectsSeen
+  }
+
   // DisplayServer: forwarded, but for the faults and the watch on applies.
 
   var name: String { fake.name }

@@ -30,6 +30,9 @@ struct SimFailure: Error, CustomStringConvertible {
 final class SimRun {
   let seed: UInt64
   var random: SimRandom
+  /// Draws what the server does of its own accord, apart from `random`: a seed draws the
+  /// same other steps with or without it (`serverReset` in `without` leaves it out).
+  var server: SimRandom
   let world: SimWorld
   let clock = ManualClock()
   var daemon: Daemon!
@@ -54,6 +57,7 @@ final class SimRun {
     world = SimWorld(backend, connectors: SimScenario.connectors, seed: seed)
     self.without = without
     random = SimRandom(seed: seed)
+    server = SimRandom(seed: seed ^ 0x5345_5256)
     config = random.below(SimScenario.configs.count)
     guard keepingLog else {
       logger = Logger(level: .error) { _ in }
@@ -92,6 +96,14 @@ final class SimRun {
         steps.append(step.description)
         if keepingLog { log.append("-- step \(steps.count): \(step)") }
         try perform(step)
+        try takeAnswers()
+        if let failure = check(afterStep: true) { return failure }
+        guard !without.contains("serverReset"), let reset = server.serverStep(connected: world.connected) else {
+          continue
+        }
+        steps.append(reset.description)
+        if keepingLog { log.append("-- step \(steps.count): \(reset)") }
+        try perform(reset)
         try takeAnswers()
         if let failure = check(afterStep: true) { return failure }
       }
@@ -141,6 +153,15 @@ final class SimRun {
     case .wait(let ms): try advance(ms * 1_000_000)
     case .resync: try resync()
     case .blank(let on): world.blanked = on
+    case .serverReplug(let c, let ms, let folded, let mode, let right):
+      guard let monitor = world.plugged[c] else { return }
+      world.serverUnplug(c)
+      if !folded {
+        try daemon.handleServerEvents()
+        try advance(ms * 1_000_000)
+      }
+      world.serverPlug(c, monitor: monitor, mode: mode, right: right)
+      try daemon.handleServerEvents()
     }
   }
 

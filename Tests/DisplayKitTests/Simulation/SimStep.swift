@@ -39,6 +39,11 @@ enum SimStep: CustomStringConvertible {
   case resync
   /// DPMS blanks the screen or wakes it.
   case blank(Bool)
+  /// The server's own doing: the monitor unplugged and its output turned off by the server,
+  /// back after `afterMs` (or folded into one read with its going), lit by the server in the
+  /// `mode`th of its modes, right of what is lit or at the origin (as Xvnc and a dock's
+  /// driver do on a replug, and a compositor with a new output).
+  case serverReplug(connector: Int, afterMs: UInt64, folded: Bool, mode: Int, right: Bool)
 
   var description: String {
     switch self {
@@ -56,6 +61,10 @@ enum SimStep: CustomStringConvertible {
     case .wait(let ms): return "clock +\(ms) ms"
     case .resync: return "resync"
     case .blank(let on): return on ? "screen blanked" : "screen on"
+    case .serverReplug(let c, let ms, let folded, let mode, let right):
+      let when = folded ? "in the same read" : "after \(ms) ms"
+      return "\(SimScenario.connectors[c]) replugged by the server \(when), lit in its mode \(mode) "
+        + (right ? "right of the others" : "at the origin")
     }
   }
 }
@@ -94,6 +103,15 @@ extension SimRandom {
     case 12: return .resync
     default: return .blank(chance(50))
     }
+  }
+
+  /// The server's own step, drawn from its own generator (so a seed's other steps are drawn
+  /// as before): one time in `oneIn`, a replug of a plugged external monitor.
+  mutating func serverStep(connected: [Bool], oneIn: Int = 8) -> SimStep? {
+    let plugged = Array(1..<connected.count).filter { connected[$0] }
+    guard !plugged.isEmpty, below(oneIn) == 0 else { return nil }
+    return .serverReplug(
+      connector: pick(plugged), afterMs: UInt64(below(2500)), folded: chance(40), mode: below(3), right: chance(70))
   }
 
   mutating func delivery() -> SimDelivery {

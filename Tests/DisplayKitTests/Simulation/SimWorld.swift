@@ -78,15 +78,28 @@ final class SimWorld: DisplayServer, TopologyView {
   }
 
   /// The monitor goes. Where the server withdraws its head, the surfaces on it go with it.
-  func unplug(_ connector: Int) {
+  func unplug(_ connector: Int) { unplug(connector, byServer: false) }
+
+  /// The monitor goes; `byServer`, the server turns its output off itself too.
+  private func unplug(_ connector: Int, byServer: Bool) {
     plugged[connector] = nil
     worldEvents += 1
-    desk.unplug(connector)
+    if byServer { desk.serverUnplug(connector) } else { desk.unplug(connector) }
     guard desk.withdrawsSurfaces else { return }
     for (id, surface) in host.surfaces where surface.spec.head == connectors[connector] {
       host.headGoneFromOutside(id)
       closedOutside.insert(id)
     }
+  }
+
+  /// The monitor goes, and the server turns its output off itself.
+  func serverUnplug(_ connector: Int) { unplug(connector, byServer: true) }
+
+  /// A monitor back, lit by the server itself in a mode and place of its own.
+  func serverPlug(_ connector: Int, monitor: Int, mode: Int, right: Bool) {
+    plugged[connector] = monitor
+    worldEvents += 1
+    desk.serverPlug(connector, monitor: monitor, mode: mode, right: right)
   }
 
   /// The server repeats its last change event.
@@ -139,6 +152,7 @@ final class SimWorld: DisplayServer, TopologyView {
   func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try desk.read(options) }
   func heads(holding held: HeldHeads) -> HeadSnapshot { desk.heads(holding: held) }
   var litButDisconnected: Set<String> { desk.litButDisconnected }
+  var reconnected: Set<String> { desk.reconnected }
   func vendors(of snapshot: HeadSnapshot) -> PNPVendors { desk.vendors(of: snapshot) }
   func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
     result: ApplyResult, report: ApplyReport

@@ -99,7 +99,7 @@ import Testing
   // settled, so not settled as main, and placed by the next look once the panel was main.
   @Test(arguments: [1_700_000_106, 1_700_000_249, 1_700_000_293, 1_592_592_850] as [UInt64])
   func aSecondLookAtASettledDeskAppliesNothingAfterTheseLives(seed: UInt64) {
-    let run = SimRun(seed: seed, without: [])
+    let run = SimRun(seed: seed, without: ["serverReset"])
     if let failure = run.run(steps: Self.steps) { Issue.record("\(failure)") }
   }
 
@@ -115,7 +115,7 @@ import Testing
       1_592_593_887, 1_592_596_285, 1_592_623_916, 1_592_606_274,
     ] as [UInt64])
   func theseLivesEndInAFreshDaemonsLayout(seed: UInt64) {
-    let run = SimRun(seed: seed, without: [])
+    let run = SimRun(seed: seed, without: ["serverReset"])
     if let failure = run.run(steps: Self.steps) { Issue.record("\(failure)") }
   }
 }
