@@ -29,13 +29,11 @@ static inline int cx_rr_subtype(const XEvent *e) { return ((const XRRNotifyEvent
 static inline Atom cx_rr_output_property_atom(const XEvent *e) {
   return ((const XRROutputPropertyNotifyEvent *)e)->property;
 }
-/* An output change's output, and whether it says the output is connected. */
-static inline RROutput cx_rr_output_change_output(const XEvent *e) {
-  return ((const XRROutputChangeNotifyEvent *)e)->output;
-}
-static inline int cx_rr_output_change_connected(const XEvent *e) {
-  return ((const XRROutputChangeNotifyEvent *)e)->connection == RR_Connected;
-}
+/* Xlib's hook on an event's conversion from the wire (declared in Xlibint.h, which defines too
+   much to include; the wire event, 32 bytes, as a plain pointer): RandR's output-change events
+   carry their time there, which Xlib's converted event leaves out. */
+typedef Bool (*cx_wire_to_event)(Display *, XEvent *, void *);
+extern cx_wire_to_event XESetWireToEvent(Display *, int, cx_wire_to_event);
 /* The serial of the next request, to tie X errors to the requests that caused them. */
 static inline unsigned long cx_next_request(Display *d) { return NextRequest(d); }
 #endif

@@ -9,6 +9,8 @@ extension XConnection {
       RRScreenChangeNotifyMask | RRCrtcChangeNotifyMask | RROutputChangeNotifyMask
       | RROutputPropertyNotifyMask
     XRRSelectInput(display, root, Int32(mask))
+    // libXrandr set up its own converters with its first call, just made: this one wraps them.
+    OutputChangeTimes.watch(display, event: randrEventBase + RRNotify)
     try sync()
   }
 
@@ -56,23 +58,18 @@ extension XConnection {
     return randr
   }
 
-  /// The outputs events said were disconnected since the last call.
-  public func takeDisconnectsSeen() -> Set<OutputID> {
-    defer { disconnectsSeen = [] }
-    return disconnectsSeen
+  /// The outputs the server's events said went and came back since the last call.
+  public func takeReconnectsSeen() -> Set<OutputID> {
+    Set(OutputChangeTimes.takeReconnected(display).map { OutputID(rawValue: $0) })
   }
 
   /// 1 for a RandR notify event that can change the topology: output and CRTC changes, and
   /// changes of the properties a snapshot reads (`EDID`, `non-desktop`). A backlight slider
   /// changes a property many times a second; those cost nothing.
   private func randrNotify(_ event: inout XEvent) -> Int {
-    let subtype = cx_rr_subtype(&event)
-    if subtype == RRNotify_OutputProperty {
+    if cx_rr_subtype(&event) == RRNotify_OutputProperty {
       let property = cx_rr_output_property_atom(&event)
       return property == atom("EDID") || property == atom("non-desktop") ? 1 : 0
-    }
-    if subtype == RRNotify_OutputChange && cx_rr_output_change_connected(&event) == 0 {
-      disconnectsSeen.insert(OutputID(rawValue: UInt(cx_rr_output_change_output(&event))))
     }
     XRRUpdateConfiguration(&event)
     return 1

@@ -30,7 +30,7 @@ public final class RandRLayout: TopologyLayoutServer {
 
   public var name: String { connection.name }
 
-  public func takeDisconnectsSeen() -> Set<OutputID> { connection.takeDisconnectsSeen() }
+  public func takeReconnectsSeen() -> Set<OutputID> { connection.takeReconnectsSeen() }
 
   public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     try connection.readTopology(options)

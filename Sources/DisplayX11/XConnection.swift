@@ -15,7 +15,7 @@ nonisolated(unsafe) private var pendingErrors: [XErrorRecord] = []
 // and an address freed by XCloseDisplay is reused by the next XOpenDisplay.
 private let lostDisplays = Mutex<Set<UInt>>([])
 
-private func address(_ display: OpaquePointer) -> UInt { UInt(bitPattern: UnsafeMutableRawPointer(display)) }
+func address(_ display: OpaquePointer) -> UInt { UInt(bitPattern: UnsafeMutableRawPointer(display)) }
 
 private let recordError: XErrorHandler = { display, event in
   guard let display, let event else { return 0 }
@@ -76,9 +76,6 @@ public final class XConnection {
   /// What the connection as a layout server (`TopologyLayoutServer`: `displayd watch`, the
   /// tests' daemons) keeps of its reads.
   public var topologyReads = TopologyReads()
-  /// Outputs an event said were disconnected since the last read took them: a monitor gone
-  /// and back between two reads shows connected in the second, and only these tell.
-  var disconnectsSeen: Set<OutputID> = []
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {
@@ -123,6 +120,7 @@ public final class XConnection {
   }
 
   deinit {
+    OutputChangeTimes.forget(display)
     XCloseDisplay(display)
     // After closing: closing a broken connection may mark it lost once more.
     _ = lostDisplays.withLock { $0.remove(address(display)) }

@@ -183,21 +183,21 @@ extension Daemon {
     if lid == .closed { profileRuntime.lidDesk = nil }
   }
 
-  /// Monitors the server's events said went and came back (`reconnected`) between the last
-  /// read and `new`, showing otherwise than before: reset by the server, not by a user. The
-  /// same monitor shown as before is left as it is.
+  /// Monitors the server's events said went and came back (`reconnected`: their going and
+  /// their return two changes apart) between the last read and `new`, now in their preferred
+  /// mode and shown otherwise than before: reset by the server, which lights a monitor back
+  /// in its preferred mode where it likes. Anything else is left as it is: the same monitor
+  /// shown as before, and a user's `xrandr` in another mode. (On Xvnc, whose outputs count as
+  /// disconnected while their CRTC is off, an `xrandr` that turns a CRTC off to shrink the
+  /// screen before setting it again looks like a monitor gone and back too.)
   func noteResetsBetweenReads(_ new: HeadSnapshot, _ reconnected: Set<String>) {
     for name in reconnected.sorted() where grace.pending[name] == nil {
       guard let before = heads.head(named: name), before.connected, let now = new.head(named: name), now.connected,
-        MonitorKey(before) == MonitorKey(now), !Self.showsTheSame(before, now)
+        MonitorKey(before) == MonitorKey(now), now.shownMode?.preferred == true,
+        now.shownMode != before.shownMode || now.rect != before.rect
       else { continue }
       serverReset(name, "disconnected and back between two reads, as the server set it")
     }
-  }
-
-  /// Whether two reads of a head show it the same way.
-  static func showsTheSame(_ a: Head, _ b: Head) -> Bool {
-    a.rect == b.rect && a.shownMode == b.shownMode && a.transform == b.transform && a.scale == b.scale
   }
 
   /// Another monitor back on a pending head: the old one's disconnect (dark), then the new

@@ -11,20 +11,20 @@ public struct TopologyReads: Sendable {
     crtcs: [], modes: [:])
   /// By output name; an entry is replaced at each read that shows the output connected.
   private var connected: [String: Output] = [:]
-  /// The outputs the last read shows connected that the server's events said were
-  /// disconnected since the read before: their monitor went and came back in between.
+  /// The outputs the last read shows connected that the server's events said went and came
+  /// back since the read before (`OutputChangeTimes`).
   public private(set) var reconnected: Set<String> = []
 
   public init() {}
 
-  /// Takes `topology` as the last read; `disconnected` are the outputs the server's events
-  /// said were disconnected since the read before.
-  public mutating func remember(_ topology: Topology, disconnected: Set<OutputID> = []) {
+  /// Takes `topology` as the last read; `seen` are the outputs the server's events said went
+  /// and came back since the read before.
+  public mutating func remember(_ topology: Topology, reconnected seen: Set<OutputID> = []) {
     last = topology
     reconnected = []
     for output in topology.outputs where output.isConnected {
       connected[output.name] = output
-      if disconnected.contains(output.id) { reconnected.insert(output.name) }
+      if seen.contains(output.id) { reconnected.insert(output.name) }
     }
   }
 
@@ -64,9 +64,9 @@ public protocol TopologyLayoutServer: LayoutServer {
   /// Removes the modes from the outputs listing them and destroys them; what the server
   /// refused.
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String]
-  /// The outputs the server's events said were disconnected since this was last asked (none
-  /// where the server's events are not the connection's).
-  func takeDisconnectsSeen() -> Set<OutputID>
+  /// The outputs the server's events said went and came back since this was last asked
+  /// (none where the server's events are not the connection's).
+  func takeReconnectsSeen() -> Set<OutputID>
 }
 
 extension TopologyLayoutServer {
@@ -74,13 +74,13 @@ extension TopologyLayoutServer {
   /// through `read`).
   public func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
 
-  public func takeDisconnectsSeen() -> Set<OutputID> { [] }
+  public func takeReconnectsSeen() -> Set<OutputID> { [] }
 
   public func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot {
     // Taken before the read: an event that arrives during it is the next read's.
-    let disconnected = takeDisconnectsSeen()
+    let seen = takeReconnectsSeen()
     let topology = try snapshot(options)
-    topologyReads.remember(topology, disconnected: disconnected)
+    topologyReads.remember(topology, reconnected: seen)
     return heads(of: topology)
   }
 

@@ -79,14 +79,16 @@ final class SimRandRDesk: SimDesk, TopologyLayoutServer {
     }
   }
 
-  /// Outputs disconnected by the world since the daemon's last read, as RandR's output-change
-  /// events say.
-  private var disconnectsSeen: Set<OutputID> = []
+  /// Outputs the server unplugged, until they are plugged back.
+  private var unpluggedByServer: Set<OutputID> = []
+  /// Outputs unplugged and plugged back since the daemon's last read, as RandR's output-change
+  /// events (and their times) say.
+  private var reconnectsSeen: Set<OutputID> = []
 
   func serverUnplug(_ connector: Int) {
     unplug(connector)
     let output = fake.topology.outputs[connector].id
-    disconnectsSeen.insert(output)
+    unpluggedByServer.insert(output)
     fake.change { t in
       for i in t.crtcs.indices where t.crtcs[i].outputs.contains(output) {
         t.crtcs[i] = Crtc(id: t.crtcs[i].id, possibleOutputs: t.crtcs[i].possibleOutputs)
@@ -98,6 +100,7 @@ final class SimRandRDesk: SimDesk, TopologyLayoutServer {
 
   func serverPlug(_ connector: Int, monitor: Int, mode: Int, right: Bool) {
     plug(connector, monitor: monitor)
+    if let back = unpluggedByServer.remove(fake.topology.outputs[connector].id) { reconnectsSeen.insert(back) }
     fake.change { t in
       let output = t.outputs[connector]
       guard let crtc = output.possibleCrtcs.first(where: { id in t.crtcs.contains { $0.id == id && $0.mode == nil } }),
@@ -115,9 +118,9 @@ final class SimRandRDesk: SimDesk, TopologyLayoutServer {
     fake.pendingRandR -= 1
   }
 
-  func takeDisconnectsSeen() -> Set<OutputID> {
-    defer { disconnectsSeen = [] }
-    return disconnectsSeen
+  func takeReconnectsSeen() -> Set<OutputID> {
+    defer { reconnectsSeen = [] }
+    return reconnectsSeen
   }
 
   // DisplayServer: forwarded, but for the faults and the watch on applies.

@@ -41,8 +41,8 @@ enum SimStep: CustomStringConvertible {
   case blank(Bool)
   /// The server's own doing: the monitor unplugged and its output turned off by the server,
   /// back after `afterMs` (or folded into one read with its going), lit by the server in the
-  /// `mode`th of its modes, right of what is lit or at the origin (as Xvnc and a dock's
-  /// driver do on a replug, and a compositor with a new output).
+  /// `mode`th of its modes (the first, its preferred, when folded), right of what is lit or at
+  /// the origin (as Xvnc and a dock's driver do on a replug, and a compositor with a new output).
   case serverReplug(connector: Int, afterMs: UInt64, folded: Bool, mode: Int, right: Bool)
 
   var description: String {
@@ -110,8 +110,11 @@ extension SimRandom {
   mutating func serverStep(connected: [Bool], oneIn: Int = 8) -> SimStep? {
     let plugged = Array(1..<connected.count).filter { connected[$0] }
     guard !plugged.isEmpty, below(oneIn) == 0 else { return nil }
+    let (connector, afterMs, folded, mode) = (pick(plugged), UInt64(below(2500)), chance(40), below(3))
+    // Folded into one read, the daemon tells the server's reset by the preferred mode the
+    // server gives a monitor back (a user's `xrandr` on Xvnc looks the same otherwise).
     return .serverReplug(
-      connector: pick(plugged), afterMs: UInt64(below(2500)), folded: chance(40), mode: below(3), right: chance(70))
+      connector: connector, afterMs: afterMs, folded: folded, mode: folded ? 0 : mode, right: chance(70))
   }
 
   mutating func delivery() -> SimDelivery {
