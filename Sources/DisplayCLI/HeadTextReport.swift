@@ -29,7 +29,11 @@ extension TopologyReport {
         words.append(WireMode(head, index).label)
       }
     }
-    if head.connected { words.append("\(head.mmWidth)mm x \(head.mmHeight)mm") }
+    // An unknown size prints as xrandr prints a monitor without one.
+    if head.connected {
+      let mm = head.physicalSize
+      words.append("\(mm?.width ?? 0)mm x \(mm?.height ?? 0)mm")
+    }
     if let edid = head.edid.flatMap({ try? EDID(bytes: $0) }) {
       words.append("[" + EDIDReport.identityLine(edid) + "]")
     }
