@@ -23,9 +23,12 @@ struct CheckConfigCommand: Subcommand {
     // A bad `--backend` is a usage error even with a good config.
     let backend = try args.backend(spec)
     write("\(source.path ?? "built-in defaults"): OK\n")
-    guard let desk = try? connectDesk(args, spec, log: Logger(level: .error)) else {
+    let desk: Desk
+    do {
+      desk = try connectDesk(args, spec, log: Logger(level: .error))
+    } catch {
       let what = backend == .wayland ? "no compositor reachable" : "no X display reachable"
-      write("(\(what): monitors and the profile that would be chosen not shown)\n")
+      write("(\(what): \(printable("\(error)")); monitors and the profile that would be chosen not shown)\n")
       return .success
     }
     // Probe as the daemon does at start-up, so both see the same monitors.
