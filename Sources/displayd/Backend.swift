@@ -69,6 +69,15 @@ func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> 
   return (connection, RandRLayout(connection), connection.facilities)
 }
 
+/// Who lays out `desk`'s monitors, as the daemon would tell: the session bus's desktop
+/// programs, and Xwayland from the server's extension or its outputs' names.
+func deskDesktop(_ desk: Desk, _ heads: HeadSnapshot, policy: DesktopPolicy) -> DesktopState {
+  var signals = currentDesktopSignals()
+  signals.xwaylandExtension = desk.facilities.xwayland
+  signals.outputNames = heads.heads.map(\.name)
+  return DesktopState(signals, policy: policy)
+}
+
 /// The heads of one read of the desk, as the daemon reads them (probing connectors when
 /// asked), on either backend.
 func deskHeads(_ layout: any LayoutServer, probe: Bool) throws -> HeadSnapshot {

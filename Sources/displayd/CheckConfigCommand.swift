@@ -36,10 +36,7 @@ struct CheckConfigCommand: Subcommand {
     // By the daemon's rule: logind is asked only when the config uses the lid.
     let lid = config.lid(reading: currentLidState)
     write(CheckReport.text(config: config, snapshot: heads, lid: lid, vendors: desk.layout.vendors(of: heads)))
-    var desktop = currentDesktopSignals()
-    desktop.xwaylandExtension = desk.facilities.xwayland
-    desktop.outputNames = heads.heads.map(\.name)
-    write(DesktopState(manager: desktop.manager, policy: config.desktop).summary + "\n")
+    write(deskDesktop(desk, heads, policy: config.desktop).summary + "\n")
     return .success
   }
 }

@@ -84,5 +84,49 @@ extension XServerTests {
       #expect(text.out.contains("XWAYLAND0 connected primary main 1280x720+0+0 "), "\(text.out)")
       #expect(text.out.contains(" 0mm x 0mm"), "\(text.out)")
     }
+
+    /// `check-config`, `apply` (here and through a daemon) and `status` name mutter as the
+    /// session bus shows it and give one advice: the compositor's own settings, never
+    /// `desktop: "manage"`, which Xwayland's read-only RandR would refuse.
+    @Test func checkConfigApplyAndStatusNameMutterAndGiveOneAdvice() throws {
+      let mutter = try MutterWayland(monitors: ["1280x720", "1024x768"])
+      let runtime = try runtimeDirectory()
+      let env = Self.onXwayland(mutter, runtime: runtime)
+      let config = try makeTempDirectory("displayd-config") + "/config.json5"
+      try "{ monitors: [{ match: { output: 'XWAYLAND1' }, mode: '800x600' }] }".write(
+        toFile: config, atomically: true, encoding: .utf8)
+
+      let check = try runCommand([displaydPath, "check-config", config], environment: env)
+      #expect(check.status == 0, "\(check)")
+      let summary = try #require(check.out.split(separator: "\n").last.map(String.init))
+      #expect(summary.hasPrefix("desktop: xwayland (GNOME's mutter on Wayland) manages displays: "), "\(summary)")
+      #expect(summary.contains("mutter owns the layout (org.gnome.Mutter.DisplayConfig)"), "\(summary)")
+
+      let apply = try runCommand([displaydPath, "apply", "--config", config], environment: env)
+      #expect(apply.status == 1, "\(apply)")
+      let refusal =
+        #"displayd: apply refused: xwayland (GNOME's mutter on Wayland) manages the layout (desktop: "auto"): "#
+      #expect(apply.err.hasPrefix(refusal), "\(apply.err)")
+      let advice = String(apply.err.dropFirst(refusal.count).dropLast())
+      #expect(summary.hasSuffix("; " + advice), "check-config: \(summary)\napply: \(advice)")
+      #expect(!advice.contains(#"desktop: "manage""#), "\(advice)")
+
+      let dry = try runCommand([displaydPath, "apply", "--dry-run", "--config", config], environment: env)
+      #expect(dry.status == 0 && dry.out.hasSuffix(summary + "\n"), "\(dry.out)")
+
+      let daemon = try DaemonProcess(
+        display: mutter.display, config: "{ monitors: [{ match: { output: 'XWAYLAND1' }, mode: '800x600' }] }",
+        environment: [
+          "XAUTHORITY": mutter.xauthority, "XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": mutter.bus.address,
+        ])
+      #expect(daemon.log.contains { $0.hasSuffix(summary) }, "the log says what check-config says: \(daemon.log)")
+      let status = try runCommand([displaydPath, "status"], environment: env)
+      #expect(
+        status.out.contains(
+          "desktop: xwayland (GNOME's mutter on Wayland), policy auto: desktop lays the monitors out"),
+        "\(status)")
+      let through = try runCommand([displaydPath, "apply"], environment: env)
+      #expect(through.status == 1 && through.err.hasSuffix(": " + advice + "\n"), "\(through)")
+    }
   }
 }
