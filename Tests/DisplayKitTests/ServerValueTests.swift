@@ -279,6 +279,36 @@ import Testing
     #expect(line.hasPrefix("DP-1 connected main \(area)+0+0 \(shown)1920x1080@60.00 "), "\(line)")
   }
 
+  // MARK: Mode counts
+
+  /// RandR's mode counts are 16-bit (any client may make modes and add them to an output):
+  /// an output listing tens of thousands of modes is listed whole by `modes`, text and JSON,
+  /// within the minute (a search of every mode for each took minutes), and the snapshot the
+  /// daemon plans over keeps 1024 of them, the current and preferred ones first.
+  @Test(.timeLimit(.minutes(1)))
+  func anXOutputWithTensOfThousandsOfModesIsListedAndBoundedForPlanning() throws {
+    let count = 20_000
+    let heads = try Self.randrSnapshot { t in
+      let made = (0..<count).map { i in
+        Mode(
+          id: ModeID(rawValue: UInt(1000 + i)), name: "m\(i)", width: 640 + i % 1000, height: 480, dotClock: 25_175_000,
+          hTotal: 800, vTotal: 525)
+      }
+      for mode in made { t.modes[mode.id] = mode }
+      t.outputs[0].modes += made.map(\.id)
+    }
+    let head = try #require(heads.heads.first)
+    #expect(head.modes.count == count + 3 && head.currentMode == 0)
+    let modes = TopologyReport.modesText(heads.heads, in: heads)
+    #expect(modes.split(separator: "\n").count == 1 + count + 3)
+    let json = TopologyReport.modesJSON(heads.heads).serialized()
+    #expect(json.components(separatedBy: #""preferred":true"#).count == 2, "one preferred mode")
+    let (bounded, warnings) = heads.bounded()
+    let kept = try #require(bounded.heads.first)
+    #expect(kept.modes.count == HeadSnapshot.maxModes && kept.mode == head.mode && kept.modes[0].preferred)
+    #expect(warnings == ["DP-1 lists \(count + 3) modes: only \(HeadSnapshot.maxModes) are used"])
+  }
+
   // MARK: The daemon over all of them
 
   /// A compositor listing every odd value at once: the daemon reads, plans (a rule, a
