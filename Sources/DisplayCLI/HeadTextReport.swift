@@ -29,7 +29,11 @@ extension TopologyReport {
         words.append(WireMode(head, index).label)
       }
     }
-    if head.connected { words.append("\(head.mmWidth)mm x \(head.mmHeight)mm") }
+    // An unknown size prints as xrandr prints a monitor without one.
+    if head.connected {
+      let mm = head.physicalSize
+      words.append("\(mm?.width ?? 0)mm x \(mm?.height ?? 0)mm")
+    }
     if let edid = head.edid.flatMap({ try? EDID(bytes: $0) }) {
       words.append("[" + EDIDReport.identityLine(edid) + "]")
     }
@@ -49,9 +53,13 @@ extension TopologyReport {
 
   static func modeLines(_ head: Head) -> String {
     var text = ""
-    for index in HeadWireIDs.modeIDs(head).order {
-      let mode = WireMode(head, index)
-      let mark = (shows(head, index) ? "*" : " ") + (marked(head, index, \.preferred) ? "+" : " ")
+    // The ids and the preferred ones once a head, not once a mode: a server may list tens
+    // of thousands.
+    let (order, ids) = HeadWireIDs.modeIDs(head)
+    let preferredIDs = TopologyReport.preferredIDs(head)
+    for index in order {
+      let mode = WireMode(head, index, ids: ids)
+      let mark = (shows(head, index) ? "*" : " ") + (preferred(head, index, preferredIDs) ? "+" : " ")
       var flags = ""
       if mode.interlaced { flags += " interlace" }
       if head.modes[index].doubleScan { flags += " doublescan" }

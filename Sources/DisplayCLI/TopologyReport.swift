@@ -34,11 +34,12 @@ public enum TopologyReport {
         .array(
           heads.map { head in
             let (order, ids) = HeadWireIDs.modeIDs(head)
+            let preferredIDs = TopologyReport.preferredIDs(head)
             let records = order.map { index in
               let mode = head.modes[index]
               let bridgeID = ids[index] ?? ModeID(rawValue: 0)
               var record = ModeRecord(mode, bridgeID: bridgeID, current: shows(head, index))
-              record.preferred = marked(head, index, \.preferred)
+              record.preferred = preferred(head, index, preferredIDs)
               return JSON.record(record)
             }
             return .object([
@@ -57,10 +58,17 @@ public enum TopologyReport {
     return head.modes[current].serverID == id
   }
 
-  /// Whether the mode at `index`, or one the server gives the same id, has `flag`.
-  static func marked(_ head: Head, _ index: Int, _ flag: KeyPath<HeadMode, Bool>) -> Bool {
-    guard let id = head.modes[index].serverID else { return head.modes[index][keyPath: flag] }
-    return head.modes.contains { $0.serverID == id && $0[keyPath: flag] }
+  /// Whether the mode at `index`, or one the server gives the same id, is preferred;
+  /// `preferredIDs` is `preferredIDs(head)`, made once a head: a server may list tens of
+  /// thousands of modes, and a search of them for each would take minutes.
+  static func preferred(_ head: Head, _ index: Int, _ preferredIDs: Set<UInt64>) -> Bool {
+    guard let id = head.modes[index].serverID else { return head.modes[index].preferred }
+    return preferredIDs.contains(id)
+  }
+
+  /// The server's ids of the head's preferred modes.
+  static func preferredIDs(_ head: Head) -> Set<UInt64> {
+    Set(head.modes.lazy.filter(\.preferred).compactMap(\.serverID))
   }
 }
 

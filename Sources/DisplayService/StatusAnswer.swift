@@ -85,7 +85,8 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
   public var waylandObjects: Int? = nil
 
   /// `{"manager": "xfsettingsd" or null, "desktop": "XFCE" or null, "policy": "auto" |
-  /// "manage", "layout": "desktop" | "displayd"}`.
+  /// "manage", "layout": "desktop" | "displayd"}`; under Xwayland the desktop names the
+  /// compositor the session bus shows (`GNOME's mutter on Wayland`).
   public struct DesktopRecord: Codable, Equatable, Sendable {
     public var manager: String?
     public var desktop: String?
@@ -93,7 +94,7 @@ public struct StatusAnswer: Codable, Equatable, Sendable {
     public var layout: String
 
     public init(_ state: DesktopState) {
-      (manager, desktop) = (state.manager?.rawValue, state.manager?.desktop)
+      (manager, desktop) = (state.manager?.rawValue, state.desktop)
       (policy, layout) = (state.policy.rawValue, state.layoutOwner)
     }
   }

@@ -11,6 +11,14 @@ final class ModeState {
   var preferred = false
 
   init(_ proxy: OpaquePointer) { self.proxy = proxy }
+
+  /// `size`: the compositor's int32 sides, never negative.
+  func take(width: Int32, height: Int32) {
+    (self.width, self.height) = (size(width), size(height))
+  }
+
+  /// `refresh` in mHz: 0 (none said) for a negative one.
+  func take(refresh milliHz: Int32) { refreshMilliHz = size(milliHz) }
 }
 
 /// One `zwlr_output_head_v1` as the compositor described it, updated event by event.
@@ -36,6 +44,24 @@ final class HeadState {
   let instance: UInt64
 
   init(_ proxy: OpaquePointer, instance: UInt64) { (self.proxy, self.instance) = (proxy, instance) }
+
+  /// `physical_size` as sent: the head's rule (`PhysicalSize.plausible`) makes -1 (KWin's
+  /// virtual outputs), 0 and sizes over 10 m unknown.
+  func take(physicalWidth width: Int32, height: Int32) { (mmWidth, mmHeight) = (Int(width), Int(height)) }
+
+  /// `position`: wlroots' int32 layout coordinates, kept whole (a configuration refuses to
+  /// send what does not fit back).
+  func take(x: Int32, y: Int32) { (self.x, self.y) = (Int(x), Int(y)) }
+
+  /// `transform`: a wl_output transform; one outside its eight is read as none.
+  func take(transform value: Int32) { transform = HeadTransform(rawValue: Int(value)) ?? .normal }
+
+  /// `scale`: a wl_fixed logical scale; one not positive is read as 1, and the rest kept
+  /// within 1/256...256.
+  func take(scale fixed: wl_fixed_t) {
+    let scale = wl_fixed_to_double(fixed)
+    logicalScale = scale.isFinite && scale > 0 ? min(max(scale, 1.0 / 256), 256) : 1
+  }
 
   /// The port's value: the config's scale is 1/logical scale, the area the mode divided by
   /// it as the compositor lays the head out.
@@ -204,42 +230,20 @@ nonisolated(unsafe) private var managerListener = zwlr_output_manager_v1_listene
 nonisolated(unsafe) private var headListener = zwlr_output_head_v1_listener(
   name: { data, head, text in heads(data)?.with(head) { $0.name = compositorString(text, limit: 256) } },
   description: { data, head, text in heads(data)?.with(head) { $0.description = compositorString(text) } },
-  physical_size: { data, head, w, h in
-    heads(data)?.with(head) {
-      $0.mmWidth = size(w)
-      $0.mmHeight = size(h)
-    }
-  },
+  physical_size: { data, head, w, h in heads(data)?.with(head) { $0.take(physicalWidth: w, height: h) } },
   mode: { data, head, mode in heads(data)?.modeAdded(head, mode) },
   enabled: { data, head, on in heads(data)?.with(head) { $0.enabled = on != 0 } },
   current_mode: { data, head, mode in heads(data)?.with(head) { $0.currentMode = mode } },
-  position: { data, head, x, y in
-    heads(data)?.with(head) {
-      $0.x = Int(x)
-      $0.y = Int(y)
-    }
-  },
-  transform: { data, head, t in
-    heads(data)?.with(head) { $0.transform = HeadTransform(rawValue: Int(t)) ?? .normal }
-  },
-  scale: { data, head, fixed in
-    heads(data)?.with(head) {
-      let scale = wl_fixed_to_double(fixed)
-      $0.logicalScale = scale.isFinite && scale > 0 ? min(max(scale, 1.0 / 256), 256) : 1
-    }
-  },
+  position: { data, head, x, y in heads(data)?.with(head) { $0.take(x: x, y: y) } },
+  transform: { data, head, t in heads(data)?.with(head) { $0.take(transform: t) } },
+  scale: { data, head, fixed in heads(data)?.with(head) { $0.take(scale: fixed) } },
   finished: { data, head in heads(data)?.headGone(head) },
   make: { data, head, text in heads(data)?.with(head) { $0.make = compositorString(text, limit: 256) } },
   model: { data, head, text in heads(data)?.with(head) { $0.model = compositorString(text, limit: 256) } },
   serial_number: { data, head, text in heads(data)?.with(head) { $0.serial = compositorString(text, limit: 256) } })
 
 nonisolated(unsafe) private var modeListener = zwlr_output_mode_v1_listener(
-  size: { data, mode, w, h in
-    heads(data)?.withMode(mode) {
-      $0.width = size(w)
-      $0.height = size(h)
-    }
-  },
-  refresh: { data, mode, r in heads(data)?.withMode(mode) { $0.refreshMilliHz = size(r) } },
+  size: { data, mode, w, h in heads(data)?.withMode(mode) { $0.take(width: w, height: h) } },
+  refresh: { data, mode, r in heads(data)?.withMode(mode) { $0.take(refresh: r) } },
   preferred: { data, mode in heads(data)?.withMode(mode) { $0.preferred = true } },
   finished: { data, mode in heads(data)?.modeGone(mode) })

@@ -67,6 +67,14 @@ final class WaylandConnection {
     globals.values.filter { $0.interface == interface }.max { $0.name < $1.name }
   }
 
+  /// What a compositor without `zwlr_output_manager_v1` is: its process where the socket
+  /// tells it, and the desktop its globals suggest (`WaylandDesktopGuess`).
+  var withoutOutputManager: String {
+    let who = compositor.isEmpty ? "the compositor" : "the compositor '\(compositor)'"
+    let guess = WaylandDesktopGuess.name(interfaces: globals.values.map(\.interface)).map { " (\($0)?)" } ?? ""
+    return "\(who) offers no zwlr_output_manager_v1\(guess)"
+  }
+
   /// Binds `global` at min(compositor's version, the XML's): every request and event used
   /// then exists on both sides.
   func bind(_ global: Global, _ interface: UnsafePointer<wl_interface>) -> OpaquePointer? {
@@ -204,3 +212,13 @@ nonisolated(unsafe) private var registryListener = wl_registry_listener(
     connection(data)?.announce(name, compositorString(interface, limit: 128), version)
   },
   global_remove: { data, _, name in connection(data)?.remove(name) })
+
+/// The desktop a compositor belongs to, told by a global only its compositor offers: a
+/// guess, for a message. Only what was seen on a real compositor: mutter 43 offers
+/// `gtk_shell1` (GTK's own protocol) and no wlroots protocol.
+enum WaylandDesktopGuess {
+  static func name(interfaces: some Sequence<String>) -> String? {
+    for interface in interfaces where interface == "gtk_shell1" { return "GNOME's mutter" }
+    return nil
+  }
+}

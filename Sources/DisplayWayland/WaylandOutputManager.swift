@@ -30,7 +30,7 @@ public final class WaylandOutputManager: OutputManager {
     guard let global = connection.global("zwlr_output_manager_v1"),
       let manager = connection.bind(global, cw_output_manager_interface())
     else {
-      throw .compositor(display: connection.socketName, problem: "it has no zwlr_output_manager_v1 (not wlroots?)")
+      throw .compositor(display: connection.socketName, problem: connection.withoutOutputManager)
     }
     self.connection = connection
     outputHeads = OutputHeads(manager: manager, on: connection)
@@ -44,6 +44,19 @@ public final class WaylandOutputManager: OutputManager {
   public static func isAvailable(socket: String? = nil) -> Bool {
     guard let connection = try? WaylandConnection(socket: socket) else { return false }
     return connection.global("zwlr_output_manager_v1") != nil
+  }
+
+  /// Why `socket` (default `$WAYLAND_DISPLAY`) cannot be this backend: the compositor cannot
+  /// be reached, or it offers no `zwlr_output_manager_v1`; nil when it can.
+  public static func unusable(socket: String? = nil) -> String? {
+    let connection: WaylandConnection
+    do {
+      connection = try WaylandConnection(socket: socket)
+    } catch {
+      guard case .compositor(_, let problem) = error else { return error.description }
+      return problem
+    }
+    return connection.global("zwlr_output_manager_v1") == nil ? connection.withoutOutputManager : nil
   }
 
   /// `wayland-1 (sway)`.

@@ -110,7 +110,8 @@ struct ApplyCommand: Subcommand {
 
   /// What `apply` would do, as `check-config` prints it; nothing is changed.
   private func dryRun(_ config: Config, _ args: Arguments) throws -> ExitStatus {
-    let layout = try connectDesk(args, spec, log: Logger(level: .error)).layout
+    let desk = try connectDesk(args, spec, log: Logger(level: .error))
+    let layout = desk.layout
     let heads = try deskHeads(layout, probe: true)
     let vendors = layout.vendors(of: heads)
     let lid = config.lid(reading: currentLidState)
@@ -127,6 +128,9 @@ struct ApplyCommand: Subcommand {
     }
     write(
       "dry run: nothing is changed\n" + CheckReport.text(config: shown, snapshot: heads, lid: lid, vendors: vendors))
+    // Where the desktop has the layout, `apply` would be refused: the words check-config says.
+    let desktop = deskDesktop(desk, heads, policy: config.desktop)
+    if desktop.leavesLayout { write(desktop.summary + "\n") }
     return .success
   }
 

@@ -34,6 +34,18 @@ extension Arguments {
     guard display == nil, let socket = getenv("WAYLAND_DISPLAY"), socket.pointee != 0 else { return .x11 }
     return WaylandOutputManager.isAvailable() ? .wayland : .x11
   }
+
+  /// Why the automatic choice did not take the `$WAYLAND_DISPLAY` compositor
+  /// (`WAYLAND_DISPLAY=wayland-0: the compositor 'mutter' offers no zwlr_output_manager_v1
+  /// (GNOME's mutter?)`); nil when it was not the choice's to make (`--backend`, `--display`,
+  /// no `$WAYLAND_DISPLAY`) or the compositor serves now. Asked again: only on the way to an
+  /// error.
+  func waylandPassedOver() -> String? {
+    guard self[backendOption] == nil, display == nil, let socket = getenv("WAYLAND_DISPLAY"), socket.pointee != 0,
+      let why = WaylandOutputManager.unusable()
+    else { return nil }
+    return "WAYLAND_DISPLAY=\(String(cString: socket)): \(why)"
+  }
 }
 
 /// The compositor's output manager: `--display` names its socket, else `$WAYLAND_DISPLAY`.
@@ -41,19 +53,29 @@ func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
   try WaylandOutputManager(socket: args.display)
 }
 
+/// A server the layout commands read and arrange, with what else it offers the daemon.
+typealias Desk = (server: any DisplayServer, layout: any LayoutServer, facilities: DisplayFacilities)
+
 /// The server the layout commands (`apply`, `check-config`) read and arrange, as the daemon
 /// would: on Wayland the output manager (no surfaces drawn), else the X server, its layout
 /// through the RandR output manager; with what else it offers the daemon (X's resources,
 /// properties, pointers and power; none on Wayland).
-func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> (
-  server: any DisplayServer, layout: any LayoutServer, facilities: DisplayFacilities
-) {
+func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> Desk {
   if try args.backend(spec) == .wayland {
     let server = try WaylandDisplayServer(socket: args.display, log: log)
     return (server, server, DisplayFacilities())
   }
   let connection = try connect(args)
   return (connection, RandRLayout(connection), connection.facilities)
+}
+
+/// Who lays out `desk`'s monitors, as the daemon would tell: the session bus's desktop
+/// programs, and Xwayland from the server's extension or its outputs' names.
+func deskDesktop(_ desk: Desk, _ heads: HeadSnapshot, policy: DesktopPolicy) -> DesktopState {
+  var signals = currentDesktopSignals()
+  signals.xwaylandExtension = desk.facilities.xwayland
+  signals.outputNames = heads.heads.map(\.name)
+  return DesktopState(signals, policy: policy)
 }
 
 /// The heads of one read of the desk, as the daemon reads them (probing connectors when

@@ -23,9 +23,12 @@ struct CheckConfigCommand: Subcommand {
     // A bad `--backend` is a usage error even with a good config.
     let backend = try args.backend(spec)
     write("\(source.path ?? "built-in defaults"): OK\n")
-    guard let desk = try? connectDesk(args, spec, log: Logger(level: .error)) else {
+    let desk: Desk
+    do {
+      desk = try connectDesk(args, spec, log: Logger(level: .error))
+    } catch {
       let what = backend == .wayland ? "no compositor reachable" : "no X display reachable"
-      write("(\(what): monitors and the profile that would be chosen not shown)\n")
+      write("(\(what): \(printable("\(error)")); monitors and the profile that would be chosen not shown)\n")
       return .success
     }
     // Probe as the daemon does at start-up, so both see the same monitors.
@@ -33,10 +36,7 @@ struct CheckConfigCommand: Subcommand {
     // By the daemon's rule: logind is asked only when the config uses the lid.
     let lid = config.lid(reading: currentLidState)
     write(CheckReport.text(config: config, snapshot: heads, lid: lid, vendors: desk.layout.vendors(of: heads)))
-    var desktop = currentDesktopSignals()
-    desktop.xwaylandExtension = desk.facilities.xwayland
-    desktop.outputNames = heads.heads.map(\.name)
-    write(DesktopState(manager: desktop.manager, policy: config.desktop).summary + "\n")
+    write(deskDesktop(desk, heads, policy: config.desktop).summary + "\n")
     return .success
   }
 }

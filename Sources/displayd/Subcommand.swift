@@ -101,7 +101,7 @@ func dispatch(_ argv: [String], commands: [CommandEntry]) -> Int32 {
   } catch let error as DisplayError {
     printError(error.description)
     switch error {
-    case .cannotOpen, .randrMissing, .compositor: return ExitStatus.unavailable.rawValue
+    case .cannotOpen, .randrMissing, .compositor, .noDisplayServer: return ExitStatus.unavailable.rawValue
     default: return ExitStatus.failure.rawValue
     }
   } catch {
@@ -121,7 +121,15 @@ func printError(_ message: String) { Console.err("displayd: \(printable(message)
 /// Writes to standard output at once.
 func write(_ text: String) { Console.out(text) }
 
-/// Opens the display named by `--display`, else `$DISPLAY`.
+/// Opens the display named by `--display`, else `$DISPLAY`. When that fails after the
+/// automatic choice passed over a `$WAYLAND_DISPLAY` compositor, the error says why each
+/// was not used.
 func connect(_ args: Arguments) throws -> XConnection {
-  try XConnection(name: args.display)
+  do {
+    return try XConnection(name: args.display)
+  } catch let error as DisplayError {
+    guard case .cannotOpen(let display) = error, let wayland = args.waylandPassedOver() else { throw error }
+    throw DisplayError.noDisplayServer(
+      tried: [wayland, display.isEmpty ? "DISPLAY is not set" : "cannot open X display '\(display)'"])
+  }
 }

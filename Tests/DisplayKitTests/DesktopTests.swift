@@ -65,6 +65,53 @@ import Testing
     #expect(DesktopState(manager: .mutter, policy: .auto).summary.contains("no switch"))
   }
 
+  /// Under Xwayland the session bus names the compositor that owns the layout: mutter by its
+  /// DisplayConfig service, KWin by its own name or kscreen's. Off Xwayland those names mean
+  /// what they meant (KWin alone is an X11 window manager, no display manager).
+  @Test func underXwaylandTheBusNamesTheCompositor() {
+    let xwayland = ["XWAYLAND0"]
+    #expect(signals(["org.gnome.Mutter.DisplayConfig"], outputs: xwayland).xwaylandCompositor == .mutter)
+    #expect(signals(["org.kde.KWin"], outputs: xwayland).xwaylandCompositor == .kwin)
+    #expect(signals(["org.kde.KScreen"], outputs: xwayland).xwaylandCompositor == .kwin)
+    #expect(signals([], outputs: xwayland).xwaylandCompositor == nil)
+    #expect(signals(["org.gnome.Mutter.DisplayConfig"]).xwaylandCompositor == nil, "mutter on X11 is the manager")
+    #expect(signals(["org.kde.KWin"]).manager == nil && signals(["org.kde.KWin"]).xwaylandCompositor == nil)
+    #expect(DesktopSignals.busNames.contains("org.kde.KWin"), "watched, so the daemon hears it come and go")
+
+    let mutter = DesktopState(signals(["org.gnome.Mutter.DisplayConfig"], outputs: xwayland), policy: .auto)
+    #expect(mutter.managerLabel == "xwayland (GNOME's mutter on Wayland)")
+    #expect(mutter.desktop == "GNOME's mutter on Wayland")
+    #expect(mutter.summary.contains("mutter owns the layout (org.gnome.Mutter.DisplayConfig)"), "\(mutter.summary)")
+    let kwin = DesktopState(signals(["org.kde.KWin"], outputs: xwayland), policy: .auto)
+    #expect(kwin.summary.contains("xwayland (KDE Plasma's KWin on Wayland) manages displays"), "\(kwin.summary)")
+    #expect(kwin.summary.contains("kwin owns the layout (org.kde.KWin)") && kwin.summary.contains("kscreen-doctor"))
+    let unknown = DesktopState(signals([], outputs: xwayland), policy: .auto)
+    #expect(unknown.managerLabel == "xwayland (a Wayland session)")
+  }
+
+  /// `check-config` (the summary), `apply` and every other refused change (the refusal)
+  /// give one advice; under Xwayland never `desktop: "manage"`, which Xwayland's read-only
+  /// RandR would refuse.
+  @Test func theSummaryAndTheRefusalGiveTheSameAdvice() throws {
+    let xwayland = ["XWAYLAND0"]
+    for names: Set<String> in [["org.gnome.Mutter.DisplayConfig"], ["org.kde.KWin"], []] {
+      let state = DesktopState(signals(names, outputs: xwayland), policy: .auto)
+      let refusal = try #require(state.layoutRefusal)
+      let advice = try #require(refusal.split(separator: #"(desktop: "auto"): "#).last.map(String.init))
+      #expect(state.summary.hasSuffix("; " + advice), "\(state.summary)\n\(refusal)")
+      #expect(!refusal.contains(#"set desktop: "manage""#) && refusal.contains("read-only"), "\(refusal)")
+    }
+    for manager in [DesktopManager.xfsettingsd, .mutter, .kscreen, .csdXrandr, .msdXrandr] {
+      let state = DesktopState(manager: manager, policy: .auto)
+      let refusal = try #require(state.layoutRefusal)
+      let advice = try #require(refusal.split(separator: #"(desktop: "auto"): "#).last.map(String.init))
+      #expect(state.summary.hasSuffix("; " + advice), "\(state.summary)\n\(refusal)")
+      #expect(refusal.contains(#"set desktop: "manage""#), "\(refusal)")
+    }
+    let manage = DesktopState(signals(["org.gnome.Mutter.DisplayConfig"], outputs: xwayland), policy: .manage)
+    #expect(manage.summary.contains("refuses") && !manage.summary.contains("may change it back"), "\(manage.summary)")
+  }
+
   @Test func theConfigKeyIsAutoByDefaultAndCheckedByName() throws {
     #expect(try Config.parse(Array("{}".utf8), file: "c.json5").desktop == .auto)
     #expect(try Config.parse(Array("{ desktop: 'manage' }".utf8), file: "c.json5").desktop == .manage)

@@ -82,7 +82,10 @@ extension XServerTests {
       #expect(crtc == ["x": 0, "y": 0, "width": 2048, "height": 1536])
       let mode = try #require(main["current_mode"] as? [String: Any])
       #expect(mode["name"] as? String == "2048x1536" && mode["current"] as? Bool == true)
-      #expect(main["mm"] is [String: Int])
+      // The dummy driver's monitors report 0 mm, which is no size: null.
+      #expect(main["mm"] is NSNull, "\(String(describing: main["mm"]))")
+      let xrandr = try server.must(["xrandr"]).split(separator: "\n").first { $0.hasPrefix("DUMMY0 ") }
+      #expect(xrandr?.hasSuffix(" 0mm x 0mm") == true, "\(String(describing: xrandr))")
       #expect(outputs[1]["crtc"] is NSNull && outputs[1]["current_mode"] is NSNull)
       #expect(outputs[1]["connected"] as? Bool == false)
     }

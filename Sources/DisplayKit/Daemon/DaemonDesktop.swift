@@ -14,7 +14,7 @@ extension Daemon {
   public var desktop: DesktopState {
     var signals = desktopRuntime.signals
     signals.outputNames = heads.heads.map(\.name)
-    return DesktopState(manager: signals.manager, policy: config.desktop)
+    return DesktopState(signals, policy: config.desktop)
   }
 
   /// Takes what the session bus says of the desktop programs. When the manager that had the

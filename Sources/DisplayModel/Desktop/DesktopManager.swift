@@ -50,6 +50,39 @@ public enum DesktopManager: String, Hashable, Sendable, CaseIterable {
   }
 }
 
+/// The Wayland compositor behind Xwayland, as the session bus names its display service:
+/// it owns the layout, and only its own settings change it.
+public enum XwaylandCompositor: String, Hashable, Sendable {
+  /// GNOME's mutter, which owns `org.gnome.Mutter.DisplayConfig`.
+  case mutter
+  /// KDE Plasma's KWin, which owns `org.kde.KWin` (kscreen's `org.kde.KScreen` beside it).
+  case kwin
+
+  /// `GNOME's mutter on Wayland`: the desktop a status names.
+  public var desktop: String {
+    switch self {
+    case .mutter: return "GNOME's mutter on Wayland"
+    case .kwin: return "KDE Plasma's KWin on Wayland"
+    }
+  }
+
+  /// The name on the session bus it was told by.
+  public var busName: String {
+    switch self {
+    case .mutter: return DesktopSignals.mutter
+    case .kwin: return DesktopSignals.kwin
+    }
+  }
+
+  /// Where its user changes the layout.
+  public var settings: String {
+    switch self {
+    case .mutter: return "GNOME's Settings (Displays)"
+    case .kwin: return "KDE's System Settings (Display Configuration) or kscreen-doctor"
+    }
+  }
+}
+
 /// What was seen of the desktop: the session bus's names and the X server's hints.
 public struct DesktopSignals: Hashable, Sendable {
   /// Well-known names owned on the session bus, of those watched (`DesktopSignals.busNames`).
@@ -67,6 +100,9 @@ public struct DesktopSignals: Hashable, Sendable {
   static let xfce = "org.xfce.SettingsDaemon"
   static let mutter = "org.gnome.Mutter.DisplayConfig"
   static let kscreen = "org.kde.KScreen"
+  /// KWin's name: on X11 a window manager (kscreen has the layout there), on Wayland the
+  /// compositor behind Xwayland.
+  static let kwin = "org.kde.KWin"
   /// kded's names, with the object and interface `loadedModules` is called on.
   public static let kded = [("org.kde.kded5", "/kded", "org.kde.kded5"), ("org.kde.kded6", "/kded", "org.kde.kded6")]
   static let cinnamon = "org.cinnamon.SettingsDaemon.XRANDR_2"
@@ -76,7 +112,7 @@ public struct DesktopSignals: Hashable, Sendable {
   public static let mateXrandrInterface = "org.mate.SettingsDaemon.XRANDR"
 
   /// Every name whose owner changes are watched.
-  public static let busNames = [xfce, mutter, kscreen, cinnamon, mate] + kded.map(\.0)
+  public static let busNames = [xfce, mutter, kscreen, cinnamon, mate, kwin] + kded.map(\.0)
 
   /// The manager in charge, if any: Xwayland first (nothing else can change its layout),
   /// then the first whose program is seen. `org.xfce.Xfconf` alone is not one: it is
@@ -90,16 +126,41 @@ public struct DesktopSignals: Hashable, Sendable {
     if busNames.contains(Self.mate) && mateXrandr { return .msdXrandr }
     return nil
   }
+
+  /// The compositor whose Xwayland this is, as the bus names it; nil off Xwayland and
+  /// when the bus names none of them.
+  public var xwaylandCompositor: XwaylandCompositor? {
+    guard manager == .xwayland else { return nil }
+    if busNames.contains(Self.mutter) { return .mutter }
+    let kscreen = busNames.contains(Self.kscreen) || kdedModules?.contains("kscreen") == true
+    if busNames.contains(Self.kwin) || kscreen { return .kwin }
+    return nil
+  }
 }
 
 /// The policy in force: who lays the monitors out, and why.
 public struct DesktopState: Hashable, Sendable {
   public var manager: DesktopManager?
   public var policy: DesktopPolicy
-  public init(manager: DesktopManager?, policy: DesktopPolicy) {
+  /// Under Xwayland, the compositor the session bus names.
+  public var compositor: XwaylandCompositor?
+  public init(manager: DesktopManager?, policy: DesktopPolicy, compositor: XwaylandCompositor? = nil) {
     self.manager = manager
     self.policy = policy
+    self.compositor = manager == .xwayland ? compositor : nil
   }
+
+  /// The state `signals` tell under `policy`.
+  public init(_ signals: DesktopSignals, policy: DesktopPolicy) {
+    self.init(manager: signals.manager, policy: policy, compositor: signals.xwaylandCompositor)
+  }
+
+  /// The desktop the manager belongs to: under Xwayland the compositor's, when the bus
+  /// names it.
+  public var desktop: String? { compositor?.desktop ?? manager?.desktop }
+
+  /// `xfsettingsd (XFCE)`, `xwayland (GNOME's mutter on Wayland)`.
+  public var managerLabel: String? { manager.map { "\($0.rawValue) (\(desktop ?? $0.desktop))" } }
 
   /// Whether displayd leaves modes, positions, rotation, primary and DPI alone.
   public var leavesLayout: Bool { policy == .auto && manager != nil }
@@ -109,19 +170,33 @@ public struct DesktopState: Hashable, Sendable {
 
   /// The log line (and `check-config`'s) saying who lays the monitors out and how to change it.
   public var summary: String {
-    guard let manager else { return "desktop: no desktop display manager seen; displayd lays the monitors out" }
+    guard let manager, let label = managerLabel else {
+      return "desktop: no desktop display manager seen; displayd lays the monitors out"
+    }
     if policy == .manage {
-      return "desktop: \(manager.label) manages displays, but desktop: \"manage\" is set: displayd lays the "
+      if manager == .xwayland {
+        return "desktop: \(label) manages displays, but desktop: \"manage\" is set: displayd asks Xwayland's "
+          + "RandR, which refuses to change the compositor's layout; " + advice(manager)
+      }
+      return "desktop: \(label) manages displays, but desktop: \"manage\" is set: displayd lays the "
         + "monitors out and the desktop may change it back (\(manager.handOver))"
     }
-    return "desktop: \(manager.label) manages displays: displayd leaves modes, positions, rotation, primary "
+    return "desktop: \(label) manages displays: displayd leaves modes, positions, rotation, primary "
       + "and DPI to it and only puts its windows on the monitors; " + advice(manager)
   }
 
+  /// How to have the layout changed while `manager` has it: the same words in the log,
+  /// `check-config` and every refusal.
   private func advice(_ manager: DesktopManager) -> String {
     let manage = "to have displayd lay them out, set desktop: \"manage\" in the config"
     switch manager {
-    case .xwayland: return "the compositor owns the layout and Xwayland's RandR is read-only: nothing can hand it over"
+    case .xwayland:
+      guard let compositor else {
+        return "the compositor owns the layout and Xwayland's RandR is read-only: nothing can hand it over; "
+          + "change the layout with the compositor's own settings"
+      }
+      return "\(compositor.rawValue) owns the layout (\(compositor.busName)) and Xwayland's RandR is read-only: "
+        + "nothing can hand it over; change the layout in \(compositor.settings)"
     case .mutter: return manage + " (\(manager.handOver))"
     default: return manage + " and \(manager.handOver)"
     }
@@ -129,8 +204,7 @@ public struct DesktopState: Hashable, Sendable {
 
   /// Why a command that changes the layout is refused; nil when displayd owns the layout.
   public var layoutRefusal: String? {
-    guard leavesLayout, let manager else { return nil }
-    return "\(manager.label) manages the layout (desktop: \"auto\"); set desktop: \"manage\" in the config "
-      + "to have displayd change it"
+    guard leavesLayout, let manager, let label = managerLabel else { return nil }
+    return "\(label) manages the layout (desktop: \"auto\"): " + advice(manager)
   }
 }

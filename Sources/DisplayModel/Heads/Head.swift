@@ -115,7 +115,8 @@ public struct Head: Hashable, Sendable {
   public var serial: String
   /// The EDID, when the backend gives it (RandR does, wlroots does not).
   public var edid: [UInt8]?
-  /// Physical size in millimetres; 0 when unknown.
+  /// Physical size in millimetres; both 0 when unknown (made so from any size no monitor
+  /// has: `PhysicalSize(reportedWidth:height:)`).
   public var mmWidth: Int
   public var mmHeight: Int
   /// Whether a monitor is attached (wlroots lists only attached heads).
@@ -140,7 +141,8 @@ public struct Head: Hashable, Sendable {
   /// rules do not turn as it is; `.turned` where the backend has no spelling.
   public var spelling: TransformSpelling
   /// The config's meaning on every backend: the head shows an area `scale` times its
-  /// mode (as `xrandr --scale`); wlroots' logical scale is 1/scale.
+  /// mode (as `xrandr --scale`); wlroots' logical scale is 1/scale. Made 1 from one that is
+  /// not positive and finite, as the backends read such a scale.
   public var scale: Double
   /// How `rect` rounds a scaled head's area, as its backend does (RandR's unless it says).
   public var scaledArea: ScaledArea
@@ -169,8 +171,9 @@ public struct Head: Hashable, Sendable {
     self.model = model
     self.serial = serial
     self.edid = edid
-    self.mmWidth = mmWidth
-    self.mmHeight = mmHeight
+    let size = PhysicalSize(reportedWidth: mmWidth, height: mmHeight)
+    self.mmWidth = size?.width ?? 0
+    self.mmHeight = size?.height ?? 0
     self.connected = connected
     self.enabled = enabled
     self.modes = modes
@@ -179,12 +182,15 @@ public struct Head: Hashable, Sendable {
     self.y = y
     self.transform = transform
     self.spelling = spelling
-    self.scale = scale
+    self.scale = scale.isFinite && scale > 0 ? scale : 1
     self.scaledArea = scaledArea
     self.isInternalPanel = isInternalPanel
     self.nonDesktop = nonDesktop
     self.capabilities = capabilities
   }
+
+  /// The monitor's size; nil when unknown (what reports print as 0 mm and JSON as null).
+  public var physicalSize: PhysicalSize? { PhysicalSize(reportedWidth: mmWidth, height: mmHeight) }
 
   /// RandR's word for the connection: `connected`, else `unknown` or `disconnected`.
   public var connection: Connection { connected ? .connected : connectionUnknown ? .unknown : .disconnected }

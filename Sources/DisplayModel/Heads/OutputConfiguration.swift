@@ -79,6 +79,17 @@ public struct PhysicalSize: Hashable, Sendable {
     self.width = width
     self.height = height
   }
+
+  /// The sides a monitor can have, in millimetres: from 1 mm to 10 m.
+  public static let plausibleSide = 1...10_000
+
+  /// A monitor's size as a server or an EDID reports it; nil ("unknown") unless both sides
+  /// are plausible. Servers report 0 for no size, compositors -1 (KWin, which an X client
+  /// reads through Xwayland as the unsigned 4294967295), and hostile ones anything.
+  public init?(reportedWidth width: Int, height: Int) {
+    guard Self.plausibleSide.contains(width), Self.plausibleSide.contains(height) else { return nil }
+    self.init(width: width, height: height)
+  }
 }
 
 /// A whole desk's wanted state, planned from the snapshot of `generation`. Heads it does not

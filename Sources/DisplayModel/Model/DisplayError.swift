@@ -12,6 +12,10 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
   case unknownOutput(name: String, available: [String])
   /// A Wayland compositor could not be reached, lacks a protocol, or broke the connection.
   case compositor(display: String, problem: String)
+  /// No display server could be used: each one found, and why it was not used
+  /// (`WAYLAND_DISPLAY=wayland-0: the compositor offers no zwlr_output_manager_v1`,
+  /// `DISPLAY is not set`).
+  case noDisplayServer(tried: [String])
 
   public var description: String {
     switch self {
@@ -23,6 +27,7 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
       let list = available.isEmpty ? "none" : available.joined(separator: ", ")
       return "no output named '\(name)' (outputs: \(list))"
     case .compositor(let d, let problem): return "Wayland compositor '\(d)': \(problem)"
+    case .noDisplayServer(let tried): return tried.joined(separator: "; ")
     }
   }
 }

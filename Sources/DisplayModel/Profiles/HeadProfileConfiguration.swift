@@ -100,21 +100,19 @@ extension HeadProfilePlanner {
   }
 
   /// Pixels per inch of the desktop on the primary (else first lit) monitor: the height of
-  /// the area it shows over its physical height (the head's, else its EDID's). A size over
-  /// 10 m counts as none: backends and EDIDs may report anything.
+  /// the area it shows over its physical height (the head's, else its EDID's). A size no
+  /// monitor has counts as none (`PhysicalSize(reportedWidth:height:)`): backends and EDIDs
+  /// may report anything.
   func autoDPI(_ slots: [HeadSlot]) -> Double? {
     guard let slot = slots.first(where: { $0.lit && $0.entry.primary }) ?? slots.first(where: \.lit) else {
       return nil
     }
-    let plausible = 1...10_000
-    var mm = (slot.head.mmWidth, slot.head.mmHeight)
-    if !plausible.contains(mm.0) || !plausible.contains(mm.1),
-      let cm = slot.head.edid.flatMap({ try? EDID(bytes: $0) })?.maxImageSizeCm
-    {
-      mm = (cm.width * 10, cm.height * 10)
+    let edid = { () -> PhysicalSize? in
+      guard let cm = slot.head.edid.flatMap({ try? EDID(bytes: $0) })?.maxImageSizeCm else { return nil }
+      return PhysicalSize(reportedWidth: cm.width * 10, height: cm.height * 10)
     }
-    let physical = slot.transform.swapsAxes ? mm.0 : mm.1
-    guard plausible.contains(physical), slot.size.height > 0 else { return nil }
+    guard let mm = slot.head.physicalSize ?? edid(), slot.size.height > 0 else { return nil }
+    let physical = slot.transform.swapsAxes ? mm.width : mm.height
     return Double(slot.size.height) * 25.4 / Double(physical)
   }
 }

@@ -43,7 +43,7 @@ extension OutputState {
     crtc = rect.map(RectRecord.init)
     rotation = rect.map { _ in Rotation(head.transform, head.spelling).name }
     currentMode = mode.map { ModeRecord($0, bridgeID: Self.bridgeID(of: $0, on: head), current: true) }
-    mm = Millimetres(width: head.mmWidth, height: head.mmHeight)
+    mm = head.physicalSize.map { Millimetres(width: $0.width, height: $0.height) }
     nonDesktop = head.nonDesktop
     identity = head.edid.flatMap { try? EDID(bytes: $0) }.map(EDIDRecord.init)
   }

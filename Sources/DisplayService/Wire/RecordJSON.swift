@@ -42,7 +42,8 @@ extension OutputState: JSONRecord {
       (CodingKeys.connection.rawValue, .string(connection)), (CodingKeys.primary.rawValue, .bool(primary)),
       (CodingKeys.main.rawValue, .bool(main)), (CodingKeys.crtc.rawValue, .optional(crtc) { $0.json }),
       (CodingKeys.rotation.rawValue, .optional(rotation, JSON.string)),
-      (CodingKeys.currentMode.rawValue, .optional(currentMode) { $0.json }), (CodingKeys.mm.rawValue, mm.json),
+      (CodingKeys.currentMode.rawValue, .optional(currentMode) { $0.json }),
+      (CodingKeys.mm.rawValue, .optional(mm) { $0.json }),
       (CodingKeys.nonDesktop.rawValue, .bool(nonDesktop)),
       (CodingKeys.identity.rawValue, .optional(identity) { $0.json }),
     ]

@@ -60,7 +60,8 @@ public struct OutputState: Codable, Equatable, Sendable {
   public var crtc: RectRecord?
   public var rotation: String?
   public var currentMode: ModeRecord?
-  public var mm: Millimetres
+  /// The monitor's physical size; null when unknown (none reported, or one no monitor has).
+  public var mm: Millimetres?
   public var nonDesktop: Bool
   public var identity: EDIDRecord?
 

@@ -11,9 +11,13 @@ public struct WireMode: Sendable {
   public var interlaced: Bool
 
   /// The mode at `index` of `head`'s modes, which must be one of them.
-  public init(_ head: Head, _ index: Int) {
+  public init(_ head: Head, _ index: Int) { self.init(head, index, ids: HeadWireIDs.modeIDs(head).ids) }
+
+  /// The same, with the head's wire ids (`HeadWireIDs.modeIDs(head).ids`) made by the
+  /// caller: once a head for a list of its modes.
+  public init(_ head: Head, _ index: Int, ids: [Int: ModeID]) {
     let mode = head.modes[index]
-    let bridgeID = HeadWireIDs.modeIDs(head).ids[index] ?? ModeID(rawValue: 0)
+    let bridgeID = ids[index] ?? ModeID(rawValue: 0)
     let bridged = mode.wireMode(id: bridgeID)
     id = mode.serverID.map { ModeID(rawValue: UInt(clamping: $0)) } ?? bridgeID
     name = mode.name ?? bridged.name

@@ -27,8 +27,18 @@ extension OutputState {
       primary: topology.primary == output.id, main: topology.mainOutput?.id == output.id,
       crtc: topology.geometry(of: output).map(RectRecord.init),
       rotation: topology.activeCrtc(of: output)?.rotation.name,
-      currentMode: mode, mm: Millimetres(width: output.mmWidth, height: output.mmHeight),
+      currentMode: mode, mm: Self.millimetres(output),
       nonDesktop: output.nonDesktop, identity: output.identity.map(EDIDRecord.init))
+  }
+}
+
+extension OutputState {
+  /// The output's size, null unless both sides are from 1 mm to 10 m: a server's 0 (no
+  /// size), a compositor's -1 (as an X client reads it, 4294967295) and the like are unknown.
+  static func millimetres(_ output: Output) -> Millimetres? {
+    let plausible = { (side: Int) in side >= 1 && side <= 10_000 }
+    guard plausible(output.mmWidth), plausible(output.mmHeight) else { return nil }
+    return Millimetres(width: output.mmWidth, height: output.mmHeight)
   }
 }
 
