@@ -18,21 +18,16 @@ TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-v
   autorandr kanshi hwdata wtype
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 
-.PHONY: glue glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
+.PHONY: glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
 
 all: build
 
-# deps also makes the Wayland protocols' C glue (wayland-scanner, into the gitignored
-# Sources/CWayland/generated): once it ran, `swift build` alone builds.
+# The build's packages, wayland-scanner and the Wayland protocols' XMLs among them: the
+# package's WaylandGlue plugin generates the C glue from them in every `swift build`.
 deps: glue-deps
-	@scripts/wayland-glue
 
 glue-deps:
 	@scripts/apt-ensure $(BUILD_PACKAGES)
-
-## glue: only the Wayland glue (after a fresh clone, before a bare `swift build`).
-glue:
-	@scripts/wayland-glue
 
 test-deps: deps
 	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES)

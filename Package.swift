@@ -1,4 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version: 6.3;(experimentalCGen)
+// experimentalCGen: the Wayland glue's build-tool plugin generates C code and headers for C
+// targets (headers from plugins are dropped without it).
 import PackageDescription
 
 // The binary's start-up, paid by every CLI query: lld with packed relative
@@ -38,10 +40,11 @@ let package = Package(
     // query commands never map them.
     .target(name: "CRender"),
     .systemLibrary(name: "CLinux"),
-    // The Wayland protocols' glue (made by scripts/wayland-glue into CWayland/generated, which
-    // `make` runs before `swift build`) and libwayland-client, loaded with dlopen when the
+    // The Wayland protocols' glue (generated in the build by the WaylandGlue plugin, with
+    // wayland-scanner from Debian's XMLs) and libwayland-client, loaded with dlopen when the
     // Wayland backend is used, not linked.
-    .target(name: "CWayland"),
+    .target(name: "CWayland", plugins: ["WaylandGlue"]),
+    .plugin(name: "WaylandGlue", capability: .buildTool()),
     // X-Resource: only the test rig counts a client's server resources.
     .systemLibrary(name: "CXRes", providers: [.apt(["libxres-dev"])]),
     // What every process needs and no display server is: the system-call funnel, whole-file
@@ -101,7 +104,7 @@ let package = Package(
       name: "XRig", dependencies: ["CXrandr", "CXRes", "CLinux", "CWayland", "CWaylandRig"], path: "Tests/XRig",
       exclude: ["Resources"]),
     // The interfaces the rig's own Wayland client binds by, over the project's glue.
-    .target(name: "CWaylandRig", dependencies: ["CWayland"], path: "Tests/CWaylandRig"),
+    .target(name: "CWaylandRig", dependencies: ["CWayland"], path: "Tests/CWaylandRig", plugins: ["WaylandGlue"]),
     // The tests of every module: pure values, the daemon against fakes, real servers and
     // programs.
     .testTarget(

@@ -70,16 +70,41 @@ func stop(_ daemon: DaemonProcess) {
   }
 }
 
-/// `Benchmarks/c/NAME.c` built with the protocols' glue that `scripts/wayland-glue`
-/// generated (the same XMLs the daemon is built from): `protocols` names their C files.
+/// `Benchmarks/c/NAME.c` built with the glue of `protocols` (their XMLs' names), which
+/// wayland-scanner makes here from the XMLs the daemon is built from: the build's own glue
+/// is somewhere under SwiftPM's build directory, for its targets only.
 func buildWaylandTool(_ name: String, protocols: [String], into dir: String) throws -> String {
-  let glue = URL(fileURLWithPath: benchmarksDirectory).deletingLastPathComponent().path + "/Sources/CWayland/generated"
+  let glue = dir + "/\(name)-glue"
+  try FileManager.default.createDirectory(atPath: glue, withIntermediateDirectories: true)
+  for proto in protocols {
+    let xml = protocolXML(proto)
+    for (kind, file) in [("private-code", "\(proto)-protocol.c"), ("client-header", "\(proto)-client-protocol.h")] {
+      let r = try runCommand(["wayland-scanner", kind, xml, glue + "/" + file], timeout: 60)
+      guard r.status == 0 else {
+        throw RigError("wayland-scanner \(kind) \(xml) failed (make bench-deps installs it and the XMLs): \(r.err)")
+      }
+    }
+  }
   let out = dir + "/" + name
   let r = try runCommand(
     ["gcc", "-O2", "-Wall", "-I", glue, "-o", out, benchmarksDirectory + "/c/\(name).c"]
       + protocols.map { glue + "/\($0)-protocol.c" } + ["-lwayland-client"], timeout: 60)
-  guard r.status == 0 else { throw RigError("gcc \(name).c failed (run scripts/wayland-glue first?): \(r.err)") }
+  guard r.status == 0 else { throw RigError("gcc \(name).c failed: \(r.err)") }
   return out
+}
+
+/// Where the WaylandGlue plugin finds a protocol's XML: a wlr protocol in WLR_PROTOCOLS, any
+/// other a stable one in WAYLAND_PROTOCOLS (Debian's directories when they are not set).
+func protocolXML(_ name: String) -> String {
+  func directory(_ variable: String, _ debian: String) -> String {
+    guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else { return debian }
+    return value
+  }
+  if name.hasPrefix("wlr-") {
+    return directory("WLR_PROTOCOLS", "/usr/share/cargo/registry/wayland-protocols-0.29.4/wlr-protocols/unstable")
+      + "/\(name).xml"
+  }
+  return directory("WAYLAND_PROTOCOLS", "/usr/share/wayland-protocols") + "/stable/\(name)/\(name).xml"
 }
 
 /// The benchmark's live source: a layer surface over `output` filled anew at each of the

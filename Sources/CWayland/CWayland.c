@@ -1,4 +1,7 @@
 #define _GNU_SOURCE
+/* Without the generated headers, which this file's compilation does not wait for (see
+ * CWayland.h): the interfaces it hands out are declared here instead. */
+#define CW_NO_GENERATED_HEADERS
 #include "CWayland.h"
 
 #include <dlfcn.h>
@@ -9,6 +12,12 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+extern const struct wl_interface zwlr_output_manager_v1_interface;
+extern const struct wl_interface zwlr_layer_shell_v1_interface;
+extern const struct wl_interface wp_viewporter_interface;
+extern const struct wl_interface zwlr_screencopy_manager_v1_interface;
+extern const struct wl_interface zxdg_output_manager_v1_interface;
 
 struct cw_api cw_table;
 

@@ -1,20 +1,17 @@
 #ifndef CWAYLAND_H
 #define CWAYLAND_H
 /* The Wayland client side of the wlroots backend, with libwayland-client loaded by dlopen at
- * first use rather than linked: a process on X never maps it. The protocols' glue is made by
- * scripts/wayland-glue (wayland-scanner, from Debian's XMLs) into ../generated, wayland.xml's
- * interfaces included, so no symbol of libwayland-client is referenced at link time. Every
- * libwayland function the generated inline requests call is a macro over the table that
- * cw_load() fills (the macros are defined after libwayland's own declarations, before the
- * generated headers); Swift calls the cw_ functions below. Call cw_load() first. */
+ * first use rather than linked: a process on X never maps it. The protocols' glue is made in
+ * the build by the WaylandGlue plugin (wayland-scanner, from Debian's XMLs; its headers are on
+ * the include path), wayland.xml's interfaces included, so no symbol of libwayland-client is
+ * referenced at link time. Every libwayland function the generated inline requests call is a
+ * macro over the table that cw_load() fills (the macros are defined after libwayland's own
+ * declarations, before the generated headers); Swift calls the cw_ functions below. Call
+ * cw_load() first. */
 
 #include <stddef.h>
 #include <stdint.h>
 #include <wayland-client-core.h>
-
-#if !__has_include("../generated/wlr-output-management-unstable-v1-client-protocol.h")
-#error "the Wayland glue is missing: run `make` (or scripts/wayland-glue) once before `swift build`"
-#endif
 
 /* F(return type, name, parameters) of every libwayland-client function used. */
 #define CW_FUNCTIONS(F)                                                                        \
@@ -68,12 +65,21 @@ long cw_proxies_alive(void);
 void cw_proxy_adopted(void);
 
 #include <wayland-client-protocol.h>
-#include "../generated/viewporter-client-protocol.h"
-#include "../generated/xdg-shell-client-protocol.h"
-#include "../generated/xdg-output-unstable-v1-client-protocol.h"
-#include "../generated/wlr-output-management-unstable-v1-client-protocol.h"
-#include "../generated/wlr-layer-shell-unstable-v1-client-protocol.h"
-#include "../generated/wlr-screencopy-unstable-v1-client-protocol.h"
+/* The generated headers. Not in the C files of CWayland or CWaylandRig, which define
+ * CW_NO_GENERATED_HEADERS: SwiftPM's native build compiles a C target's own files with no
+ * wait for its plugin's commands (only the generated .c files and the Swift modules that
+ * import the target wait for them), so such a file could be compiled before they exist. */
+#ifndef CW_NO_GENERATED_HEADERS
+#if !__has_include("wlr-output-management-unstable-v1-client-protocol.h")
+#error "no Wayland protocol headers yet: `swift build` generates them (the WaylandGlue plugin); CWayland's and CWaylandRig's own C files must define CW_NO_GENERATED_HEADERS"
+#endif
+#include "viewporter-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
+#include "wlr-output-management-unstable-v1-client-protocol.h"
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "wlr-screencopy-unstable-v1-client-protocol.h"
+#endif
 
 /* For Swift, which sees no macros: the connection's calls. */
 struct wl_display *cw_display_connect(const char *name);
