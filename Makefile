@@ -17,8 +17,15 @@ TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-v
   xfce4-settings xfconf dbus-x11 mutter xwayland \
   autorandr kanshi hwdata wtype
 BENCH_PACKAGES = hyperfine ffmpeg gcc
+# What the demo (scripts/demo: `make run` with no $DISPLAY) runs besides the daemon: Xvnc,
+# python3 for scripts/vnc-layout, xsetroot and xwininfo. scripts/check-run-packages holds
+# the program each one is there for.
+DEMO_PACKAGES = tigervnc-standalone-server python3 x11-xserver-utils x11-utils
+# What `make run` installs: the build's packages, and the demo's only when it runs the demo.
+RUN_PACKAGES = $(strip $(BUILD_PACKAGES) $(if $(DISPLAY),,$(DEMO_PACKAGES)))
 
 .PHONY: glue glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
+.PHONY: run-deps
 
 all: build
 
@@ -37,6 +44,9 @@ glue:
 test-deps: deps
 	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
+run-deps: deps
+	@scripts/apt-ensure $(RUN_PACKAGES)
+
 bench-deps: deps
 	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES)
 
@@ -47,7 +57,7 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 ## run: the daemon on $DISPLAY; with no $DISPLAY, the demo on a private virtual X server.
-run: release test-deps
+run: release run-deps
 	@if [ -n "$$DISPLAY" ]; then \
 	  exec .build/release/displayd run --display "$$DISPLAY"; \
 	else \
@@ -60,6 +70,7 @@ test: test-deps
 	@scripts/wayland-rig >/dev/null || echo "make test: no Wayland rig (see the line above): the Wayland tests will skip"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/check-run-packages
 
 SOAK_CYCLES ?= 1000
 
@@ -88,6 +99,11 @@ bench: release bench-deps
 	.build/release/displayd-bench wayland-plug 32
 	.build/release/displayd-bench wayland-mirror 4 3
 	.build/release/displayd-bench wayland-rss 4 3
+
+## print-VARIABLE: a variable's value as make sees it (make print-RUN_PACKAGES; with no
+## $DISPLAY, the demo's packages are in it).
+print-%:
+	@echo $($*)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
