@@ -15,7 +15,7 @@ TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-v
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
   dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd xinput \
   xfce4-settings xfconf dbus-x11 mutter xwayland \
-  autorandr kanshi hwdata wtype
+  autorandr kanshi hwdata wtype fish
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 # What the demo (scripts/demo: `make run` with no $DISPLAY) runs besides the daemon: Xvnc,
 # python3 for scripts/vnc-layout, xsetroot and xwininfo. scripts/check-run-packages holds
@@ -153,23 +153,28 @@ else
 UNITDIR ?= $(PREFIX)/share/systemd/user
 endif
 MANDIR ?= $(PREFIX)/share/man/man1
+MAN5DIR ?= $(PREFIX)/share/man/man5
 BASHDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHDIR ?= $(PREFIX)/share/zsh/site-functions
-INSTALLED = $(BINDIR)/displayd $(UNITDIR)/displayd.service $(MANDIR)/displayd.1 \
-  $(BASHDIR)/displayd $(ZSHDIR)/_displayd
+# fish reads vendor completions from $XDG_DATA_HOME too, so ~/.local works as /usr does.
+FISHDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALLED = $(BINDIR)/displayd $(UNITDIR)/displayd.service $(MANDIR)/displayd.1 $(MAN5DIR)/displayd.5 \
+  $(BASHDIR)/displayd $(ZSHDIR)/_displayd $(FISHDIR)/displayd.fish
 
 .build/release/displayd:
 	$(MAKE) release
 
-## install: the binary, the user unit (ExecStart = the installed binary), man page, completions.
+## install: the binary, the user unit (ExecStart = the installed binary), man pages, completions.
 install: $(BIN)
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/displayd
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|@BINDIR@|$(BINDIR)|' systemd/displayd.service > $(DESTDIR)$(UNITDIR)/displayd.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/displayd.service
 	install -D -m 644 docs/displayd.1 $(DESTDIR)$(MANDIR)/displayd.1
+	if [ -f docs/displayd.5 ]; then install -D -m 644 docs/displayd.5 $(DESTDIR)$(MAN5DIR)/displayd.5; fi
 	install -D -m 644 completions/displayd.bash $(DESTDIR)$(BASHDIR)/displayd
 	install -D -m 644 completions/_displayd $(DESTDIR)$(ZSHDIR)/_displayd
+	install -D -m 644 completions/displayd.fish $(DESTDIR)$(FISHDIR)/displayd.fish
 	@echo "installed; next: systemctl --user import-environment DISPLAY XAUTHORITY && systemctl --user daemon-reload && systemctl --user enable --now displayd"
 
 ## uninstall: removes what install put in place, and the folders it leaves empty.
