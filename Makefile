@@ -25,7 +25,7 @@ DEMO_PACKAGES = tigervnc-standalone-server python3 x11-xserver-utils x11-utils
 RUN_PACKAGES = $(strip $(BUILD_PACKAGES) $(if $(DISPLAY),,$(DEMO_PACKAGES)))
 
 .PHONY: glue glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
-.PHONY: run-deps
+.PHONY: run-deps deb
 
 all: build
 
@@ -163,6 +163,12 @@ INSTALLED = $(BINDIR)/displayd $(UNITDIR)/displayd.service $(MANDIR)/displayd.1 
 
 .build/release/displayd:
 	$(MAKE) release
+
+## deb: displayd_VERSION-REVISION_amd64.deb here, of the release binary and what install puts
+## under /usr (scripts/make-deb); VERSION is what `displayd --version` prints.
+deb: release
+	@scripts/apt-ensure dpkg-dev
+	@scripts/make-deb $(BIN) .
 
 ## install: the binary, the user unit (ExecStart = the installed binary), man pages, completions.
 install: $(BIN)
