@@ -15,7 +15,9 @@ TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-v
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
   dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd xinput \
   xfce4-settings xfconf dbus-x11 mutter xwayland \
-  autorandr kanshi hwdata wtype fish
+  autorandr kanshi hwdata wtype fish $(DEB_CHECK_PACKAGES)
+# What scripts/deb-check builds, lints and installs the Debian package with.
+DEB_CHECK_PACKAGES = dpkg-dev lintian debootstrap
 BENCH_PACKAGES = hyperfine ffmpeg gcc
 # What the demo (scripts/demo: `make run` with no $DISPLAY) runs besides the daemon: Xvnc,
 # python3 for scripts/vnc-layout, xsetroot and xwininfo. scripts/check-run-packages holds
@@ -25,7 +27,7 @@ DEMO_PACKAGES = tigervnc-standalone-server python3 x11-xserver-utils x11-utils
 RUN_PACKAGES = $(strip $(BUILD_PACKAGES) $(if $(DISPLAY),,$(DEMO_PACKAGES)))
 
 .PHONY: glue glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
-.PHONY: run-deps deb
+.PHONY: run-deps deb deb-check
 
 all: build
 
@@ -65,12 +67,14 @@ run: release run-deps
 	fi
 
 ## test: every test, against private X servers the tests start themselves, and the real
-## Wayland compositors of scripts/wayland-rig (made once; the Wayland tests skip without).
+## Wayland compositors of scripts/wayland-rig (made once; the Wayland tests skip without);
+## then what make run installs (scripts/check-run-packages) and the Debian package (deb-check).
 test: test-deps
 	@scripts/wayland-rig >/dev/null || echo "make test: no Wayland rig (see the line above): the Wayland tests will skip"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/check-run-packages
+	@$(MAKE) --no-print-directory deb-check
 
 SOAK_CYCLES ?= 1000
 
@@ -169,6 +173,12 @@ INSTALLED = $(BINDIR)/displayd $(UNITDIR)/displayd.service $(MANDIR)/displayd.1 
 deb: release
 	@scripts/apt-ensure dpkg-dev
 	@scripts/make-deb $(BIN) .
+
+## deb-check: the package built, lintian on it, then installed with apt-get, run, and purged
+## in a Debian 12 chroot (scripts/deb-check; the chroot kept in /var/cache/displayd-deb-chroot).
+deb-check: release
+	@scripts/apt-ensure $(DEB_CHECK_PACKAGES)
+	scripts/deb-check $(BIN)
 
 ## install: the binary, the user unit (ExecStart = the installed binary), man pages, completions.
 install: $(BIN)
