@@ -7,8 +7,14 @@ import XRig
   static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
   // No displayd on PATH: the outputs and profiles each shell would ask the tool for are none
-  // for both.
-  static let environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent"]
+  // for both. A HOME of its own: fish makes its config and data folders there.
+  static let environment: [String: String] = {
+    let home = (try? makeTempDirectory("displayd-fish-home")) ?? NSTemporaryDirectory()
+    return [
+      "PATH": "/usr/bin:/bin", "HOME": home, "XDG_CONFIG_HOME": home + "/.config",
+      "XDG_DATA_HOME": home + "/.local/share",
+    ]
+  }()
 
   /// What bash's `_displayd` offers for the line (the words after "displayd", the last one
   /// the word being typed).
@@ -26,13 +32,17 @@ import XRig
   func fish(_ words: [String]) throws -> Set<String> {
     let line = (["displayd"] + words).joined(separator: " ")
     let r = try runCommand(
-      ["fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", Self.repo + "/completions/displayd.fish", line],
+      [
+        "fish", "--no-config", "-c", "source $argv[1]; complete -C $argv[2]", Self.repo + "/completions/displayd.fish",
+        line,
+      ],
       environment: Self.environment)
     #expect(r.status == 0, "fish: \(r.err)")
     return Set(r.out.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) })
   }
 
   @Test func fishOffersWhatBashOffers() throws {
+    defer { try? FileManager.default.removeItem(atPath: Self.environment["HOME"]!) }
     #expect(
       FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "no fish: apt-get install fish (TEST_PACKAGES)")
     let commands = [
