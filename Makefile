@@ -15,10 +15,19 @@ TEST_PACKAGES = xcvt tigervnc-standalone-server xserver-xorg-core xserver-xorg-v
   x11-xserver-utils x11-utils xauth python3 systemd man-db xdotool procps \
   dbus python3-dbusmock imagemagick xserver-xephyr xsettingsd xinput \
   xfce4-settings xfconf dbus-x11 mutter xwayland \
-  autorandr kanshi hwdata wtype
+  autorandr kanshi hwdata wtype fish $(DEB_CHECK_PACKAGES)
+# What scripts/deb-check builds, lints and installs the Debian package with.
+DEB_CHECK_PACKAGES = dpkg-dev lintian debootstrap
 BENCH_PACKAGES = hyperfine ffmpeg gcc
+# What the demo (scripts/demo: `make run` with no $DISPLAY) runs besides the daemon: Xvnc,
+# python3 for scripts/vnc-layout, xsetroot and xwininfo. scripts/check-run-packages holds
+# the program each one is there for.
+DEMO_PACKAGES = tigervnc-standalone-server python3 x11-xserver-utils x11-utils
+# What `make run` installs: the build's packages, and the demo's only when it runs the demo.
+RUN_PACKAGES = $(strip $(BUILD_PACKAGES) $(if $(DISPLAY),,$(DEMO_PACKAGES)))
 
 .PHONY: glue-deps all build release run test soak bench fuzz deps test-deps bench-deps clean format install uninstall
+.PHONY: run-deps deb deb-check
 
 all: build
 
@@ -32,6 +41,9 @@ glue-deps:
 test-deps: deps
 	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES)
 
+run-deps: deps
+	@scripts/apt-ensure $(RUN_PACKAGES)
+
 bench-deps: deps
 	@scripts/apt-ensure $(BUILD_PACKAGES) $(TEST_PACKAGES) $(BENCH_PACKAGES)
 
@@ -42,7 +54,7 @@ release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 ## run: the daemon on $DISPLAY; with no $DISPLAY, the demo on a private virtual X server.
-run: release test-deps
+run: release run-deps
 	@if [ -n "$$DISPLAY" ]; then \
 	  exec .build/release/displayd run --display "$$DISPLAY"; \
 	else \
@@ -50,11 +62,14 @@ run: release test-deps
 	fi
 
 ## test: every test, against private X servers the tests start themselves, and the real
-## Wayland compositors of scripts/wayland-rig (made once; the Wayland tests skip without).
+## Wayland compositors of scripts/wayland-rig (made once; the Wayland tests skip without);
+## then what make run installs (scripts/check-run-packages) and the Debian package (deb-check).
 test: test-deps
 	@scripts/wayland-rig >/dev/null || echo "make test: no Wayland rig (see the line above): the Wayland tests will skip"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/check-run-packages
+	@$(MAKE) --no-print-directory deb-check
 
 SOAK_CYCLES ?= 1000
 
@@ -83,6 +98,11 @@ bench: release bench-deps
 	.build/release/displayd-bench wayland-plug 32
 	.build/release/displayd-bench wayland-mirror 4 3
 	.build/release/displayd-bench wayland-rss 4 3
+
+## print-VARIABLE: a variable's value as make sees it (make print-RUN_PACKAGES; with no
+## $DISPLAY, the demo's packages are in it).
+print-%:
+	@echo $($*)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks Package.swift
@@ -132,23 +152,40 @@ else
 UNITDIR ?= $(PREFIX)/share/systemd/user
 endif
 MANDIR ?= $(PREFIX)/share/man/man1
+MAN5DIR ?= $(PREFIX)/share/man/man5
 BASHDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHDIR ?= $(PREFIX)/share/zsh/site-functions
-INSTALLED = $(BINDIR)/displayd $(UNITDIR)/displayd.service $(MANDIR)/displayd.1 \
-  $(BASHDIR)/displayd $(ZSHDIR)/_displayd
+# fish reads vendor completions from $XDG_DATA_HOME too, so ~/.local works as /usr does.
+FISHDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+INSTALLED = $(BINDIR)/displayd $(UNITDIR)/displayd.service $(MANDIR)/displayd.1 $(MAN5DIR)/displayd.5 \
+  $(BASHDIR)/displayd $(ZSHDIR)/_displayd $(FISHDIR)/displayd.fish
 
 .build/release/displayd:
 	$(MAKE) release
 
-## install: the binary, the user unit (ExecStart = the installed binary), man page, completions.
+## deb: displayd_VERSION-REVISION_amd64.deb here, of the release binary and what install puts
+## under /usr (scripts/make-deb); VERSION is what `displayd --version` prints.
+deb: release
+	@scripts/apt-ensure dpkg-dev
+	@scripts/make-deb $(BIN) .
+
+## deb-check: the package built, lintian on it, then installed with apt-get, run, and purged
+## in a Debian 12 chroot (scripts/deb-check; the chroot kept in /var/cache/displayd-deb-chroot).
+deb-check: release
+	@scripts/apt-ensure $(DEB_CHECK_PACKAGES)
+	scripts/deb-check $(BIN)
+
+## install: the binary, the user unit (ExecStart = the installed binary), man pages, completions.
 install: $(BIN)
 	install -D -m 755 $(BIN) $(DESTDIR)$(BINDIR)/displayd
 	install -d $(DESTDIR)$(UNITDIR)
 	sed 's|@BINDIR@|$(BINDIR)|' systemd/displayd.service > $(DESTDIR)$(UNITDIR)/displayd.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/displayd.service
 	install -D -m 644 docs/displayd.1 $(DESTDIR)$(MANDIR)/displayd.1
+	if [ -f docs/displayd.5 ]; then install -D -m 644 docs/displayd.5 $(DESTDIR)$(MAN5DIR)/displayd.5; fi
 	install -D -m 644 completions/displayd.bash $(DESTDIR)$(BASHDIR)/displayd
 	install -D -m 644 completions/_displayd $(DESTDIR)$(ZSHDIR)/_displayd
+	install -D -m 644 completions/displayd.fish $(DESTDIR)$(FISHDIR)/displayd.fish
 	@echo "installed; next: systemctl --user import-environment DISPLAY XAUTHORITY && systemctl --user daemon-reload && systemctl --user enable --now displayd"
 
 ## uninstall: removes what install put in place, and the folders it leaves empty.

@@ -8,6 +8,7 @@ import DisplayX11
   import Glibc
 #endif
 
+// The one place the version is written: scripts/version reads this line for the Debian package.
 let version = "0.1.0"
 
 /// One command of the tool as `--help` lists it.

@@ -21,12 +21,15 @@ import XRig
     #expect(install.status == 0, "\(install.err)")
     let files = try FileManager.default.subpathsOfDirectory(atPath: root).filter { !isDirectory(root + "/" + $0) }
       .sorted()
+    // The config's man page (section 5) is installed when the tree has it.
+    let man5 = FileManager.default.fileExists(atPath: repo + "/docs/displayd.5")
     #expect(
-      files == [
-        "usr/local/bin/displayd", "usr/local/lib/systemd/user/displayd.service",
-        "usr/local/share/bash-completion/completions/displayd", "usr/local/share/man/man1/displayd.1",
-        "usr/local/share/zsh/site-functions/_displayd",
-      ])
+      files
+        == [
+          "usr/local/bin/displayd", "usr/local/lib/systemd/user/displayd.service",
+          "usr/local/share/bash-completion/completions/displayd",
+          "usr/local/share/fish/vendor_completions.d/displayd.fish", "usr/local/share/man/man1/displayd.1",
+        ] + (man5 ? ["usr/local/share/man/man5/displayd.5"] : []) + ["usr/local/share/zsh/site-functions/_displayd"])
     let unit = try String(contentsOfFile: root + "/usr/local/lib/systemd/user/displayd.service", encoding: .utf8)
     #expect(unit.contains("ExecStart=/usr/local/bin/displayd run\n"))
     let man = try runCommand(
