@@ -248,6 +248,19 @@ public final class Daemon {
   /// went stale, or that the server refused in part, is rolled back by `apply` and made again
   /// without the outputs that failed: a few rounds at most, never a half-applied layout.
   func arrange(reason: String) throws(DisplayError) -> [HeadEvent] {
+    var events = try arrangeRounds(reason: reason)
+    // The read after a release may show a monitor that came or went meanwhile (its events
+    // then only say the layout is as read): arranged as any read is, a few times at most.
+    for _ in 0..<2 {
+      let released = try releaseUnusedModes()
+      guard !released.isEmpty else { break }
+      events += released + (try arrangeRounds(reason: reason))
+    }
+    return events
+  }
+
+  /// The plans of one arrangement, each round on what the last one read.
+  private func arrangeRounds(reason: String) throws(DisplayError) -> [HeadEvent] {
     var events: [HeadEvent] = []
     for _ in 0..<Self.maxRounds {
       let (before, snapshots, main) = (heads, watcher.snapshots, mainName)
@@ -258,7 +271,7 @@ public final class Daemon {
       let moved = watcher.snapshots != snapshots && desk.monitors != DeskKey.monitors(of: before)
       guard moved || mainName != main else { break }
     }
-    return events + (try releaseUnusedModes())
+    return events
   }
 
   /// Has the layout server delete the modes displayd made that no CRTC shows any more (their
