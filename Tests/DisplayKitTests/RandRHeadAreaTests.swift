@@ -49,7 +49,12 @@ import Testing
     // wlroots' logical scale 1.5 (the config's 2/3): 910.67 x 512, rounded down.
     #expect(area(1 / 1.5, .logical) == Rect(x: 0, y: 0, width: 910, height: 512))
     #expect(area(1 / 1.75, .logical, .rotated270) == Rect(x: 0, y: 0, width: 438, height: 780))
-    #expect(area(0, .randr) == nil && area(-1, .logical) == nil && area(.nan, .logical) == nil)
+    // No area for a scale no backend has; a head given one reads it as 1, as the backends do.
+    for bad in [0, -1, .nan, .infinity] as [Double] {
+      #expect(ScaledArea.randr.size(width: 1366, height: 768, transform: .normal, scale: bad) == nil)
+      #expect(ScaledArea.logical.size(width: 1366, height: 768, transform: .normal, scale: bad) == nil)
+      #expect(area(bad, .randr) == Rect(x: 0, y: 0, width: 1366, height: 768))
+    }
   }
 
   /// A side the logical scale divides exactly keeps every pixel, whatever error the
