@@ -27,9 +27,9 @@ public protocol LayoutServer: AnyObject {
   /// just unplugged (its CRTC still set), or one another client lit that the server has not
   /// probed yet (the dummy driver notices a connection only when asked to re-probe).
   var litButDisconnected: Set<String> { get }
-  /// The heads the last read shows connected whose monitor the server's events said was
-  /// disconnected since the read before: gone and back between two reads, as the server set
-  /// it on its return. None where a monitor back is a new head anyway (wlroots).
+  /// The heads the last read shows connected whose monitor the server's events said went and
+  /// came back, as two changes, since the read before: as the server set it on its return.
+  /// None where a monitor back is a new head anyway (wlroots).
   var reconnected: Set<String> { get }
   /// The PNP ids the makes of `snapshot`'s heads stand for (for rules matching a monitor
   /// without an EDID); none where every monitor has an EDID.
