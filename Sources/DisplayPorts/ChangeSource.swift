@@ -5,7 +5,7 @@ import DisplaySupport
 /// on, the events read from it, and how many of them may have changed the layout. Every
 /// backend has one (X: the connection's RandR, XInput and window events; Wayland: the
 /// output manager's `done` on the socket shared with the surfaces); the daemon's loop and
-/// `displayd watch` need nothing else of it. The layout itself is `LayoutServer`'s.
+/// `displayd watch` need nothing else of it. The layout itself is the `OutputManager`'s.
 public protocol ChangeSource: AnyObject {
   /// A descriptor that becomes readable when events arrive, for `poll()`.
   var fileDescriptor: FileDescriptor { get }

@@ -10,7 +10,7 @@ import DisplayWayland
 /// serve both. Every output manager `done` counts as a topology change. It has none of the
 /// X desk's facilities (DPMS, resources, XSETTINGS, output properties, touch matrices: its
 /// daemon gets an empty `DisplayFacilities`), and made modes answer as a server without them.
-public final class WaylandDisplayServer: DisplayServer {
+public final class WaylandDisplayServer: ChangeSource {
   public let outputs: WaylandOutputManager
   public let surfaces: WaylandSurfaces
   /// The layout half: snapshots and plans through `outputs`.
@@ -28,7 +28,9 @@ public final class WaylandDisplayServer: DisplayServer {
   public init(socket: String?, log: Logger, vendors: PNPVendorTable = PNPVendorTable()) throws(DisplayError) {
     surfaces = try WaylandSurfaces(socket: socket)
     outputs = try WaylandOutputManager(sharing: surfaces)
-    layout = OutputManagerLayout(outputs, desk: Self.desk, vendors: { vendors.vendors(for: $0) }) {
+    layout = OutputManagerLayout(
+      outputs, desk: Self.desk, name: outputs.socketName, vendors: { vendors.vendors(for: $0) }
+    ) {
       log.warning("compositor: " + $0)
     }
     outputs.changed = { [unowned self] in self.changes += 1 }
@@ -63,21 +65,5 @@ public final class WaylandDisplayServer: DisplayServer {
     guard changes > 0 else { return 0 }
     defer { changes = 0 }
     return changes
-  }
-
-  public func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try layout.read(options) }
-  public func heads(holding held: HeldHeads) -> HeadSnapshot { layout.heads(holding: held) }
-  public var litButDisconnected: Set<String> { layout.litButDisconnected }
-  public func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
-  public var refuser: String? { layout.refuser }
-  public func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
-    result: ApplyResult, report: ApplyReport
-  ) {
-    try layout.apply(configuration)
-  }
-
-  /// Wayland has no modes a client makes and must remove.
-  public func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
-    try layout.releaseUnusedModes()
   }
 }

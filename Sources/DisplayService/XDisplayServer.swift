@@ -4,17 +4,9 @@ import DisplayPorts
 import DisplaySupport
 import DisplayX11
 
-/// The X connection is the display server the daemon runs against. The conformance lives
-/// here, above both, so the daemon (DisplayKit) knows only the protocol and never X.
-extension XConnection: DisplayServer, TopologyLayoutServer {
-  public func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology { try readTopology(options) }
-  public func heads(of topology: Topology) -> HeadSnapshot { RandROutputManager(self).snapshot(topology) }
-  public func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
-    result: ApplyResult, report: ApplyReport
-  ) {
-    try RandROutputManager(self).applyReporting(configuration, from: topology)
-  }
-}
+/// The X connection is where the daemon's events come from (the conformance lives here,
+/// above both, so the daemon knows only the port and never X).
+extension XConnection: ChangeSource {}
 
 extension XSurfaces {
   /// The surfaces of the daemon on `connection` (the same connection is its display server:

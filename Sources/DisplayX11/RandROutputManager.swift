@@ -22,6 +22,9 @@ public final class RandROutputManager: OutputManager {
   /// modes of an output that lists the same ones.
   private var madeFrom: [ModeID: Mode] = [:]
   private var made: [OutputID: MadeModes] = [:]
+  /// The last read, and each output as it was last read connected: the monitor a held head
+  /// stands for (RandR lists a disconnected output with no EDID and no modes).
+  public private(set) var reads = TopologyReads()
 
   public convenience init(_ connection: XConnection) { self.init(server: connection) }
 
@@ -30,10 +33,35 @@ public final class RandROutputManager: OutputManager {
   public var backendName: String { "x11" }
   public var serverName: String { server.name }
 
-  /// Every output as a head, from one consistent snapshot.
+  /// Every output as a head, from one consistent snapshot, kept as the last read with the
+  /// outputs the server's events said went and came back since the read before.
   public func heads(probe: Bool) throws(DisplayError) -> HeadSnapshot {
+    // Taken before the read: an event that arrives during it is the next read's.
+    let seen = server.takeReconnectsSeen()
     let topology = try server.readTopology(ReadOptions(probe: probe, properties: true))
+    reads.remember(topology, reconnected: seen)
     return snapshot(topology)
+  }
+
+  /// The last read with every held output still connected, as it was last read connected
+  /// (its EDID and modes), on the CRTC the server has it on now.
+  public func heads(holding held: HeldHeads, lastRead: HeadSnapshot) -> HeadSnapshot {
+    snapshot(reads.masked(holding: held))
+  }
+
+  /// The outputs of the last read on a lit CRTC whose every output is disconnected.
+  public func litButDisconnected(lastRead: HeadSnapshot) -> Set<String> {
+    let last = reads.last
+    return Set(last.litButDisconnected.compactMap { last.output($0)?.name })
+  }
+
+  public var reconnected: Set<String> { reads.reconnected }
+
+  /// The modes displayd made that no CRTC of the last read shows (`CustomModes.unused`).
+  public func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
+    let unused = CustomModes.unused(in: reads.last)
+    guard !unused.isEmpty else { return ([], []) }
+    return (unused.map(\.name), try server.releaseModes(unused))
   }
 
   /// The snapshot `topology` is: each lit head at its CRTC's place, rotation bits and the
@@ -150,6 +178,21 @@ public final class RandROutputManager: OutputManager {
     result: ApplyResult, report: ApplyReport
   ) {
     try applyReporting(configuration, from: try server.readTopology(ReadOptions(probe: false, properties: false)))
+  }
+
+  /// `test` planned from the held view of the last read: no request.
+  public func test(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> ApplyResult {
+    switch check(configuration, in: reads.masked(holding: held)) {
+    case .failure(let failure): return failure.result
+    case .success: return .applied
+    }
+  }
+
+  /// `applyReporting` planned from the held view of the last read (no read of its own).
+  public func applyReporting(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
+    result: ApplyResult, report: ApplyReport
+  ) {
+    try applyReporting(configuration, from: reads.masked(holding: held))
   }
 
   /// `applyReporting` planned from `topology`, a snapshot the caller read (no read of its

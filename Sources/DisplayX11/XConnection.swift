@@ -73,9 +73,6 @@ public final class XConnection {
   /// The surfaces made on this connection: the drain hands them the events about their
   /// windows, the root's damage, the pointer and the cursor.
   weak var surfaceSink: XSurfaces?
-  /// What the connection as a layout server (`TopologyLayoutServer`: `displayd watch`, the
-  /// tests' daemons) keeps of its reads.
-  public var topologyReads = TopologyReads()
 
   /// Opens `name` (nil: `$DISPLAY`).
   public init(name: String? = nil) throws(DisplayError) {

@@ -54,7 +54,7 @@ func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
 }
 
 /// A server the layout commands read and arrange, with what else it offers the daemon.
-typealias Desk = (server: any DisplayServer, layout: any LayoutServer, facilities: DisplayFacilities)
+typealias Desk = (server: any ChangeSource, layout: OutputManagerLayout, facilities: DisplayFacilities)
 
 /// The server the layout commands (`apply`, `check-config`) read and arrange, as the daemon
 /// would: on Wayland the output manager (no surfaces drawn), else the X server, its layout
@@ -63,10 +63,10 @@ typealias Desk = (server: any DisplayServer, layout: any LayoutServer, facilitie
 func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> Desk {
   if try args.backend(spec) == .wayland {
     let server = try WaylandDisplayServer(socket: args.display, log: log)
-    return (server, server, DisplayFacilities())
+    return (server, server.layout, DisplayFacilities())
   }
   let connection = try connect(args)
-  return (connection, RandRLayout(connection), connection.facilities)
+  return (connection, OutputManagerLayout(connection), connection.facilities)
 }
 
 /// Who lays out `desk`'s monitors, as the daemon would tell: the session bus's desktop
@@ -80,7 +80,7 @@ func deskDesktop(_ desk: Desk, _ heads: HeadSnapshot, policy: DesktopPolicy) -> 
 
 /// The heads of one read of the desk, as the daemon reads them (probing connectors when
 /// asked), on either backend.
-func deskHeads(_ layout: any LayoutServer, probe: Bool) throws -> HeadSnapshot {
+func deskHeads(_ layout: OutputManagerLayout, probe: Bool) throws -> HeadSnapshot {
   try layout.read(ReadOptions(probe: probe))
 }
 

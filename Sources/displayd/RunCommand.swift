@@ -46,7 +46,7 @@ struct RunCommand: Subcommand {
     let backend = try args.backend(spec)
     let made = try backend == .wayland ? waylandDaemon(args, config, log) : xDaemon(args, config, log)
     // One daemon a display: the lock decides, before the daemon touches the display.
-    let location = ControlLocation(display: made.server.name, runtimeDir: environment("XDG_RUNTIME_DIR"))
+    let location = ControlLocation(display: made.display, runtimeDir: environment("XDG_RUNTIME_DIR"))
     let lock = try InstanceLock(location)
     if location.socket == nil {
       log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload); lock \(lock.path)")
@@ -69,7 +69,7 @@ struct RunCommand: Subcommand {
   /// What the daemon runs against: the server (its events), its layout, its surfaces and
   /// desk facilities, the X connection (identify's cards) and the compositor's name.
   private typealias Made = (
-    server: any DisplayServer, layout: any LayoutServer, surfaces: any SurfaceHost, facilities: DisplayFacilities,
+    display: String, server: any ChangeSource, layout: OutputManagerLayout, surfaces: any SurfaceHost, facilities: DisplayFacilities,
     x: XConnection?, compositor: String?
   )
 
@@ -77,7 +77,7 @@ struct RunCommand: Subcommand {
   private func xDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
     let connection = try connect(args)
     return (
-      connection, RandRLayout(connection), XSurfaces(connection, log: log), connection.facilities, connection, nil
+      connection.name, connection, OutputManagerLayout(connection), XSurfaces(connection, log: log), connection.facilities, connection, nil
     )
   }
 
@@ -87,7 +87,7 @@ struct RunCommand: Subcommand {
     log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
     // A compositor has none of the X desk's facilities.
     return (
-      server, server, server.surfaces, DisplayFacilities(), nil, server.compositor.isEmpty ? nil : server.compositor
+      server.name, server, server.layout, server.surfaces, DisplayFacilities(), nil, server.compositor.isEmpty ? nil : server.compositor
     )
   }
 

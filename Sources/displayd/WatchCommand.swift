@@ -34,7 +34,7 @@ struct WatchCommand: Subcommand {
       return try watchThroughDaemon(daemon, stop: stop, json: json)
     }
     let connection = try connect(args)
-    let watcher = try HeadWatcher(server: connection)
+    let watcher = try HeadWatcher(source: connection, layout: OutputManagerLayout(connection))
     Console.err("displayd: watching display \(connection.name)\n")
     _ = try watcher.run(stop: stop) { events, heads in
       write(Self.lines(events, in: heads, json: json))

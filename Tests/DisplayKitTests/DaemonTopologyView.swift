@@ -7,16 +7,14 @@ import DisplayX11
 /// A layout server whose last read the tests can see as RandR's topology: to compare the
 /// daemon's heads with the planners and window policy over CRTCs that check them, and to
 /// record events as the topology's events were.
-protocol TopologyView: LayoutServer {
+protocol TopologyView: AnyObject {
   /// The last read with `held` held, as `heads(holding:)` gives its heads.
   func topology(holding held: HeldHeads) -> Topology
 }
 
-extension TopologyLayoutServer {
-  func topology(holding held: HeldHeads) -> Topology { topologyReads.masked(holding: held) }
+extension FakeDisplayServer: TopologyView {
+  func topology(holding held: HeldHeads) -> Topology { outputManager.reads.masked(holding: held) }
 }
-
-extension FakeDisplayServer: TopologyView {}
 
 extension PortDisplayServer: TopologyView {
   /// Through the heads bridge, on the screen the read gave.
@@ -33,7 +31,13 @@ extension Daemon {
   /// disconnects waiting for their grace held; the heads bridge's where the server keeps no
   /// topology.
   var topology: Topology {
-    guard let view = layoutServer as? any TopologyView else { return Topology(heads: heads) }
-    return view.topology(holding: held)
+    var manager = layoutServer.manager
+    if let observed = manager as? ObservedOutputManager { manager = observed.inner }
+    if let randr = manager as? RandROutputManager { return randr.reads.masked(holding: held) }
+    guard manager is FakeOutputManager else { return Topology(heads: heads) }
+    let heads = layoutServer.heads(holding: held)
+    var topology = Topology(bounded: heads)
+    topology.screen = heads.screen ?? topology.screen
+    return topology
   }
 }

@@ -374,7 +374,7 @@ import Testing
     #expect(try watcher.drain() == 3)
     #expect(try watcher.refresh().map(\.kind) == [.connected], "three events, one snapshot, one change")
     #expect(watcher.snapshots == 1 && watcher.heads == server.heads(of: server.topology))
-    #expect(server.topologyReads.last == server.topology)
+    #expect(server.lastRead == server.topology)
     #expect(try watcher.drain() == 0 && watcher.refresh().isEmpty)
   }
 

@@ -10,15 +10,17 @@ import DisplaySupport
 /// test changes and faults on demand. Events are queued by the test and drained by the
 /// daemon. (The surfaces are `FakeSurfaceHost`'s.) It has the desk facilities an X server has
 /// but pointer devices (a server without XInput 2): DPMS, resources and output properties.
-final class FakeDisplayServer: DisplayServer, TopologyLayoutServer, ScreenPower, DesktopResources,
-  OutputPropertyStore
-{
+final class FakeDisplayServer: TestDisplayServer, ScreenPower, DesktopResources, OutputPropertyStore {
   let name = ":fake"
   var topology: Topology
-  /// The daemon's reads, as a RandR layout keeps them.
-  var topologyReads = TopologyReads()
   /// The RandR backend over this fake: what the daemon's configurations go through.
   private(set) lazy var outputManager = RandROutputManager(server: self)
+  /// The daemon's layout: the RandR backend over this fake, each configuration recorded.
+  private(set) lazy var layout: OutputManagerLayout = {
+    let observed = ObservedOutputManager(outputManager)
+    observed.asked.append { [unowned self] in self.configurations.append($0) }
+    return OutputManagerLayout(observed, desk: OutputManagerLayout.randrDesk)
+  }()
   /// RandR events waiting to be drained (each "may change the topology").
   var pendingRandR = 0
   /// Input devices added, waiting to be drained.
@@ -99,7 +101,7 @@ final class FakeDisplayServer: DisplayServer, TopologyLayoutServer, ScreenPower,
     return pendingRandR
   }
 
-  // LayoutServer, over topologies.
+  // The RandR server.
 
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     if lost { throw .connectionLost(display: name) }
@@ -112,13 +114,11 @@ final class FakeDisplayServer: DisplayServer, TopologyLayoutServer, ScreenPower,
   /// The heads the RandR backend makes of `topology`.
   func heads(of topology: Topology) -> HeadSnapshot { outputManager.snapshot(topology) }
 
-  /// Through the RandR backend, which plans the CRTCs and sends the plan to `apply`.
-  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
-    result: ApplyResult, report: ApplyReport
-  ) {
-    configurations.append(configuration)
-    return try outputManager.applyReporting(configuration, from: topology)
-  }
+  /// One consistent snapshot, without probing connectors, as the daemon's reads see it.
+  func snapshot() throws(DisplayError) -> Topology { try snapshot(ReadOptions()) }
+
+  /// The last read the daemon's layout made.
+  var lastRead: Topology { outputManager.reads.last }
 
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
     for release in releases {
@@ -212,7 +212,7 @@ extension Daemon {
     log: Logger, clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
     try self.init(
-      server: server as any DisplayServer, surfaces: surfaces, painter: painter, facilities: server.facilities,
+      server: server as any TestDisplayServer, surfaces: surfaces, painter: painter, facilities: server.facilities,
       config: config, log: log, clock: clock)
   }
 }
@@ -226,4 +226,5 @@ final class ManualClock: MonotonicClock {
 extension FakeDisplayServer: RandRServer {
   var randrVersion: (major: Int, minor: Int) { (1, 6) }
   func readTopology(_ options: ReadOptions) throws(DisplayError) -> Topology { try snapshot(options) }
+  func takeReconnectsSeen() -> Set<OutputID> { [] }
 }

@@ -265,13 +265,13 @@ extension FakeOutputManager {
 /// The daemon's display server over the fake output manager: the layout through
 /// `OutputManagerLayout`, as on Wayland, and an event loop with no I/O whose events are the
 /// fake's changes.
-final class PortDisplayServer: DisplayServer {
+final class PortDisplayServer: TestDisplayServer {
   let manager: FakeOutputManager
   let layout: OutputManagerLayout
 
   init(_ manager: FakeOutputManager, desk: OutputManagerLayout.Desk = PortDisplayServer.desk) {
     self.manager = manager
-    layout = OutputManagerLayout(manager, desk: desk)
+    layout = OutputManagerLayout(ObservedOutputManager(manager), desk: desk)
   }
 
   /// A compositor's desk, with its words.
@@ -290,19 +290,6 @@ final class PortDisplayServer: DisplayServer {
     return manager.pendingChanges
   }
 
-  func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try layout.read(options) }
-  func heads(holding held: HeldHeads) -> HeadSnapshot { layout.heads(holding: held) }
-  var litButDisconnected: Set<String> { layout.litButDisconnected }
-  func vendors(of snapshot: HeadSnapshot) -> PNPVendors { layout.vendors(of: snapshot) }
-  var refuser: String? { layout.refuser }
-  func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
-    result: ApplyResult, report: ApplyReport
-  ) {
-    try layout.apply(configuration)
-  }
-  func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
-    try layout.releaseUnusedModes()
-  }
 
   /// A read through the heads bridge, and a plan over its CRTCs sent as one configuration:
   /// for the planners over CRTCs that check the port's.

@@ -9,9 +9,23 @@ import Testing
 /// it reads the applier's answer, what it learns) is tested in milliseconds. A claim about
 /// what a real server does belongs to the tests against Xorg, Xvnc and Xephyr.
 final class FakeRandRServer: RandRServer {
+  func takeReconnectsSeen() -> Set<OutputID> {
+    defer { reconnectsSeen = [] }
+    return reconnectsSeen
+  }
+
+  func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] {
+    released += releases
+    return []
+  }
+
   var topology: Topology
   var name = ":fake"
   var randrVersion = (major: 1, minor: 6)
+  /// The outputs the server's events said went and came back, taken at the next read.
+  var reconnectsSeen: Set<OutputID> = []
+  /// The modes released, in order.
+  private(set) var released: [ModeRelease] = []
   /// The plans `apply` was sent, in order.
   private(set) var sent: [Plan] = []
   /// The applier's answer to a plan; by default every change in force as planned.

@@ -94,7 +94,8 @@ extension XServerTests {
           _ = try observer.readAvailable()
           if try observer.takeChanges() > 0 { try watcher.refresh() }
         }
-        return observer.topologyReads.last == truth && watcher.heads == observer.heads(of: truth)
+        let reads = (watcher.layout.manager as? RandROutputManager)?.reads
+        return reads?.last == truth && watcher.heads == RandROutputManager(observer).snapshot(truth)
       }
       #expect(caughtUp, "the watcher's last read equals the server's final state")
 

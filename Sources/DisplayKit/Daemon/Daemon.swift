@@ -36,7 +36,7 @@ public final class Daemon {
   /// The server's events: the descriptor the service polls, flushes and syncs.
   public let changeSource: any ChangeSource
   /// The server's layout: heads read, configurations put in force, made modes released.
-  public let layoutServer: any LayoutServer
+  public let layoutServer: OutputManagerLayout
   /// The surfaces covering the monitors; nil for a daemon that only arranges the layout.
   public let surfaces: (any SurfaceHost)?
   /// The server's desk facilities (resources, output properties, pointer devices, power):
@@ -123,7 +123,7 @@ public final class Daemon {
   /// never used. Without a painter, a placeholder leaves its surface's background colour.
   /// Without `facilities`, the server has none.
   public init(
-    changeSource: any ChangeSource, layoutServer: any LayoutServer, surfaces: (any SurfaceHost)?,
+    changeSource: any ChangeSource, layoutServer: OutputManagerLayout, surfaces: (any SurfaceHost)?,
     painter: (any PicturePainter)? = nil, facilities: DisplayFacilities = DisplayFacilities(), config: Config,
     log: Logger, clock: any MonotonicClock = SystemClock()
   ) throws(DisplayError) {
@@ -139,17 +139,6 @@ public final class Daemon {
     desktopRuntime.signals.xwaylandExtension = facilities.xwayland
     guard surfaces != nil else { return }
     prepareDrawing()
-  }
-
-  /// The daemon on a server whose events and layout are one object (one connection).
-  public convenience init(
-    server: any DisplayServer, surfaces: (any SurfaceHost)?, painter: (any PicturePainter)? = nil,
-    facilities: DisplayFacilities = DisplayFacilities(), config: Config, log: Logger,
-    clock: any MonotonicClock = SystemClock()
-  ) throws(DisplayError) {
-    try self.init(
-      changeSource: server, layoutServer: server, surfaces: surfaces, painter: painter, facilities: facilities,
-      config: config, log: log, clock: clock)
   }
 
   /// With a config that shows placeholders: its PNG read and the fonts loaded now, not when

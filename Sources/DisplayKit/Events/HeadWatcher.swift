@@ -21,7 +21,7 @@ public final class HeadWatcher {
   /// Where the events come from.
   public let source: any ChangeSource
   /// Where the heads are read.
-  public let layout: any LayoutServer
+  public let layout: OutputManagerLayout
   /// The latest heads, as the output-management port describes them.
   public private(set) var heads: HeadSnapshot
   /// Reads adopted since the first.
@@ -29,17 +29,12 @@ public final class HeadWatcher {
 
   /// Selects the change events, then reads the first heads (probing if asked) and drops
   /// the events queued so far, which the read already shows.
-  public init(source: any ChangeSource, layout: any LayoutServer, probe: Bool = false) throws(DisplayError) {
+  public init(source: any ChangeSource, layout: OutputManagerLayout, probe: Bool = false) throws(DisplayError) {
     self.source = source
     self.layout = layout
     try source.selectChangeEvents()
     heads = try layout.read(ReadOptions(probe: probe))
     _ = try source.takeChanges {}
-  }
-
-  /// The watch loop over a server's events and layout on one connection.
-  public convenience init(server: any DisplayServer, probe: Bool = false) throws(DisplayError) {
-    try self.init(source: server, layout: server, probe: probe)
   }
 
   /// Takes every queued event; tells `onInputDevice` of an input device added and returns

@@ -1,5 +1,5 @@
-// This folder holds the values the daemon and a display server exchange (`LayoutServer` in
-// DisplayPorts) that carry no server's handles: what a snapshot reads, what kept an apply
+// This folder holds the values the daemon and a display server exchange (the `OutputManager`
+// port) that carry no server's handles: what a snapshot reads, what kept an apply
 // from its plan, the resource database's text. The X backend's ids and the values over them
 // (windows, pixmaps, pictures, damage, the cursor, RandR's topology and plans) live in
 // DisplayX11 behind the ports.

@@ -21,7 +21,7 @@ extension OutputManagerLayout {
     var outcome = ApplyOutcome()
     guard !plan.changes.isEmpty || (desk.hasPrimary && plan.primary != nil) else { return outcome }
     guard let configuration = OutputConfiguration(plan: plan, in: topology) else {
-      outcome.refused = "the plan names an output \(desk.server) does not list"
+      outcome.refused = "the plan names an output \(desk.server ?? "the X server") does not list"
       return outcome
     }
     var (result, report) = (try manager.test(configuration), ApplyReport())

@@ -15,7 +15,9 @@ enum SimBackend: String, CaseIterable, Sendable {
 /// The server half of a simulated world, one per fake: the display server the daemon's
 /// layout and change events go to, and the world's side of it (monitors coming and going,
 /// the faults of applies). `SimWorld` holds one and is all the simulation sees of it.
-protocol SimDesk: DisplayServer, TopologyView {
+protocol SimDesk: TestDisplayServer, TopologyView {
+  /// The display's name.
+  var name: String { get }
   var facilities: DisplayFacilities { get }
   /// The desk as a snapshot would show it now: what the daemon sees once it looks.
   var topology: Topology { get }

@@ -18,6 +18,9 @@ final class SimPortDesk: SimDesk {
   private var random: SimRandom
   private(set) var applies = 0
   private(set) var redundantApplies: [String] = []
+  /// The heads and the count of applies when the layout last asked about a configuration.
+  private var headsBefore: [Head] = []
+  private var appliedBefore = 0
 
   /// A desk of `connectors`, the panel lit, `plugged` listing monitors (`SimScenario.monitors`
   /// by connector) dark, no event waiting.
@@ -28,6 +31,16 @@ final class SimPortDesk: SimDesk {
       [panel] + plugged.sorted { $0.key < $1.key }.map { Self.head(connectors[$0.key], monitor: $0.value) })
     server = PortDisplayServer(manager)
     random = SimRandom(seed: seed ^ 0x504F_5254)
+    server.layout.observed?.asked.append { [unowned self] _ in
+      (self.headsBefore, self.appliedBefore) = (self.manager.heads, self.manager.applied.count)
+    }
+    server.layout.observed?.answered.append { [unowned self] configuration, result in
+      guard self.manager.applied.count > self.appliedBefore else { return }
+      self.applies += 1
+      if result == .applied, self.manager.heads == self.headsBefore {
+        self.redundantApplies.append(Self.describe(configuration))
+      }
+    }
   }
 
   /// The head of `SimScenario.monitors[monitor]` on `name`, as a compositor lists it.
@@ -97,9 +110,10 @@ final class SimPortDesk: SimDesk {
   }
   func clearFaults() { manager.clearFaults() }
 
-  // DisplayServer: forwarded, but for the watch on applies.
+  // The server: forwarded.
 
   var name: String { server.name }
+  var layout: OutputManagerLayout { server.layout }
   var fileDescriptor: FileDescriptor { server.fileDescriptor }
   var queuedEvents: Int { server.queuedEvents }
   func readAvailable() throws(DisplayError) -> Int { try server.readAvailable() }
@@ -109,27 +123,7 @@ final class SimPortDesk: SimDesk {
   func takeChanges(onInputDevice: () -> Void) throws(DisplayError) -> Int {
     try server.takeChanges(onInputDevice: onInputDevice)
   }
-  func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try server.read(options) }
-  func heads(holding held: HeldHeads) -> HeadSnapshot { server.heads(holding: held) }
-  var litButDisconnected: Set<String> { server.litButDisconnected }
-  func vendors(of snapshot: HeadSnapshot) -> PNPVendors { server.vendors(of: snapshot) }
-  var refuser: String? { server.refuser }
   func topology(holding held: HeldHeads) -> Topology { server.topology(holding: held) }
-
-  /// As a plan's: a configuration in force that left every head as it was changed nothing.
-  func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
-    result: ApplyResult, report: ApplyReport
-  ) {
-    let (before, sent) = (manager.heads, manager.applied.count)
-    let answer = try server.apply(configuration, holding: held)
-    guard manager.applied.count > sent else { return answer }
-    applies += 1
-    if answer.result == .applied, manager.heads == before { redundantApplies.append(Self.describe(configuration)) }
-    return answer
-  }
-  func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
-    try server.releaseUnusedModes()
-  }
 
   static func describe(_ configuration: OutputConfiguration) -> String {
     configuration.heads.map { head in

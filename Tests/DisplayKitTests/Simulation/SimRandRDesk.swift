@@ -8,14 +8,15 @@ import DisplaySupport
 /// The simulated world's server on X: `FakeDisplayServer`, its config timestamp moving on a
 /// plug or an unplug (so that a plan made before one is answered stale and sends nothing),
 /// the Nth apply failing half way (rolled back) and a watch on applies that change nothing.
-final class SimRandRDesk: SimDesk, TopologyLayoutServer {
+final class SimRandRDesk: SimDesk {
   let fake: FakeDisplayServer
-  /// The daemon's reads, as a RandR layout keeps them.
-  var topologyReads = TopologyReads()
   let connectors: [String]
   /// The RandR backend over this desk: configurations are planned into CRTC plans that
   /// `apply` answers (stale, faults and all) as it answers the daemon's plans.
   private(set) lazy var outputManager = RandROutputManager(server: self)
+  /// The daemon's layout over it, as on X.
+  private(set) lazy var layout = OutputManagerLayout(
+    ObservedOutputManager(outputManager), desk: OutputManagerLayout.randrDesk)
 
   /// A desk of `connectors`, the first (the panel) lit, `plugged` holding monitors
   /// (`SimScenario.monitors` by connector) left dark, no event waiting.
@@ -123,7 +124,12 @@ final class SimRandRDesk: SimDesk, TopologyLayoutServer {
     return reconnectsSeen
   }
 
-  // DisplayServer: forwarded, but for the faults and the watch on applies.
+  /// The outputs the last read shows back since the read before, by name.
+  var reconnected: Set<String> { layout.reconnected }
+
+  func topology(holding held: HeldHeads) -> Topology { outputManager.reads.masked(holding: held) }
+
+  // The server: forwarded, but for the faults and the watch on applies.
 
   var name: String { fake.name }
   var fileDescriptor: FileDescriptor { fake.fileDescriptor }
@@ -138,12 +144,6 @@ final class SimRandRDesk: SimDesk, TopologyLayoutServer {
   func snapshot(_ options: ReadOptions) throws(DisplayError) -> Topology {
     generationRead = generation
     return try fake.snapshot(options)
-  }
-  func heads(of topology: Topology) -> HeadSnapshot { outputManager.snapshot(topology) }
-  func apply(_ configuration: OutputConfiguration, in topology: Topology) throws(DisplayError) -> (
-    result: ApplyResult, report: ApplyReport
-  ) {
-    try outputManager.applyReporting(configuration, from: topology)
   }
   func releaseModes(_ releases: [ModeRelease]) throws(DisplayError) -> [String] { try fake.releaseModes(releases) }
 

@@ -12,7 +12,7 @@ import DisplayX11
 /// Nth apply fails, a surface cannot be opened, one is closed from outside), and keeps the
 /// desk's watch on applies that would change nothing. The simulation's steps and invariants
 /// see the world only through this type, so they are written once for every backend.
-final class SimWorld: DisplayServer, TopologyView {
+final class SimWorld: TestDisplayServer, TopologyView {
   let backend: SimBackend
   let desk: any SimDesk
   let host = FakeSurfaceHost()
@@ -30,6 +30,11 @@ final class SimWorld: DisplayServer, TopologyView {
     switch backend {
     case .randr: desk = SimRandRDesk(connectors: connectors, plugged: plugged)
     case .port: desk = SimPortDesk(connectors: connectors, plugged: plugged, seed: seed)
+    }
+    desk.layout.observed?.answered.append { [unowned self] _, result in
+      guard result != .stale else { return }
+      self.lastApplyFailed = result != .applied
+      self.failedApplies += self.lastApplyFailed ? 1 : 0
     }
   }
 
@@ -149,23 +154,8 @@ final class SimWorld: DisplayServer, TopologyView {
     worldEvents = 0
     return try desk.takeChanges(onInputDevice: onInputDevice)
   }
-  func read(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try desk.read(options) }
-  func heads(holding held: HeldHeads) -> HeadSnapshot { desk.heads(holding: held) }
-  var litButDisconnected: Set<String> { desk.litButDisconnected }
-  var reconnected: Set<String> { desk.reconnected }
-  func vendors(of snapshot: HeadSnapshot) -> PNPVendors { desk.vendors(of: snapshot) }
-  func apply(_ configuration: OutputConfiguration, holding held: HeldHeads) throws(DisplayError) -> (
-    result: ApplyResult, report: ApplyReport
-  ) {
-    let answer = try desk.apply(configuration, holding: held)
-    guard answer.result != .stale else { return answer }
-    lastApplyFailed = answer.result != .applied
-    failedApplies += lastApplyFailed ? 1 : 0
-    return answer
-  }
-  func releaseUnusedModes() throws(DisplayError) -> (released: [String], problems: [String]) {
-    try desk.releaseUnusedModes()
-  }
+  /// The desk's layout: the world counts the applies that failed.
+  var layout: OutputManagerLayout { desk.layout }
 
   /// The desk's facilities, for the daemon.
   var facilities: DisplayFacilities { desk.facilities }

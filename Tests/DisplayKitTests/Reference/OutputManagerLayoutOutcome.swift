@@ -1,6 +1,8 @@
 import DisplayModel
 import DisplayPorts
 
+@testable import DisplayX11
+
 extension OutputManagerLayout {
   /// The port's answer (`applyReporting`'s result and report) in the daemon's terms, for
   /// every backend. Stale is stale. A refusal before anything was set is the daemon's

@@ -5,10 +5,10 @@ import DisplaySupport
 import DisplayX11
 import Testing
 
-/// The port over RandR's topologies, as every X conformer gets it (`TopologyLayoutServer`),
-/// against the fake server: what the backend keeps of its reads answers what the daemon
-/// once kept a topology for.
-@Suite struct TopologyLayoutServerTests {
+/// The RandR output manager's last read, against the fake server through the daemon's
+/// layout: what the backend keeps of its reads answers the held view, the made modes to
+/// release and the lit-but-disconnected heads, none of which heads alone could say.
+@Suite struct RandRLastReadTests {
   typealias B = TopologyBuilder
 
   /// eDP-1 and HDMI-1 lit side by side, HDMI-1's monitor with an EDID, HDMI-1 primary; read
