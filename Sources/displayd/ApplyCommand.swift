@@ -56,9 +56,9 @@ struct ApplyCommand: Subcommand {
   /// The desk arranged by this process, with the daemon's planning and no windows.
   private func applyHere(_ config: Config, _ args: Arguments) throws -> ExitStatus {
     let log = Logger(level: .warning)
-    let desk = try connectDesk(args, spec, log: log)
+    let desk = try openBackend(args, spec, log: log)
     let daemon = try Daemon(
-      changeSource: desk.server, layoutServer: desk.layout, surfaces: nil, facilities: desk.facilities,
+      changeSource: desk.changes, layoutServer: desk.layout, surfaces: nil, facilities: desk.facilities,
       config: config, log: log)
     try daemon.setLid(config.lid(reading: currentLidState), reconcile: false)
     try daemon.setDesktopSignals(currentDesktopSignals(), reconcile: false)
@@ -110,7 +110,7 @@ struct ApplyCommand: Subcommand {
 
   /// What `apply` would do, as `check-config` prints it; nothing is changed.
   private func dryRun(_ config: Config, _ args: Arguments) throws -> ExitStatus {
-    let desk = try connectDesk(args, spec, log: Logger(level: .error))
+    let desk = try openBackend(args, spec, log: Logger(level: .error))
     let layout = desk.layout
     let heads = try deskHeads(layout, probe: true)
     let vendors = layout.vendors(of: heads)

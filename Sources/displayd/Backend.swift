@@ -15,10 +15,7 @@ import DisplayX11
 let backendOption = "--backend"
 
 /// The display server a command talks to.
-enum Backend: String {
-  case x11
-  case wayland
-}
+typealias Backend = DisplayBackend.Kind
 
 extension Arguments {
   /// `--backend`, else automatic: a `$WAYLAND_DISPLAY` compositor with
@@ -53,25 +50,23 @@ func connectWayland(_ args: Arguments) throws -> WaylandOutputManager {
   try WaylandOutputManager(socket: args.display)
 }
 
-/// A server the layout commands read and arrange, with what else it offers the daemon.
-typealias Desk = (server: any ChangeSource, layout: OutputManagerLayout, facilities: DisplayFacilities)
-
-/// The server the layout commands (`apply`, `check-config`) read and arrange, as the daemon
-/// would: on Wayland the output manager (no surfaces drawn), else the X server, its layout
-/// through the RandR output manager; with what else it offers the daemon (X's resources,
-/// properties, pointers and power; none on Wayland).
-func connectDesk(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> Desk {
-  if try args.backend(spec) == .wayland {
-    let server = try WaylandDisplayServer(socket: args.display, log: log)
-    return (server, server.layout, DisplayFacilities())
+/// The backend `--backend` (or the automatic choice) names, opened on `--display`: when
+/// no X display can be opened and a `$WAYLAND_DISPLAY` compositor was passed over, the error
+/// says both.
+func openBackend(_ args: Arguments, _ spec: CommandSpec, log: Logger) throws -> DisplayBackend {
+  let kind = try args.backend(spec)
+  do {
+    return try DisplayBackend.open(kind, display: args.display, log: log)
+  } catch {
+    guard case .cannotOpen(let display) = error, let wayland = args.waylandPassedOver() else { throw error }
+    throw DisplayError.noDisplayServer(
+      tried: [wayland, display.isEmpty ? "DISPLAY is not set" : "cannot open X display '\(display)'"])
   }
-  let connection = try connect(args)
-  return (connection, OutputManagerLayout(connection), connection.facilities)
 }
 
 /// Who lays out `desk`'s monitors, as the daemon would tell: the session bus's desktop
 /// programs, and Xwayland from the server's extension or its outputs' names.
-func deskDesktop(_ desk: Desk, _ heads: HeadSnapshot, policy: DesktopPolicy) -> DesktopState {
+func deskDesktop(_ desk: DisplayBackend, _ heads: HeadSnapshot, policy: DesktopPolicy) -> DesktopState {
   var signals = currentDesktopSignals()
   signals.xwaylandExtension = desk.facilities.xwayland
   signals.outputNames = heads.heads.map(\.name)

@@ -23,12 +23,12 @@ struct CheckConfigCommand: Subcommand {
     // A bad `--backend` is a usage error even with a good config.
     let backend = try args.backend(spec)
     write("\(source.path ?? "built-in defaults"): OK\n")
-    let desk: Desk
+    let desk: DisplayBackend
     do {
-      desk = try connectDesk(args, spec, log: Logger(level: .error))
+      desk = try openBackend(args, spec, log: Logger(level: .error))
     } catch {
-      let what = backend == .wayland ? "no compositor reachable" : "no X display reachable"
-      write("(\(what): \(printable("\(error)")); monitors and the profile that would be chosen not shown)\n")
+      write(
+        "(\(backend.unreachable): \(printable("\(error)")); monitors and the profile that would be chosen not shown)\n")
       return .success
     }
     // Probe as the daemon does at start-up, so both see the same monitors.

@@ -43,10 +43,9 @@ struct RunCommand: Subcommand {
     // it happens, never a signal that ends the daemon. Hooks start with default dispositions.
     signal(SIGPIPE, SIG_IGN)
     let signals = try SignalWatch([SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGUSR1])
-    let backend = try args.backend(spec)
-    let made = try backend == .wayland ? waylandDaemon(args, config, log) : xDaemon(args, config, log)
+    let backend = try openBackend(args, spec, log: log)
     // One daemon a display: the lock decides, before the daemon touches the display.
-    let location = ControlLocation(display: made.display, runtimeDir: environment("XDG_RUNTIME_DIR"))
+    let location = ControlLocation(display: backend.display, runtimeDir: environment("XDG_RUNTIME_DIR"))
     let lock = try InstanceLock(location)
     if location.socket == nil {
       log.warning("XDG_RUNTIME_DIR is not set: no control socket (status, reload); lock \(lock.path)")
@@ -54,41 +53,15 @@ struct RunCommand: Subcommand {
     let control = try location.socket.map { try ControlServer(path: $0, lock: lock) }
     // cairo and pango draw the placeholders, loaded with the first one.
     let daemon = try Daemon(
-      changeSource: made.server, layoutServer: made.layout, surfaces: made.surfaces, painter: CairoPicturePainter(),
-      facilities: made.facilities, config: config, log: log)
+      changeSource: backend.changes, layoutServer: backend.layout, surfaces: backend.surfaces(),
+      painter: CairoPicturePainter(), facilities: backend.facilities, config: config, log: log)
     let service = try DaemonService(
-      daemon: daemon, xConnection: made.x, log: log, signals: signals, configPath: source.path, control: control
+      daemon: daemon, xConnection: backend.xConnection, log: log, signals: signals, configPath: source.path,
+      control: control
     ) { try source.load(log: log) }
-    service.backend = ServiceBackend(
-      name: backend.rawValue, compositor: made.compositor,
-      objects: backend == .wayland ? { WaylandSurfaces.objectsOnThisThread } : nil)
+    service.backend = backend.service
     try withExtendedLifetime(lock) { try service.run() }
     return .success
-  }
-
-  /// What the daemon runs against: the server (its events), its layout, its surfaces and
-  /// desk facilities, the X connection (identify's cards) and the compositor's name.
-  private typealias Made = (
-    display: String, server: any ChangeSource, layout: OutputManagerLayout, surfaces: any SurfaceHost, facilities: DisplayFacilities,
-    x: XConnection?, compositor: String?
-  )
-
-  /// On X the layout goes through the RandR output manager.
-  private func xDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
-    let connection = try connect(args)
-    return (
-      connection.name, connection, OutputManagerLayout(connection), XSurfaces(connection, log: log), connection.facilities, connection, nil
-    )
-  }
-
-  /// The compositor at `--display` (a socket name or path), else `$WAYLAND_DISPLAY`.
-  private func waylandDaemon(_ args: Arguments, _ config: Config, _ log: Logger) throws -> Made {
-    let server = try WaylandDisplayServer(socket: args.display, log: log)
-    log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
-    // A compositor has none of the X desk's facilities.
-    return (
-      server.name, server, server.layout, server.surfaces, DisplayFacilities(), nil, server.compositor.isEmpty ? nil : server.compositor
-    )
   }
 
   private func makeLogger(_ args: Arguments) throws -> Logger {

@@ -33,9 +33,9 @@ struct WatchCommand: Subcommand {
     if let daemon = try DaemonClient.open(display: args.display) {
       return try watchThroughDaemon(daemon, stop: stop, json: json)
     }
-    let connection = try connect(args)
-    let watcher = try HeadWatcher(source: connection, layout: OutputManagerLayout(connection))
-    Console.err("displayd: watching display \(connection.name)\n")
+    let backend = try openBackend(args, spec, log: Logger(level: .error))
+    let watcher = try HeadWatcher(source: backend.changes, layout: backend.layout)
+    Console.err("displayd: watching display \(backend.display)\n")
     _ = try watcher.run(stop: stop) { events, heads in
       write(Self.lines(events, in: heads, json: json))
       return true
