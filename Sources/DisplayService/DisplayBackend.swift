@@ -73,6 +73,14 @@ public final class DisplayBackend {
     }
   }
 
+  /// How a person is told what is watched: `display :1`, `Wayland compositor wayland-1 (sway)`.
+  public var description: String {
+    switch kind {
+    case .x11: "display \(display)"
+    case .wayland: "Wayland compositor \(layout.manager.serverName)"
+    }
+  }
+
   /// What `status` says of the backend: its name, the compositor, and on Wayland the count
   /// of objects the daemon holds (for leak checks).
   public var service: ServiceBackend {

@@ -38,14 +38,9 @@ struct ProfileCommand: Subcommand {
     } else {
       let config = try ConfigSource(explicit: nil).load(log: nil)
       let lid = config.lid(reading: currentLidState)
-      if try args.backend(spec) == .wayland {
-        let snapshot = try connectWayland(args).heads(probe: false)
-        let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
-        answer = .withoutDaemon(config: config, snapshot: snapshot, lid: lid, vendors: vendors)
-      } else {
-        let snapshot = try RandROutputManager(try connect(args)).heads(probe: false)
-        answer = .withoutDaemon(config: config, snapshot: snapshot, lid: lid)
-      }
+      let layout = try openBackend(args, spec, log: Logger(level: .error)).layout
+      let snapshot = try layout.read()
+      answer = .withoutDaemon(config: config, snapshot: snapshot, lid: lid, vendors: layout.vendors(of: snapshot))
     }
     write(json ? JSON.record(answer).serialized() + "\n" : ProfileReport.listText(answer, fromDaemon: client != nil))
     return .success
@@ -77,21 +72,18 @@ struct ProfileCommand: Subcommand {
   /// Prints the layout as one profile, or appends it to the config and has the daemon reload.
   private func save(_ name: String, toConfig: Bool, _ args: Arguments) throws -> ExitStatus {
     let profile: String
-    if try args.backend(spec) == .wayland {
-      // No output properties on Wayland; heads are matched by make, model and serial (the
-      // make's PNP ids from the system's `pnp.ids`).
-      let snapshot = try connectWayland(args).heads(probe: false)
-      let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
-      profile = ProfileSave.text(name: name, snapshot: snapshot, vendors: vendors)
-    } else {
-      let connection = try connect(args)
-      let snapshot = try RandROutputManager(connection).heads(probe: false)
-      var properties: [String: [String: OutputProperty]] = [:]
+    // A compositor has no output properties; its heads are matched by make, model and
+    // serial (the make's PNP ids from the system's `pnp.ids`).
+    let backend = try openBackend(args, spec, log: Logger(level: .error))
+    let snapshot = try backend.layout.read()
+    var properties: [String: [String: OutputProperty]] = [:]
+    if let store = backend.facilities.properties {
       for head in HeadProfileMatcher.desk(snapshot) {
-        properties[head.name] = connection.outputProperties(head: head.name, names: nil)
+        properties[head.name] = store.outputProperties(head: head.name, names: nil)
       }
-      profile = ProfileSave.text(name: name, snapshot: snapshot, properties: properties)
     }
+    profile = ProfileSave.text(
+      name: name, snapshot: snapshot, properties: properties, vendors: backend.layout.vendors(of: snapshot))
     guard toConfig else {
       write(profile + "\n")
       return .success

@@ -29,13 +29,12 @@ struct WatchCommand: Subcommand {
   func run(_ args: Arguments) throws -> ExitStatus {
     let stop = try SignalWatch([SIGINT, SIGTERM])
     let json = args.has("--json")
-    if try args.backend(spec) == .wayland { return try watchWayland(args, stop: stop, json: json) }
-    if let daemon = try DaemonClient.open(display: args.display) {
+    let backend = try openBackend(args, spec, log: Logger(level: .error))
+    if let daemon = try DaemonClient.open(display: backend.display) {
       return try watchThroughDaemon(daemon, stop: stop, json: json)
     }
-    let backend = try openBackend(args, spec, log: Logger(level: .error))
     let watcher = try HeadWatcher(source: backend.changes, layout: backend.layout)
-    Console.err("displayd: watching display \(backend.display)\n")
+    Console.err("displayd: watching \(backend.description)\n")
     _ = try watcher.run(stop: stop) { events, heads in
       write(Self.lines(events, in: heads, json: json))
       return true
@@ -70,23 +69,6 @@ struct WatchCommand: Subcommand {
       } else if let event = try? EventRecord.decode(line) {
         write(EventReport.text(event) + "\n")
       }
-    }
-  }
-
-  /// The compositor's `done`s, diffed as X's snapshots are: the same lines. Its heads are
-  /// read within the bounds the daemon reads them in (`bounded()`).
-  private func watchWayland(_ args: Arguments, stop: SignalWatch, json: Bool) throws -> ExitStatus {
-    let manager = try connectWayland(args)
-    var heads = try manager.heads(probe: false).bounded().snapshot
-    Console.err("displayd: watching Wayland compositor \(manager.serverName)\n")
-    while true {
-      let ready = try waitReadable([manager.fileDescriptor, stop.fileDescriptor])
-      if ready.contains(1), stop.next() != nil { return .success }
-      guard ready.contains(0) else { continue }
-      let new = try manager.heads(probe: false).bounded().snapshot
-      let text = Self.lines(HeadDiff.events(from: heads, to: new), in: new, json: json)
-      if !text.isEmpty { write(text) }
-      heads = new
     }
   }
 }
