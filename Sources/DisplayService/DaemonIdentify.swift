@@ -8,9 +8,7 @@ extension DaemonService {
   func identify(seconds: Int) -> JSON {
     if let refusal = IdentifyDuration.refusal(seconds) { return ControlProtocol.error(refusal) }
     do {
-      if identify == nil, let xConnection {
-        identify = try IdentifyOverlays(connection: xConnection)
-      } else if identify == nil, let surfaces = daemon.surfaces {
+      if identify == nil, let surfaces = daemon.surfaces {
         identify = try IdentifyOverlays(surfaces: surfaces)
       }
     } catch { return ControlProtocol.error("identify: \(error)") }

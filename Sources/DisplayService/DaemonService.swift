@@ -27,9 +27,6 @@ public struct ServiceBackend {
 /// the watchdog's, when systemd asks for one).
 public final class DaemonService {
   public let daemon: Daemon
-  /// The X connection the daemon was made with: what identify draws its cards on; nil on
-  /// Wayland.
-  let xConnection: XConnection?
   /// What `status` says of the display server.
   public var backend = ServiceBackend()
   let log: Logger
@@ -49,15 +46,13 @@ public final class DaemonService {
   private var shownStatus: String?
 
   /// `loadConfig` reads the config again on reload; `control` is the control socket, made
-  /// before the daemon so a second daemon stops before touching the display; `xConnection`
-  /// is the connection the daemon was made with.
+  /// before the daemon so a second daemon stops before touching the display.
   public init(
-    daemon: Daemon, xConnection: XConnection?, log: Logger, signals: SignalWatch, configPath: String?,
+    daemon: Daemon, log: Logger, signals: SignalWatch, configPath: String?,
     control: ControlServer?,
     loadConfig: @escaping () throws -> Config
   ) throws {
     self.daemon = daemon
-    self.xConnection = xConnection
     self.log = log
     self.signals = signals
     self.configPath = configPath

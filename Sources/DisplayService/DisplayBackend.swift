@@ -30,18 +30,15 @@ public final class DisplayBackend {
   public let facilities: DisplayFacilities
   /// The compositor's process name (`sway`); nil on X and where unknown.
   public let compositor: String?
-  /// The X connection, for what only X shows (identify's overlay windows); nil elsewhere.
-  public let xConnection: XConnection?
   private let makeSurfaces: () -> any SurfaceHost
   private var made: (any SurfaceHost)?
 
   private init(
     kind: Kind, display: String, changes: any ChangeSource, layout: OutputManagerLayout,
-    facilities: DisplayFacilities, compositor: String?, xConnection: XConnection?,
-    surfaces: @escaping () -> any SurfaceHost
+    facilities: DisplayFacilities, compositor: String?, surfaces: @escaping () -> any SurfaceHost
   ) {
     (self.kind, self.display, self.changes, self.layout) = (kind, display, changes, layout)
-    (self.facilities, self.compositor, self.xConnection, makeSurfaces) = (facilities, compositor, xConnection, surfaces)
+    (self.facilities, self.compositor, makeSurfaces) = (facilities, compositor, surfaces)
   }
 
   /// The surfaces on this server, made at the first call.
@@ -61,14 +58,14 @@ public final class DisplayBackend {
       let connection = try XConnection(name: display)
       return DisplayBackend(
         kind: .x11, display: connection.name, changes: connection, layout: OutputManagerLayout(connection),
-        facilities: connection.facilities, compositor: nil, xConnection: connection
+        facilities: connection.facilities, compositor: nil
       ) { XSurfaces(connection, log: log) }
     case .wayland:
       let server = try WaylandDisplayServer(socket: display, log: log)
       log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
       return DisplayBackend(
         kind: .wayland, display: server.name, changes: server, layout: server.layout, facilities: DisplayFacilities(),
-        compositor: server.compositor.isEmpty ? nil : server.compositor, xConnection: nil
+        compositor: server.compositor.isEmpty ? nil : server.compositor
       ) { server.surfaces }
     }
   }

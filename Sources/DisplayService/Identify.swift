@@ -71,31 +71,17 @@ public enum IdentifyDuration {
 }
 
 /// The cards on screen and the timer that takes them away: the daemon polls `timer`; the
-/// standalone command waits on it. On X each card is an overlay window; elsewhere it is a
-/// surface of the `SurfaceHost` (a spec that covers only the card, at the overlay level).
+/// standalone command waits on it. Each card is a surface of the `SurfaceHost` (a spec that
+/// covers only the card, at the overlay level): an overlay window on X, an overlay layer
+/// surface on a compositor.
 public final class IdentifyOverlays {
-  private enum Host {
-    case x(XConnection)
-    case surfaces(any SurfaceHost)
-  }
-  private enum Shown {
-    case overlay(Overlay)
-    case surface(SurfaceID)
-  }
-
-  private let host: Host
+  private let surfaces: any SurfaceHost
   public let timer: DeadlineTimer
-  private var shown: [Shown] = []
+  private var shown: [SurfaceID] = []
 
-  /// Cards as X overlay windows.
-  public init(connection: XConnection) throws(SystemError) {
-    host = .x(connection)
-    timer = try DeadlineTimer()
-  }
-
-  /// Cards as surfaces of `surfaces` (a wlroots compositor's layer surfaces).
+  /// Cards as surfaces of `surfaces`.
   public init(surfaces: any SurfaceHost) throws(SystemError) {
-    host = .surfaces(surfaces)
+    self.surfaces = surfaces
     timer = try DeadlineTimer()
   }
 
@@ -119,7 +105,6 @@ public final class IdentifyOverlays {
         done.append(card)
       } catch { failures.append("\(card.output): \(error)") }
     }
-    flush()
     timer.arm(after: UInt64(max(0, seconds)) * 1_000_000_000)
     return (done, failures)
   }
@@ -127,60 +112,39 @@ public final class IdentifyOverlays {
   /// Takes the cards away (on the timer, or at once).
   public func remove() {
     timer.disarm()
-    for card in shown {
-      switch (host, card) {
-      case (.x(let connection), .overlay(let overlay)): connection.destroyOverlay(overlay)
-      case (.surfaces(let surfaces), .surface(let id)): surfaces.close(id)
-      default: break
-      }
-    }
+    for id in shown { surfaces.close(id) }
     shown = []
-    flush()
   }
 
   /// Forgets a card the host released (its head went, or the compositor closed it), so
   /// that it is never closed again.
   public func forget(_ event: SurfaceEvent) {
     switch event {
-    case .closed(let id), .headGone(let id):
-      shown.removeAll {
-        if case .surface(id) = $0 { return true }
-        return false
-      }
+    case .closed(let id), .headGone(let id): shown.removeAll { $0 == id }
     case .exposed, .mirrorSourceLost: break
     }
   }
 
-  /// The card's picture: at the window's size on X, at the head's pixels on a surface.
+  /// The card's picture: at the head's pixels where the host shows pictures so, else at the
+  /// card's size.
   func draw(_ card: IdentifyCard) -> RenderedImage? {
-    var k = 1.0
-    if case .surfaces = host { k = card.density }
+    let k = surfaces.picturesAtHeadPixels ? card.density : 1
     return IdentifyRenderer.render(
       title: card.output, lines: card.lines, width: Int((Double(card.rect.width) * k).rounded()),
       height: Int((Double(card.rect.height) * k).rounded()), titleHeight: card.titleHeight * k)
   }
 
-  private func put(_ card: IdentifyCard, _ image: RenderedImage) throws(DisplayError) -> Shown {
+  private func put(_ card: IdentifyCard, _ image: RenderedImage) throws(DisplayError) -> SurfaceID {
     let background = IdentifyRenderer.background
-    switch host {
-    case .x(let connection):
-      return .overlay(
-        try connection.createOverlay(output: card.output, rect: card.rect, image: image, background: background))
-    case .surfaces(let surfaces):
-      let spec = SurfaceSpec(
-        head: card.output, rect: card.rect, level: .overlay, background: background, coversHead: false)
-      let id = try surfaces.open(spec)
-      do {
-        try surfaces.show(PlaceholderPicture(image: image, background: background), on: id)
-      } catch {
-        surfaces.close(id)
-        throw error
-      }
-      return .surface(id)
+    let spec = SurfaceSpec(
+      head: card.output, rect: card.rect, level: .overlay, background: background, coversHead: false)
+    let id = try surfaces.open(spec)
+    do {
+      try surfaces.show(PlaceholderPicture(image: image, background: background), on: id)
+    } catch {
+      surfaces.close(id)
+      throw error
     }
-  }
-
-  private func flush() {
-    if case .x(let connection) = host { connection.flush() }
+    return id
   }
 }

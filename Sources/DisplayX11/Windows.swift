@@ -18,7 +18,12 @@ extension XConnection {
     let window = XCreateWindow(
       display, root, Int32(clamping: r.x), Int32(clamping: r.y), UInt32(clamping: max(1, r.width)),
       UInt32(clamping: max(1, r.height)), 0, Int32(CopyFromParent), UInt32(InputOutput), nil, mask, &attributes)
-    setIdentity(window, output: spec.head)
+    if spec.coversHead {
+      setIdentity(window, output: spec.head)
+    } else {
+      setCardIdentity(window, output: spec.head)
+      clearInputShape(window)
+    }
     setSizeHints(window, rect: r)
     // Set whether or not a window manager runs (no round trip to ask): without one it is an
     // inert property, and one started later reads it when it manages the window.
@@ -76,6 +81,36 @@ extension XConnection {
     XSetWMHints(display, window, &hints)
     var protocols = [atom("WM_DELETE_WINDOW")]
     XSetWMProtocols(display, window, &protocols, 1)
+  }
+
+  /// A card over a part of the head (`identify`'s): named after the output in `WM_NAME`,
+  /// `_NET_WM_NAME` and `_DISPLAYD_IDENTIFY` (not `_DISPLAYD_OUTPUT`: it is not a monitor's
+  /// window), never taking focus.
+  private func setCardIdentity(_ window: Window, output: String) {
+    let title = "displayd identify: \(output)"
+    XStoreName(display, window, title)
+    setUTF8(window, "_NET_WM_NAME", title)
+    setUTF8(window, "_DISPLAYD_IDENTIFY", output)
+    var hints = XWMHints()
+    hints.flags = InputHint
+    hints.input = 0
+    XSetWMHints(display, window, &hints)
+  }
+
+  /// An empty input region (XFixes 2 with SHAPE 1.1): pointer events pass through the window
+  /// to whatever is below. Without XFixes 2 the window still never takes focus.
+  private func clearInputShape(_ window: Window) {
+    var event: Int32 = 0
+    var error: Int32 = 0
+    guard XFixesQueryExtension(display, &event, &error) != 0 else { return }
+    var major: Int32 = 2
+    var minor: Int32 = 0
+    guard XFixesQueryVersion(display, &major, &minor) != 0, major >= 2 else { return }
+    let region = XFixesCreateRegion(display, nil, 0)
+    // ShapeInput (X11/extensions/shapeconst.h), which the imported headers do not define.
+    let shapeInput: Int32 = 2
+    XFixesSetWindowShapeRegion(display, window, shapeInput, 0, 0, region)
+    XFixesDestroyRegion(display, region)
   }
 
   private func setSizeHints(_ window: Window, rect: Rect) {

@@ -33,41 +33,26 @@ struct IdentifyCommand: Subcommand {
     // A bad `--backend` is refused even where the daemon answers; the automatic choice is
     // made only without one (it connects to the compositor).
     if args[backendOption] != nil { _ = try args.backend(spec) }
-    let timer = try DeadlineTimer()
-    let lines: [String]
-    var overlays: IdentifyOverlays?
     if let client = try DaemonClient.open(display: args.display) {
-      lines = try throughDaemon(client, seconds: seconds)
+      let lines = try throughDaemon(client, seconds: seconds)
+      guard !lines.isEmpty else {
+        printError("no lit output to identify")
+        return .failure
+      }
+      write(printableLines(lines))
+      let timer = try DeadlineTimer()
       timer.arm(after: UInt64(seconds) * 1_000_000_000)
-    } else if try args.backend(spec) == .wayland {
-      return try onWayland(args, seconds: seconds)
-    } else {
-      let connection = try connect(args)
-      let cards = IdentifyCard.cards(in: try RandROutputManager(connection).heads(probe: false))
-      let shown = try IdentifyOverlays(connection: connection)
-      let (done, failures) = shown.show(cards, seconds: seconds)
-      for failure in failures { printError(failure) }
-      lines = done.map(\.summary)
-      overlays = shown
+      while timer.isArmed, (try? pollDescriptors([(timer.fileDescriptor, pollIn)])) != nil { timer.acknowledge() }
+      return .success
     }
-    guard !lines.isEmpty else {
-      printError("no lit output to identify")
-      return .failure
-    }
-    write(printableLines(lines))
-    let wait = overlays?.timer ?? timer
-    while wait.isArmed, (try? pollDescriptors([(wait.fileDescriptor, pollIn)])) != nil { wait.acknowledge() }
-    overlays?.remove()
-    return .success
+    return try here(openBackend(args, spec, log: Logger(level: .error)), seconds: seconds)
   }
 
-  /// The cards as overlay layer surfaces of this process, shown until the timer, while the
-  /// compositor's events (each card's `configure`) are handled.
-  private func onWayland(_ args: Arguments, seconds: Int) throws -> ExitStatus {
-    let surfaces = try WaylandSurfaces(socket: args.display)
-    // The bridge's bounds (one head a name), as the daemon reads.
-    let heads = try WaylandOutputManager(sharing: surfaces).heads(probe: false).bounded().snapshot
-    let overlays = try IdentifyOverlays(surfaces: surfaces)
+  /// The cards as surfaces of this process (overlay windows on X, overlay layer surfaces on
+  /// a compositor), shown until the timer while the server's events are handled.
+  private func here(_ backend: DisplayBackend, seconds: Int) throws -> ExitStatus {
+    let heads = try backend.layout.read()
+    let overlays = try IdentifyOverlays(surfaces: backend.surfaces())
     let (done, failures) = overlays.show(IdentifyCard.cards(in: heads), seconds: seconds)
     for failure in failures { printError(failure) }
     guard !done.isEmpty else {
@@ -75,15 +60,21 @@ struct IdentifyCommand: Subcommand {
       return .failure
     }
     write(printableLines(done.map(\.summary)))
-    let wayland = FileDescriptor(rawValue: surfaces.fileDescriptor)
+    let server = backend.changes
     while overlays.timer.isArmed {
-      let socket = surfaces.hasUnsent ? pollIn | pollOut : pollIn
-      for (fd, _) in try pollDescriptors([(overlays.timer.fileDescriptor, pollIn), (wayland, socket)]) {
-        if fd == wayland { try surfaces.dispatch() } else { overlays.timer.acknowledge() }
+      let socket = server.hasUnsent ? pollIn | pollOut : pollIn
+      for (fd, _) in try pollDescriptors([(overlays.timer.fileDescriptor, pollIn), (server.fileDescriptor, socket)]) {
+        guard fd == server.fileDescriptor else {
+          overlays.timer.acknowledge()
+          continue
+        }
+        server.flush()
+        _ = try server.readAvailable()
+        _ = try server.takeChanges {}
       }
     }
     overlays.remove()
-    try surfaces.roundtrip()
+    try server.sync()
     return .success
   }
 

@@ -56,7 +56,7 @@ struct RunCommand: Subcommand {
       changeSource: backend.changes, layoutServer: backend.layout, surfaces: backend.surfaces(),
       painter: CairoPicturePainter(), facilities: backend.facilities, config: config, log: log)
     let service = try DaemonService(
-      daemon: daemon, xConnection: backend.xConnection, log: log, signals: signals, configPath: source.path,
+      daemon: daemon, log: log, signals: signals, configPath: source.path,
       control: control
     ) { try source.load(log: log) }
     service.backend = backend.service
