@@ -17,6 +17,9 @@ public protocol OutputManager: AnyObject {
   /// One consistent snapshot; `probe` asks the server to look at connectors again (slow).
   /// A backend that answers held views keeps it as its last read.
   func heads(probe: Bool) throws(DisplayError) -> HeadSnapshot
+  /// `heads(probe:)` with what else a read may leave out (RandR: the EDID properties, which
+  /// a query of modes needs not).
+  func heads(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot
   /// Whether the server would accept `configuration`, changing nothing.
   func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult
   /// Puts `configuration` in force, all or nothing.
@@ -61,6 +64,9 @@ extension OutputManager {
     let result = try apply(configuration)
     return (result, result == .applied ? ApplyReport(asked: configuration) : ApplyReport())
   }
+
+  /// A compositor reads every head's identity with its modes.
+  public func heads(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try heads(probe: options.probe) }
 
   /// A compositor's heads keep their monitor: each held one only still connected.
   public func heads(holding held: HeldHeads, lastRead: HeadSnapshot) -> HeadSnapshot { lastRead.holding(held) }

@@ -59,7 +59,7 @@ public final class OutputManagerLayout {
   /// snapshot's screen or, where it has none, a screen of the lit heads' bounding box within
   /// the limits the backend states; kept as the last read.
   public func read(_ options: ReadOptions = ReadOptions()) throws(DisplayError) -> HeadSnapshot {
-    let (bounded, warnings) = try manager.heads(probe: options.probe).bounded()
+    let (bounded, warnings) = try manager.heads(options).bounded()
     report(warnings)
     lastHeads = bounded
     if lastHeads.screen == nil {

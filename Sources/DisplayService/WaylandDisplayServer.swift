@@ -26,7 +26,7 @@ public final class WaylandDisplayServer: ChangeSource {
   /// manager on one connection; `vendors`: the PNP ids a head's make stands for (hwdata's
   /// `pnp.ids`, read at run time for the makes the heads show).
   public init(socket: String?, log: Logger, vendors: PNPVendorTable = PNPVendorTable()) throws(DisplayError) {
-    surfaces = try WaylandSurfaces(socket: socket)
+    surfaces = try WaylandSurfaces(socket: socket, managingOutputs: true)
     outputs = try WaylandOutputManager(sharing: surfaces)
     layout = OutputManagerLayout(
       outputs, desk: Self.desk, name: outputs.socketName, vendors: { vendors.vendors(for: $0) }

@@ -35,9 +35,18 @@ public final class WaylandSurfaces: SurfaceHost {
     try self.init(socket: socket, outputVersion: 4)
   }
 
+  /// The surfaces of a display server that manages the layout too: a compositor without
+  /// the wlroots output manager is refused for that first, as the automatic choice says.
+  public convenience init(socket: String?, managingOutputs: Bool) throws(DisplayError) {
+    try self.init(socket: socket, outputVersion: 4, managingOutputs: managingOutputs)
+  }
+
   /// `outputVersion` caps the wl_output version bound (below 4, names come from xdg-output).
-  init(socket: String?, outputVersion: UInt32) throws(DisplayError) {
+  init(socket: String?, outputVersion: UInt32, managingOutputs: Bool = false) throws(DisplayError) {
     let connection = try WaylandConnection(socket: socket)
+    if managingOutputs, connection.global("zwlr_output_manager_v1") == nil {
+      throw .compositor(display: connection.socketName, problem: connection.withoutOutputManager)
+    }
     var made: [OpaquePointer] = []
     func bound(_ name: String, _ interface: UnsafePointer<wl_interface>) throws(DisplayError) -> OpaquePointer {
       guard let global = connection.global(name), let proxy = connection.bind(global, interface) else {

@@ -36,9 +36,14 @@ public final class RandROutputManager: OutputManager {
   /// Every output as a head, from one consistent snapshot, kept as the last read with the
   /// outputs the server's events said went and came back since the read before.
   public func heads(probe: Bool) throws(DisplayError) -> HeadSnapshot {
+    try heads(ReadOptions(probe: probe, properties: true))
+  }
+
+  /// `heads(probe:)`, the EDID and non-desktop properties read only where `options` asks.
+  public func heads(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot {
     // Taken before the read: an event that arrives during it is the next read's.
     let seen = server.takeReconnectsSeen()
-    let topology = try server.readTopology(ReadOptions(probe: probe, properties: true))
+    let topology = try server.readTopology(options)
     reads.remember(topology, reconnected: seen)
     return snapshot(topology)
   }

@@ -81,10 +81,3 @@ func deskHeads(_ layout: OutputManagerLayout, probe: Bool) throws -> HeadSnapsho
 
 /// The query commands' help line for `--backend`.
 let backendHelp = "  --backend B  x11 or wayland (default: Wayland when $WAYLAND_DISPLAY is a wlroots compositor)"
-
-/// A JSON report with the backend (and on Wayland the compositor) first.
-func withBackend(_ json: JSON, _ backend: Backend, server: String? = nil) -> JSON {
-  var members: [(String, JSON)] = [("backend", .string(backend.rawValue))]
-  if let server { members.append(("compositor", .string(server))) }
-  return .object(members + json.members)
-}

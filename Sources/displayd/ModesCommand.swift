@@ -20,29 +20,13 @@ struct ModesCommand: Subcommand {
     flags: ["--json", "--probe"], options: [displayOption, backendOption], maxPositionals: nil)
 
   func run(_ args: Arguments) throws -> ExitStatus {
-    if try args.backend(spec) == .wayland { return try runWayland(args) }
-    let connection = try connect(args)
+    let backend = try openBackend(args, spec, log: Logger(level: .error))
+    // No EDIDs to read for modes; the bridge's bounds (one head a name, at most 1024 modes a
+    // head), as the daemon reads.
     let options = ReadOptions(probe: args.has("--probe"), properties: false)
-    let snapshot = RandROutputManager(connection).snapshot(try connection.readTopology(options))
+    let snapshot = try backend.layout.manager.heads(options).bounded().snapshot
     let heads = try snapshot.heads(named: args.positionals)
-    if args.has("--json") {
-      write(withBackend(TopologyReport.modesJSON(heads), .x11).serialized() + "\n")
-    } else {
-      write(TopologyReport.modesText(heads, in: snapshot))
-    }
-    return .success
-  }
-
-  private func runWayland(_ args: Arguments) throws -> ExitStatus {
-    let manager = try connectWayland(args)
-    // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
-    let snapshot = try manager.heads(probe: args.has("--probe")).bounded().snapshot
-    let heads = try snapshot.heads(named: args.positionals)
-    if args.has("--json") {
-      write(withBackend(TopologyReport.modesJSON(heads), .wayland, server: manager.serverName).serialized() + "\n")
-    } else {
-      write(HeadReport.modesText(heads, snapshot))
-    }
+    write(HeadListing(backend).modes(heads, in: snapshot, json: args.has("--json")))
     return .success
   }
 }

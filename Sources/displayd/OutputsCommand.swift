@@ -21,26 +21,10 @@ struct OutputsCommand: Subcommand {
     flags: ["--json", "--probe"], options: [displayOption, backendOption])
 
   func run(_ args: Arguments) throws -> ExitStatus {
-    if try args.backend(spec) == .wayland { return try runWayland(args) }
-    let connection = try connect(args)
-    let topology = try connection.readTopology(ReadOptions(probe: args.has("--probe")))
-    let heads = RandROutputManager(connection).snapshot(topology)
-    if args.has("--json") {
-      write(withBackend(TopologyReport.outputsJSON(heads), .x11).serialized() + "\n")
-    } else {
-      write(TopologyReport.outputsText(heads))
-    }
-    return .success
-  }
-
-  private func runWayland(_ args: Arguments) throws -> ExitStatus {
-    let manager = try connectWayland(args)
-    let snapshot = try manager.heads(probe: args.has("--probe"))
-    if args.has("--json") {
-      write(withBackend(HeadReport.outputsJSON(snapshot), .wayland, server: manager.serverName).serialized() + "\n")
-    } else {
-      write(HeadReport.outputsText(snapshot, server: manager.serverName))
-    }
+    let backend = try openBackend(args, spec, log: Logger(level: .error))
+    // The manager's heads as the server gives them (the listing bounds what it prints).
+    let snapshot = try backend.layout.manager.heads(ReadOptions(probe: args.has("--probe")))
+    write(HeadListing(backend).outputs(snapshot, json: args.has("--json")))
     return .success
   }
 }

@@ -54,6 +54,7 @@ final class ObservedOutputManager: OutputManager {
   var backendName: String { inner.backendName }
   var serverName: String { inner.serverName }
   func heads(probe: Bool) throws(DisplayError) -> HeadSnapshot { try inner.heads(probe: probe) }
+  func heads(_ options: ReadOptions) throws(DisplayError) -> HeadSnapshot { try inner.heads(options) }
   func test(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult { try inner.test(configuration) }
   func apply(_ configuration: OutputConfiguration) throws(DisplayError) -> ApplyResult {
     try inner.apply(configuration)
