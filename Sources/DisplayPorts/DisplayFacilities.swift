@@ -12,6 +12,8 @@ public struct DisplayFacilities {
   public var pointers: (any PointerDevices)?
   /// Whether the server has blanked the screen to save power.
   public var power: (any ScreenPower)?
+  /// Pictures of the desk in a file (`displayd screenshot`).
+  public var screenshots: (any DeskScreenshots)?
   /// Whether the server is Xwayland, an X server a compositor runs (its outputs are the
   /// compositor's to arrange).
   public var xwayland: Bool
@@ -19,8 +21,10 @@ public struct DisplayFacilities {
   /// A server with the sub-ports given, and none of the others.
   public init(
     resources: (any DesktopResources)? = nil, properties: (any OutputPropertyStore)? = nil,
-    pointers: (any PointerDevices)? = nil, power: (any ScreenPower)? = nil, xwayland: Bool = false
+    pointers: (any PointerDevices)? = nil, power: (any ScreenPower)? = nil,
+    screenshots: (any DeskScreenshots)? = nil, xwayland: Bool = false
   ) {
+    self.screenshots = screenshots
     self.resources = resources
     self.properties = properties
     self.pointers = pointers

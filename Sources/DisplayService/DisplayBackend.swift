@@ -64,7 +64,8 @@ public final class DisplayBackend {
       let server = try WaylandDisplayServer(socket: display, log: log)
       log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
       return DisplayBackend(
-        kind: .wayland, display: server.name, changes: server, layout: server.layout, facilities: DisplayFacilities(),
+        kind: .wayland, display: server.name, changes: server, layout: server.layout,
+        facilities: DisplayFacilities(screenshots: server.surfaces),
         compositor: server.compositor.isEmpty ? nil : server.compositor
       ) { server.surfaces }
     }

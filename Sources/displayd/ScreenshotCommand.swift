@@ -1,8 +1,8 @@
 import DisplayCLI
 import DisplayModel
+import DisplayPorts
 import DisplayService
-import DisplayWayland
-import DisplayX11
+import DisplaySupport
 
 struct ScreenshotCommand: Subcommand {
   let spec = CommandSpec(
@@ -20,58 +20,29 @@ struct ScreenshotCommand: Subcommand {
 
   func run(_ args: Arguments) throws -> ExitStatus {
     guard let path = args.positionals.first else { throw UsageError("no file given", usage: spec.usage) }
-    if try args.backend(spec) == .wayland { return try runWayland(args, path: path) }
-    let connection = try connect(args)
-    let topology = try connection.readTopology(ReadOptions(properties: false))
-    var rect = Rect(x: 0, y: 0, width: topology.screen.width, height: topology.screen.height)
-    if let name = args["--output"] {
-      let output = try topology.outputs(named: [name])[0]
-      guard let geometry = topology.geometry(of: output) else {
-        printError("output \(name) is not showing anything")
-        return .failure
-      }
-      rect = geometry
-    }
-    guard let image = connection.capture(rect), image.writePNG(to: path) else {
-      printError("could not capture \(rect) into \(path)")
+    let backend = try openBackend(args, spec, log: Logger(level: .error))
+    guard let screenshots = backend.facilities.screenshots else {
+      printError("this display server gives no pictures of its desk")
       return .failure
     }
-    write("\(path): \(rect)\n")
-    return .success
-  }
-
-  /// Every lit head (or the one named) through screencopy, composed as `grim` does.
-  private func runWayland(_ args: Arguments, path: String) throws -> ExitStatus {
-    let surfaces = try WaylandSurfaces(socket: args.display)
-    let heads = try WaylandOutputManager(sharing: surfaces).heads(probe: false).heads
-    var shown = heads.filter { $0.rect != nil }
+    let snapshot = try backend.layout.manager.heads(ReadOptions(properties: false))
+    var only: Head?
     if let name = args["--output"] {
-      guard let head = heads.first(where: { $0.name == name }) else {
-        throw DisplayError.unknownOutput(name: name, available: heads.map(\.name))
+      guard let head = snapshot.head(named: name) else {
+        throw DisplayError.unknownOutput(name: name, available: snapshot.heads.map(\.name))
       }
       guard head.rect != nil else {
         printError("output \(name) is not showing anything")
         return .failure
       }
-      shown = [head]
+      only = head
     }
-    var parts: [DeskPicture.Part] = []
-    for head in shown {
-      guard let rect = head.rect else { continue }
-      parts.append(.init(pixels: try surfaces.capture(output: head.name), transform: head.transform, rect: rect))
-    }
-    guard let desk = DeskPicture(parts) else {
-      printError(parts.isEmpty ? "no output is showing anything" : "the desk is too large for one PNG")
+    switch try screenshots.writeScreenshot(snapshot, only: only, to: path) {
+    case .success(let line): write(line + "\n")
+    case .failure(let failure):
+      printError(failure.message)
       return .failure
     }
-    guard desk.writePNG(to: path) else {
-      printError("could not write \(desk.width)x\(desk.height) pixels into \(path)")
-      return .failure
-    }
-    let size =
-      desk.width == desk.bounds.width && desk.height == desk.bounds.height
-      ? "" : " (\(desk.width)x\(desk.height) pixels)"
-    write("\(path): \(desk.bounds)\(size)\n")
     return .success
   }
 }
