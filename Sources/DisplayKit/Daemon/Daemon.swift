@@ -59,14 +59,14 @@ public final class Daemon {
   public internal(set) var monitors: [String: ManagedMonitor] = [:]
   /// Heads (by name) configured since they connected, with the monitor then: left as they
   /// are until they disconnect or another monitor appears on the connector.
-  var settled: [String: MonitorKey] = [:] { didSet { forgotAt = nil } }
+  var settled: [String: MonitorKey] = [:]
   /// Heads (by name) whose configuration failed, with the monitor and how many times in a
   /// row: retried when the heads next change (not on the events of their own rollback), up
   /// to `maxAttempts` times, and again when the monitor or the config changes.
-  var failures: [String: (monitor: MonitorKey, count: Int)] = [:] { didSet { forgotAt = nil } }
+  var failures: [String: (monitor: MonitorKey, count: Int)] = [:]
   /// Heads (by name) the daemon lit (set a mode on: by the rules, a profile or a built-in
   /// layout) since they connected, whatever monitor is on them now.
-  var litByDaemon: Set<String> = [] { didSet { forgotAt = nil } }
+  var litByDaemon: Set<String> = []
   static let maxAttempts = 3
   /// Plans made again in one reconcile, each without the monitors that failed before.
   static let maxRounds = 8
@@ -112,11 +112,7 @@ public final class Daemon {
   /// What is known of the desktop's display manager (DaemonDesktop.swift).
   var desktopRuntime = DesktopRuntime()
   /// Disconnects waiting for `disconnect_grace` (DaemonGrace.swift).
-  var grace = GraceRuntime() { didSet { forgotAt = nil } }
-  /// The watcher's read `snapshots` that `forgetGoneMonitors` last looked at, while what else
-  /// it reads (`settled`, `failures`, `litByDaemon`, `grace`: a change clears it) is as it
-  /// left it: nothing to forget then.
-  var forgotAt: Int?
+  var grace = GraceRuntime()
 
   /// Selects the change events and reads the first snapshot, probing connectors once.
   /// Without `surfaces`, the daemon only arranges the layout (`applyOnce`): the painter is
@@ -323,22 +319,14 @@ public final class Daemon {
   /// Forgets settled and failed heads whose monitor went away or was swapped for another
   /// (one whose disconnect waits for the grace has not gone yet).
   func forgetGoneMonitors() {
-    // Asked in every round of a reconcile, mostly over what it looked at last.
-    guard forgotAt != watcher.snapshots else { return }
-    defer { forgotAt = watcher.snapshots }
-    let (pending, heads) = (pendingNames, self.heads.heads)
-    // The head `HeadSnapshot.head(named:)` finds, by its index: no copy of it.
-    let first = { (name: String) in heads.firstIndex { $0.name == name } }
+    let pending = pendingNames
+    let connected = { (name: String) in self.heads.head(named: name)?.connected == true }
     let present = { (name: String, key: MonitorKey) in
-      pending.contains(name) || first(name).map { heads[$0].connected && key.isOn(heads[$0]) } ?? false
+      pending.contains(name) || self.heads.head(named: name).map { $0.connected && key.isOn($0) } ?? false
     }
-    // Each reconcile asks, and mostly nothing went: no tables made again then.
-    if !settled.allSatisfy({ present($0.key, $0.value) }) { settled = settled.filter { present($0.key, $0.value) } }
-    if !failures.allSatisfy({ present($0.key, $0.value.monitor) }) {
-      failures = failures.filter { present($0.key, $0.value.monitor) }
-    }
-    let lit = { (name: String) in pending.contains(name) || first(name).map { heads[$0].connected } == true }
-    if !litByDaemon.allSatisfy(lit) { litByDaemon = litByDaemon.filter(lit) }
+    settled = settled.filter { present($0.key, $0.value) }
+    failures = failures.filter { present($0.key, $0.value.monitor) }
+    litByDaemon = litByDaemon.filter { pending.contains($0) || connected($0) }
   }
 
   /// Makes `new`, the server's heads just read, the daemon's (with the monitors whose
