@@ -44,7 +44,7 @@ public final class Daemon {
   public let facilities: DisplayFacilities
   public private(set) var config: Config {
     didSet {
-      (deskCache, mainCache) = (nil, nil)
+      deskCache = nil
       if extras.config != nil { forgetExtras() }
     }
   }
@@ -91,10 +91,6 @@ public final class Daemon {
   /// `desk` for the heads of the watcher's read `snapshots`, the lid and the config: asked
   /// for several times per event.
   var deskCache: (snapshots: Int, desk: DeskKey)?
-  /// `mainOutput` for the heads of the watcher's read `snapshots`, the config and the profile
-  /// chosen then (a change to `config` or `profileRuntime` clears it): asked for several
-  /// times per event.
-  var mainCache: (snapshots: Int, main: Head?)?
   /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
   /// host: no renderer loaded).
   public var managesWindows: Bool { surfaces != nil }
@@ -102,7 +98,7 @@ public final class Daemon {
   /// first picture, which a daemon showing no placeholder never asks for. nil without windows.
   let painter: (any PicturePainter)?
   /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
-  var profileRuntime = ProfileRuntime() { didSet { mainCache = nil } }
+  var profileRuntime = ProfileRuntime()
   /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
   var xft = XftRuntime()
   /// Properties and touch devices (DaemonExtras.swift).

@@ -95,26 +95,14 @@ extension Daemon {
 
   /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
   public var mainOutput: Head? {
-    findMain()
-    return mainCache?.main ?? nil
-  }
-
-  /// `mainOutput`'s name, without a copy of its head.
-  var mainName: String? {
-    findMain()
-    return mainCache?.main?.name
-  }
-
-  /// Finds main for `mainCache`, unless it holds the one of these heads.
-  private func findMain() {
-    guard mainCache?.snapshots != watcher.snapshots else { return }
     let vendors = layoutServer.vendors(of: heads)
     // Without a profile the windows' config is the config: no copy of it made.
-    let main =
-      profileRuntime.hasChosen
+    return profileRuntime.hasChosen
       ? windowConfig.mainOutput(in: heads, vendors: vendors) : config.mainOutput(in: heads, vendors: vendors)
-    mainCache = (watcher.snapshots, main)
   }
+
+  /// `mainOutput`'s name.
+  var mainName: String? { mainOutput?.name }
 
   /// Main as the rules find it (`Config.mainOutput(in:vendors:)` of the config): while no
   /// profile is chosen the windows' config is the config, and this is `mainOutput`.
@@ -144,10 +132,7 @@ extension Daemon {
     if let manual = profileRuntime.manual, manual.desk == desk, case .success(let chosen) = resolve(manual.choice) {
       return (chosen.profile, chosen.assignment, .switched)
     }
-    // Set only when it changes (every reconcile asks): each change clears `mainCache`.
-    if profileRuntime.manual != nil || profileRuntime.automaticLayout != nil {
-      (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
-    }
+    (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
     return HeadProfileMatcher.choose(
       config.profiles, snapshot: heads, lid: lid, vendors: layoutServer.vendors(of: heads)
     ).map {
@@ -216,12 +201,8 @@ extension Daemon {
       // The profile may have lit the panel on a desk the lid policy was done with: it looks again.
       if lid == .closed { profileRuntime.lidDesk = nil }
     }
-    // Set only when it changes (every reconcile asks): each change clears `mainCache`.
-    let none = ActiveProfile(name: nil, reason: .none)
-    if profileRuntime.active != none { profileRuntime.active = none }
-    if profileRuntime.chosen != nil || profileRuntime.applied != nil {
-      (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
-    }
+    profileRuntime.active = ActiveProfile(name: nil, reason: .none)
+    (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
     followXftDPI(nil)
   }
 
