@@ -43,10 +43,7 @@ public final class Daemon {
   /// a nil one is a feature the server has not, which the daemon then leaves out.
   public let facilities: DisplayFacilities
   public private(set) var config: Config {
-    didSet {
-      deskCache = nil
-      if extras.config != nil { forgetExtras() }
-    }
+    didSet { if extras.config != nil { forgetExtras() } }
   }
   public let log: Logger
   /// The watch loop's steps: the events, the reads, and what changed between them.
@@ -87,10 +84,7 @@ public final class Daemon {
   /// Whether `placeholderImage` was read for this config.
   var placeholderImageRead = false
   /// The laptop lid as the service last heard it (open without logind).
-  public private(set) var lid = LidState.open { didSet { deskCache = nil } }
-  /// `desk` for the heads of the watcher's read `snapshots`, the lid and the config: asked
-  /// for several times per event.
-  var deskCache: (snapshots: Int, desk: DeskKey)?
+  public private(set) var lid = LidState.open
   /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
   /// host: no renderer loaded).
   public var managesWindows: Bool { surfaces != nil }

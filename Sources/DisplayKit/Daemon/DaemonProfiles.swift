@@ -119,12 +119,8 @@ extension Daemon {
     return nil
   }
 
-  var desk: DeskKey {
-    if let cache = deskCache, cache.snapshots == watcher.snapshots { return cache.desk }
-    let desk = DeskKey(heads, lid: lid, config: config)
-    deskCache = (watcher.snapshots, desk)
-    return desk
-  }
+  /// What a profile's choice depends on now: the monitors, the lid and the config.
+  var desk: DeskKey { DeskKey(heads, lid: lid, config: config) }
 
   /// The profile to apply: the one (or the built-in layout) chosen by hand while the desk
   /// is the same and it still fits, else the first that matches.
