@@ -34,6 +34,6 @@ extension Daemon {
   /// topology.
   var topology: Topology {
     guard let view = layoutServer as? any TopologyView else { return Topology(heads: heads) }
-    return view.topology(holding: held)
+    return view.topology(holding: layout.held)
   }
 }

@@ -1,101 +1,28 @@
 import DisplayModel
 
-/// Why the profile in force is in force.
-public enum ProfileReason: String, Sendable {
-  /// The first profile whose outputs match the monitors present.
-  case matched
-  /// Chosen by hand (`profile switch`); it stays until the monitors, the lid or the config change.
-  case switched
-  /// No profile matches: the per-monitor rules (and `defaults.lid_closed`) apply.
-  case none
-}
-
-/// The profile in force, and why; `name` is nil when none is.
-public struct ActiveProfile: Equatable, Sendable {
-  public var name: String?
-  public var reason: ProfileReason
-}
-
-/// One profile as `profile list` shows it.
-public struct ProfileListing: Sendable {
-  public var name: String
-  /// Why it does not match the monitors present; nil when it matches.
-  public var mismatch: ProfileMismatch?
-  public var active: Bool
-}
-
-/// What a profile's choice depends on: the connected monitors (connector and `MonitorKey`),
-/// the lid and the config. While it stays the same, a profile once applied is not applied
-/// again, so the daemon's own RandR events and a user's later `xrandr` change nothing.
-struct DeskKey: Equatable {
-  var monitors: [String: MonitorKey]
-  var lid: LidState
-  var config: Config
-
-  init(_ snapshot: HeadSnapshot, lid: LidState, config: Config) {
-    self.monitors = Self.monitors(of: snapshot)
-    self.lid = lid
-    self.config = config
-  }
-
-  /// The connected monitors of `snapshot`, by connector.
-  static func monitors(of snapshot: HeadSnapshot) -> [String: MonitorKey] {
-    var monitors: [String: MonitorKey] = [:]
-    for head in snapshot.heads where head.connected { monitors[head.name] = MonitorKey(head) }
-    return monitors
-  }
-}
-
-/// The daemon's memory of profiles and the lid.
-struct ProfileRuntime {
-  var active = ActiveProfile(name: nil, reason: .none)
-  /// The active profile and the heads its entries took, for the windows.
-  var chosen: (profile: Profile, assignment: HeadProfileAssignment)?
-  /// Whether a profile is chosen, without a copy of it.
-  var hasChosen: Bool {
-    guard case .some = chosen else { return false }
-    return true
-  }
-  /// The profile or built-in layout chosen by hand, and the desk it was chosen on.
-  var manual: (choice: LayoutChoice, desk: DeskKey)?
-  /// The layout automatic choice had when the first manual choice was made: put back when
-  /// automatic choice resumes.
-  var automaticLayout: SavedLayout?
-  /// The heads the daemon had lit then (`Daemon.litByDaemon`): what a put-back layout
-  /// holds lit as automatic choice had it is lit by whom it was then, not by the choice.
-  var automaticLit: Set<String> = []
-  /// The profile last brought into force (or that failed), and the desk then.
-  var applied: (name: String, desk: DeskKey)?
-  /// Whether the last apply of the chosen profile failed (and was rolled back).
-  var failed = false
-  /// The server reset a monitor of the desk (`Daemon.serverReset`): the profile in force is
-  /// planned again once, though the desk is the same.
-  var serverReset = false
-  /// The desk the lid policy last ran for, and where the panel was before it went off.
-  var lidDesk: DeskKey?
-  var panelRect: Rect?
-}
-
-extension Daemon {
+extension DeskLayout {
   /// The profile in force and why.
-  public var activeProfile: ActiveProfile { profileRuntime.active }
+  var activeProfile: ActiveProfile { profileRuntime.active }
 
   /// Every profile of the config: whether it matches the monitors present now, and which is active.
-  public var profileListings: [ProfileListing] {
-    let vendors = layoutServer.vendors(of: heads)
+  var profileListings: [ProfileListing] {
+    let vendors = self.vendors
     return config.profiles.map { profile in
-      var mismatch: ProfileMismatch?
-      if case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
-        mismatch = why
-      }
       let active = profile.name == activeProfile.name && !isBuiltinInForce
-      return ProfileListing(name: profile.name, mismatch: mismatch, active: active)
+      return ProfileListing(name: profile.name, mismatch: mismatch(profile, vendors: vendors), active: active)
     }
   }
 
+  /// Why `profile` does not match the monitors present and the lid; nil when it matches.
+  func mismatch(_ profile: Profile, vendors: PNPVendors) -> ProfileMismatch? {
+    guard case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors)
+    else { return nil }
+    return why
+  }
+
   /// The main output as the daemon treats it: with a profile in force, `LidPolicy.main`.
-  public var mainOutput: Head? {
-    let vendors = layoutServer.vendors(of: heads)
+  var mainOutput: Head? {
+    let vendors = self.vendors
     // Without a profile the windows' config is the config: no copy of it made.
     return profileRuntime.hasChosen
       ? windowConfig.mainOutput(in: heads, vendors: vendors) : config.mainOutput(in: heads, vendors: vendors)
@@ -108,15 +35,7 @@ extension Daemon {
   /// profile is chosen the windows' config is the config, and this is `mainOutput`.
   var rulesMain: Head? {
     guard profileRuntime.hasChosen else { return mainOutput }
-    return config.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))
-  }
-
-  /// Puts the desk in the named profile, by hand: refused, with the reason, when there is no
-  /// such profile or it does not match the monitors present. It stays in force until the
-  /// monitors, the lid or the config change.
-  public func switchProfile(_ name: String) throws(DisplayError) -> ProfileSwitchRefusal? {
-    if case .failure(let refusal) = try switchTo(.profile(name)) { return refusal }
-    return nil
+    return config.mainOutput(in: heads, vendors: vendors)
   }
 
   /// What a profile's choice depends on now: the monitors, the lid and the config.
@@ -130,7 +49,7 @@ extension Daemon {
     }
     (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
     return HeadProfileMatcher.choose(
-      config.profiles, snapshot: heads, lid: lid, vendors: layoutServer.vendors(of: heads)
+      config.profiles, snapshot: heads, lid: lid, vendors: vendors
     ).map {
       ($0.profile, $0.assignment, .matched)
     }
@@ -199,7 +118,7 @@ extension Daemon {
     }
     profileRuntime.active = ActiveProfile(name: nil, reason: .none)
     (profileRuntime.chosen, profileRuntime.applied) = (nil, nil)
-    followXftDPI(nil)
+    hooks.profileInForce(nil, nil)
   }
 
   /// The profile was applied on this desk (or failed, and is not tried again on it).
@@ -211,8 +130,8 @@ extension Daemon {
     // Leaving the profile later, every monitor gets the per-monitor rules afresh.
     (settled, failures) = ([:], [:])
     guard applied, !again else { return }
-    followXftDPI(profile)
-    onProfileApplied?(profile)
+    hooks.profileInForce(profile, profileRuntime.plannedDPI)
+    hooks.profileApplied(profile)
   }
 
   enum ProfilePlanning {
@@ -248,7 +167,7 @@ extension Daemon {
     let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
     do {
       var plan = try planner.plan(planned, assignment: choice.assignment)
-      xft.planned = plan.dpi
+      profileRuntime.plannedDPI = plan.dpi
       // Heads do not say the desk's millimetres: one the screen has already is none to set.
       let mm = PhysicalSize(width: screen.mmWidth, height: screen.mmHeight)
       if plan.configuration.physicalSize == mm { plan.configuration.physicalSize = nil }
@@ -274,33 +193,5 @@ extension Daemon {
     if let mm = plan.configuration.physicalSize { parts.append("\(mm.width)x\(mm.height) mm") }
     log.info("reconcile \(n) (\(reason)): profile '\(name)': " + parts.joined(separator: ", "))
     return true
-  }
-}
-
-/// Why `profile switch` was refused.
-public enum ProfileSwitchRefusal: Error, Equatable, Sendable, CustomStringConvertible {
-  case unknown(name: String, known: [String])
-  case mismatch(name: String, ProfileMismatch)
-  /// A built-in layout the monitors present do not allow.
-  case layout(BuiltinLayout, LayoutRefusal)
-  /// A built-in layout the planner refuses (it would not fit the screen, or leave it dark).
-  case layoutPlan(BuiltinLayout, ProfilePlanError)
-  /// `profile cycle` with no profile matching and no built-in layout possible.
-  case nothingToCycle
-  /// Planned, but the server refused it: rolled back, the choice before it stays.
-  case notApplied(LayoutChoice)
-
-  public var description: String {
-    switch self {
-    case .unknown(let name, let known):
-      return "no profile named '\(name)'"
-        + (known.isEmpty ? "; the config has none" : " (profiles: \(known.joined(separator: ", ")))")
-    case .mismatch(let name, let why): return "profile '\(name)' does not match the monitors present: \(why)"
-    case .layout(let layout, let why): return "layout '\(layout.rawValue)' is not possible: \(why)"
-    case .layoutPlan(let layout, let why): return "layout '\(layout.rawValue)' is not possible: \(why)"
-    case .nothingToCycle: return "no profile matches the monitors present and no built-in layout is possible"
-    case .notApplied(let choice):
-      return "\(choice) could not be applied (the server refused it; the log says why): the layout before it stays"
-    }
   }
 }
