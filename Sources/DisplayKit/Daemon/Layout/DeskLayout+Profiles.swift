@@ -90,11 +90,6 @@ extension DeskLayout {
         result?.applied = true
       case .applied(let plan, let report, let errors):
         result?.applied = self.report(report, errors, plan, name, n, reason)
-        // Once the choice ends, the rules plan a main it lit for its rule's mode, as the
-        // outputs they lit themselves.
-        if result?.applied == true {
-          litByDaemon.formUnion(listed(Set(plan.configuration.heads.filter(\.enabled).map(\.name))))
-        }
         // Refused and rolled back to a dark desk: tried again.
         if result?.applied == false && deskIsDark { return false }
       }
@@ -178,7 +173,8 @@ extension DeskLayout {
     }
   }
 
-  /// Logs what an apply did; whether it put the profile in force.
+  /// Logs what an apply did; whether it put the profile in force (its lit heads then count
+  /// as the daemon's).
   private func report(
     _ report: ApplyReport, _ errors: [ApplyProblem], _ plan: HeadPlan, _ name: String, _ n: Int, _ reason: String
   ) -> Bool {
@@ -188,6 +184,9 @@ extension DeskLayout {
       return false
     }
     counters.reconcilesChanged += 1
+    // Once the choice ends, the rules plan a main it lit for its rule's mode, as the outputs
+    // they lit themselves.
+    litByDaemon.formUnion(listed(Set(plan.configuration.heads.filter(\.enabled).map(\.name))))
     var parts = [describe(report)].filter { !$0.isEmpty }
     if let primary = plan.configuration.primary { parts.append("primary \(primary)") }
     if let mm = plan.configuration.physicalSize { parts.append("\(mm.width)x\(mm.height) mm") }

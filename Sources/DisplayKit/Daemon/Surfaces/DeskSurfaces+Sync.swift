@@ -8,15 +8,7 @@ extension DeskSurfaces {
   /// of `pending` (its disconnect waits for the grace) keeps its surface as it is. Over
   /// Xwayland every surface is an overlay.
   func sync(_ wanted: [HeadWindowWanted], pending: Set<String>, onXwayland: Bool) {
-    var byHead: [String: HeadWindowWanted] = [:]
-    var order: [String] = []
-    for var want in wanted where byHead[want.head] == nil {
-      // A Wayland compositor places Xwayland's managed windows itself (sway floats them on
-      // the focused output): only an override-redirect window lands on the monitor it is for.
-      if onXwayland { want.level = .overlay }
-      byHead[want.head] = want
-      order.append(want.head)
-    }
+    let (byHead, order) = Self.byHead(wanted, onXwayland: onXwayland)
     let redraws = counters.redraws
     defer { if counters.redraws != redraws { releaseFreedMemory() } }
     for (name, monitor) in monitors
@@ -38,6 +30,22 @@ extension DeskSurfaces {
       }
     }
     syncFrameTimer()
+  }
+
+  /// The first window wanted on each head, and the heads in their order.
+  private static func byHead(_ wanted: [HeadWindowWanted], onXwayland: Bool) -> (
+    [String: HeadWindowWanted], [String]
+  ) {
+    var byHead: [String: HeadWindowWanted] = [:]
+    var order: [String] = []
+    for var want in wanted where byHead[want.head] == nil {
+      // A Wayland compositor places Xwayland's managed windows itself (sway floats them on
+      // the focused output): only an override-redirect window lands on the monitor it is for.
+      if onXwayland { want.level = .overlay }
+      byHead[want.head] = want
+      order.append(want.head)
+    }
+    return (byHead, order)
   }
 
   /// Moves, redraws or mirrors a monitor's surface as `want` says now.
