@@ -22,6 +22,7 @@ public final class Daemon {
   public let layoutServer: any LayoutServer
   /// The surfaces covering the monitors; nil for a daemon that only arranges the layout.
   public let surfaces: (any SurfaceHost)?
+  /// Where every part logs.
   public let log: Logger
   /// The time mirror frames and the grace are paced by.
   public let clock: any MonotonicClock
