@@ -42,9 +42,9 @@ extension Daemon {
   /// The heads (by name, sorted) whose disconnect waits for its grace.
   public var pendingDisconnects: [String] { layout.pendingDisconnects }
   /// `Xft.dpi` as displayd set it, while a profile with `dpi` is in force.
-  public var xftDPI: Int? { settings.xft.dpi }
+  public var xftDPI: Int? { settings.xftDPI }
   /// The XSETTINGS manager (owner of `_XSETTINGS_S0`) seen when displayd last set `Xft.dpi`.
-  public var xsettingsManager: String? { settings.xft.xsettings }
+  public var xsettingsManager: String? { settings.xsettingsManager }
   /// The desktop's display manager seen now, and the policy in force.
   public var desktop: DesktopState { settings.desktop(heads) }
 }

@@ -80,7 +80,7 @@ public final class Daemon {
     LayoutHooks(
       desktopManager: { [unowned self] in settings.noteDesktop(layout.heads) },
       arranged: { [unowned self] in
-        settings.applyOutputExtras(layout.heads, chosen: layout.profileRuntime.chosen, vendors: layout.vendors)
+        settings.applyOutputExtras(layout.heads, chosen: layout.chosenProfile, vendors: layout.vendors)
       },
       profileInForce: { [unowned self] profile, dpi in settings.followXftDPI(profile, planned: dpi) },
       profileApplied: { [unowned self] profile in onProfileApplied?(profile) },
@@ -106,7 +106,7 @@ public final class Daemon {
     let wanted = { [unowned self] in layout.windowConfig.wantedWindows(in: heads, vendors: layout.vendors) }
     let resync = shown?.takeEvents(wanted: wanted) { onOtherSurfaceEvent?($0) } ?? false
     if devicesAdded {
-      settings.inputDeviceAdded(heads, chosen: layout.profileRuntime.chosen, vendors: layout.vendors)
+      settings.inputDeviceAdded(heads, chosen: layout.chosenProfile, vendors: layout.vendors)
     }
     shown?.syncFrameTimer()
     let old = heads

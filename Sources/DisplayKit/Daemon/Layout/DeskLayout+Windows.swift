@@ -26,6 +26,9 @@ extension DeskLayout {
     return result
   }
 
+  /// The profile in force and the heads its entries took; nil while none is.
+  var chosenProfile: ProfileChoice? { profileRuntime.chosen }
+
   /// The surfaces the heads and the config want, main as the daemon treats it.
   var wantedWindows: [HeadWindowWanted] {
     windowConfig.wantedWindows(in: heads, vendors: vendors, main: mainOutput)

@@ -3,6 +3,11 @@ import DisplayPorts
 import DisplaySupport
 
 extension DeskSettings {
+  /// `Xft.dpi` as displayd set it, while a profile with `dpi` is in force.
+  var xftDPI: Int? { xft.dpi }
+  /// The XSETTINGS manager (owner of `_XSETTINGS_S0`) seen when displayd last set `Xft.dpi`.
+  var xsettingsManager: String? { xft.xsettings }
+
   /// After `profile` came into force: its `dpi` (`planned`: as its plan measured it, nil for
   /// an `auto` that found no size) goes to `Xft.dpi` (Xft, Qt and GTK read it from
   /// RESOURCE_MANAGER, where the screen's millimetres reach no one); a profile without `dpi`
