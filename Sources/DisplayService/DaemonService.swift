@@ -83,10 +83,10 @@ public final class DaemonService {
     shownStatus = daemon.summary
     notifier.notify("READY=1\nSTATUS=\(SystemdNotifier.fieldValue(daemon.summary))")
     while !stopping {
-      daemon.changeSource.flush()
+      daemon.flushServer()
       // Every descriptor is served every turn: with X events already queued the poll only
       // looks, so a storm of them cannot starve signals, clients, hooks or the watchdog.
-      let busy = daemon.changeSource.queuedEvents > 0
+      let busy = daemon.serverEventsQueued
       for (fd, events) in try pollDescriptors(descriptors(), timeoutMs: busy ? 0 : -1) { try dispatch(fd, events) }
       if !stopping {
         try daemon.handleServerEvents()
@@ -98,7 +98,7 @@ public final class DaemonService {
 
   private func descriptors() -> [(fd: FileDescriptor, events: Int16)] {
     var list: [(fd: FileDescriptor, events: Int16)] = [
-      (daemon.changeSource.fileDescriptor, Self.serverEvents(daemon.changeSource)), (signals.fileDescriptor, pollIn),
+      (daemon.serverDescriptor, Self.serverEvents(hasUnsent: daemon.serverHasUnsent)), (signals.fileDescriptor, pollIn),
     ]
     list += control?.descriptors ?? []
     list += hooks.descriptors.map { ($0, pollIn) }
@@ -115,13 +115,16 @@ public final class DaemonService {
   /// room (writable wakes an idle loop at once); a writable socket is then flushed at the
   /// server's dispatch and at the loop's top.
   static func serverEvents(_ source: any ChangeSource) -> Int16 {
-    source.hasUnsent ? pollIn | pollOut : pollIn
+    serverEvents(hasUnsent: source.hasUnsent)
   }
+
+  /// `serverEvents` of a server whose requests wait (`hasUnsent`) or not.
+  static func serverEvents(hasUnsent: Bool) -> Int16 { hasUnsent ? pollIn | pollOut : pollIn }
 
   private func dispatch(_ fd: FileDescriptor, _ events: Int16) throws {
     if !(control?.owns(fd) ?? false) { control?.resumeListening() }
-    if fd == daemon.changeSource.fileDescriptor {
-      _ = try daemon.changeSource.readAvailable()
+    if fd == daemon.serverDescriptor {
+      try daemon.readServer()
     } else if fd == signals.fileDescriptor {
       while !stopping, let signal = signals.next() { try handleSignal(signal) }
     } else if fd == daemon.frameTimerDescriptor {

@@ -48,11 +48,6 @@ public struct ProfileListAnswer: Codable, Equatable, Sendable {
 extension Daemon {
   /// What `profile-list` answers.
   public var profileListAnswer: ProfileListAnswer {
-    let vendors = layoutServer.vendors(of: heads)
-    return ProfileListAnswer(config: config, active: activeProfile) { profile in
-      guard case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors)
-      else { return nil }
-      return why
-    }
+    ProfileListAnswer(config: config, active: activeProfile) { mismatch($0) }
   }
 }

@@ -33,9 +33,9 @@ extension Daemon {
   var topology: Topology {
     var manager = layoutServer.manager
     if let observed = manager as? ObservedOutputManager { manager = observed.inner }
-    if let randr = manager as? RandROutputManager { return randr.reads.masked(holding: held) }
+    if let randr = manager as? RandROutputManager { return randr.reads.masked(holding: layout.held) }
     guard manager is FakeOutputManager else { return Topology(heads: heads) }
-    let heads = layoutServer.heads(holding: held)
+    let heads = layoutServer.heads(holding: layout.held)
     var topology = Topology(bounded: heads)
     topology.screen = heads.screen ?? topology.screen
     return topology

@@ -20,7 +20,7 @@ import Testing
 
     mutating func add(_ topology: Topology, _ heads: HeadSnapshot, seed: UInt64) {
       let old = topology.leavesDark(Plan())
-      let new = Daemon.isDark(heads)
+      let new = DeskLayout.isDark(heads)
       if old != new { differing.append("seed \(seed): the topology says dark \(old), the heads \(new)") }
       if old { dark += 1 } else { lit += 1 }
     }
@@ -61,9 +61,9 @@ import Testing
     head.enabled = true
     let heads = HeadSnapshot(heads: [head])
     #expect(Topology(heads: heads).leavesDark(Plan()))
-    #expect(Daemon.isDark(heads))
+    #expect(DeskLayout.isDark(heads))
     head.currentMode = 0
-    #expect(!Daemon.isDark(HeadSnapshot(heads: [head])))
+    #expect(!DeskLayout.isDark(HeadSnapshot(heads: [head])))
   }
 
   /// A lit headset is no lit desk, and a desk of headsets alone is none to darken.
@@ -73,9 +73,9 @@ import Testing
     (headset.enabled, headset.currentMode) = (true, 0)
     let monitor = Head(name: "DP-1", modes: [HeadMode(width: 1920, height: 1080, refreshMilliHz: 60000)])
     for heads in [HeadSnapshot(heads: [monitor, headset]), HeadSnapshot(heads: [headset])] {
-      #expect(Daemon.isDark(heads) == Topology(heads: heads).leavesDark(Plan()))
+      #expect(DeskLayout.isDark(heads) == Topology(heads: heads).leavesDark(Plan()))
     }
-    #expect(Daemon.isDark(HeadSnapshot(heads: [monitor, headset])))
-    #expect(!Daemon.isDark(HeadSnapshot(heads: [headset])))
+    #expect(DeskLayout.isDark(HeadSnapshot(heads: [monitor, headset])))
+    #expect(!DeskLayout.isDark(HeadSnapshot(heads: [headset])))
   }
 }

@@ -175,7 +175,7 @@ import Testing
   /// disconnect would wait forever: window up, CRTC lit, no hook. It is handled at once.
   @Test func aGraceWithoutATimerHandlesTheDisconnectAtOnce() throws {
     let desk = try Desk()
-    desk.daemon.grace.makeTimer = { nil }
+    desk.daemon.layout.grace.makeTimer = { nil }
     desk.unplug()
     try desk.daemon.handleServerEvents()
     #expect(desk.window == nil && desk.server.topology.crtcs[1].mode == nil, "released and turned off now")

@@ -6,8 +6,8 @@ import Testing
 
 @testable import DisplayKit
 
-/// The daemon finds main once per read of the heads: what else main depends on (the profile
-/// chosen, the config) moves it without a read.
+/// Main moves with what else it depends on (the profile chosen, the config), without a read
+/// of the heads.
 @Suite struct MainOncePerRead {
   let quiet = Logger(level: .error) { _ in }
 
@@ -42,9 +42,10 @@ import Testing
     try daemon.start()
     #expect(daemon.mainOutput?.name == "DP-1")
     #expect(daemon.monitors.keys.sorted() == ["HDMI-1"])
-    let (applied, reads) = (manager.applied.count, daemon.watcher.snapshots)
+    let (applied, reads) = (manager.applied.count, daemon.layout.watcher.snapshots)
     try daemon.setLid(.closed)
-    #expect(manager.applied.count == applied && daemon.watcher.snapshots == reads, "nothing applied, nothing read")
+    let unchanged = manager.applied.count == applied && daemon.layout.watcher.snapshots == reads
+    #expect(unchanged, "nothing applied, nothing read")
     #expect(daemon.activeProfile == ActiveProfile(name: "docked", reason: .matched))
     #expect(daemon.mainOutput?.name == "HDMI-1")
     #expect(daemon.monitors.keys.sorted() == ["DP-1"], "the window leaves the new main")
@@ -59,15 +60,16 @@ import Testing
     #expect(daemon.mainOutput?.name == "DP-1")
     var config = daemon.config
     config.main = "HDMI-1"
-    let (applied, reads) = (manager.applied.count, daemon.watcher.snapshots)
+    let (applied, reads) = (manager.applied.count, daemon.layout.watcher.snapshots)
     try daemon.reload(config)
-    #expect(manager.applied.count == applied && daemon.watcher.snapshots == reads, "nothing applied, nothing read")
+    let unchanged = manager.applied.count == applied && daemon.layout.watcher.snapshots == reads
+    #expect(unchanged, "nothing applied, nothing read")
     #expect(daemon.mainOutput?.name == "HDMI-1")
   }
 }
 
-/// The daemon forgets the monitors gone once per read of the heads, and again when what it
-/// remembers changes without a read (a layout put back names the heads lit then).
+/// The daemon forgets the monitors gone whenever it looks, also when what it remembers
+/// changed without a read (a layout put back names the heads lit then).
 @Suite struct ForgettingOncePerRead {
   let quiet = Logger(level: .error) { _ in }
 
@@ -75,16 +77,16 @@ import Testing
     let manager = FakeOutputManager([FakeOutputManager.head("DP-1", at: (0, 0))])
     let daemon = try Daemon(server: PortDisplayServer(manager), surfaces: nil, config: Config(), log: quiet)
     try daemon.start()
-    daemon.forgetGoneMonitors()
-    let reads = daemon.watcher.snapshots
-    daemon.litByDaemon.insert("HDMI-1")
-    daemon.forgetGoneMonitors()
-    #expect(!daemon.litByDaemon.contains("HDMI-1"))
-    daemon.settled["HDMI-1"] = MonitorKey(nil)
-    daemon.forgetGoneMonitors()
-    #expect(daemon.settled["HDMI-1"] == nil)
-    daemon.failures["HDMI-1"] = (MonitorKey(nil), 1)
-    daemon.forgetGoneMonitors()
-    #expect(daemon.failures["HDMI-1"] == nil && daemon.watcher.snapshots == reads)
+    daemon.layout.forgetGoneMonitors()
+    let reads = daemon.layout.watcher.snapshots
+    daemon.layout.litByDaemon.insert("HDMI-1")
+    daemon.layout.forgetGoneMonitors()
+    #expect(!daemon.layout.litByDaemon.contains("HDMI-1"))
+    daemon.layout.settled["HDMI-1"] = MonitorKey(nil)
+    daemon.layout.forgetGoneMonitors()
+    #expect(daemon.layout.settled["HDMI-1"] == nil)
+    daemon.layout.failures["HDMI-1"] = (MonitorKey(nil), 1)
+    daemon.layout.forgetGoneMonitors()
+    #expect(daemon.layout.failures["HDMI-1"] == nil && daemon.layout.watcher.snapshots == reads)
   }
 }

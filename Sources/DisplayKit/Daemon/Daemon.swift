@@ -2,121 +2,45 @@ import DisplayModel
 import DisplayPorts
 import DisplaySupport
 
-/// Which monitor is on a head, as far as the daemon tells them apart: by its EDID, else (a
-/// compositor gives none) by the make, model and serial the head lists.
-struct MonitorKey: Equatable {
-  var edid: [UInt8]?
-  /// Only without an EDID, and as the head writes them: the same monitor reads the same
-  /// strings each time, and the daemon asks at every read, so no identity is made of them.
-  var make = "", model = "", serial = ""
-  /// A monitor attached again is a new head object on wlroots, though it says the same.
-  var instance: UInt64
-
-  init(_ head: Head?) {
-    edid = head?.edid
-    instance = head?.instance ?? 0
-    guard edid == nil, let head else { return }
-    (make, model, serial) = (head.make, head.model, head.serial)
-  }
-
-  /// Whether `head` shows this monitor: `MonitorKey(head) == self`, without the copy.
-  func isOn(_ head: Head) -> Bool {
-    guard head.edid == edid, head.instance == instance else { return false }
-    return edid != nil || (head.make == make && head.model == model && head.serial == serial)
-  }
-}
-
 /// The display manager: gives every connected external monitor its chosen mode and place,
 /// covers it with a window showing its content, and releases the window when it goes.
 ///
+/// A coordinator of three parts that never read each other's state: the layout
+/// (`DeskLayout`: rules, profiles, lid, grace, the apply loop), the surfaces
+/// (`DeskSurfaces`) and the desk settings (`DeskSettings`: `Xft.dpi`, properties, touch,
+/// the desktop's manager). It routes the server's events and the service's requests to
+/// them, hands each the values it needs from the others, and tells the service what
+/// happened.
+///
 /// Reconciling is idempotent: it compares desired with actual state and changes only the
-/// difference, and outputs it has configured are left alone afterwards, so the RandR events
-/// its own changes cause lead to no further change.
+/// difference, and outputs it has configured are left alone afterwards, so the events its
+/// own changes cause lead to no further change.
 public final class Daemon {
   /// The server's events: the descriptor the service polls, flushes and syncs.
-  public let changeSource: any ChangeSource
+  let changeSource: any ChangeSource
   /// The server's layout: heads read, configurations put in force, made modes released.
   public let layoutServer: OutputManagerLayout
   /// The surfaces covering the monitors; nil for a daemon that only arranges the layout.
   public let surfaces: (any SurfaceHost)?
-  /// The server's desk facilities (resources, output properties, pointer devices, power):
-  /// a nil one is a feature the server has not, which the daemon then leaves out.
-  public let facilities: DisplayFacilities
-  public private(set) var config: Config {
-    didSet {
-      (deskCache, mainCache) = (nil, nil)
-      if extras.config != nil { forgetExtras() }
-    }
-  }
+  /// Where every part logs.
   public let log: Logger
-  /// The watch loop's steps: the events, the reads, and what changed between them.
-  let watcher: HeadWatcher
-  /// The latest read's heads, as the output-management port describes them and the daemon
-  /// treats them (the disconnects waiting for their grace still connected).
-  public var heads: HeadSnapshot { watcher.heads }
-  public internal(set) var counters = DaemonCounters()
-  /// The monitors covered with a surface, by head name.
-  public internal(set) var monitors: [String: ManagedMonitor] = [:]
-  /// Heads (by name) configured since they connected, with the monitor then: left as they
-  /// are until they disconnect or another monitor appears on the connector.
-  var settled: [String: MonitorKey] = [:] { didSet { forgotAt = nil } }
-  /// Heads (by name) whose configuration failed, with the monitor and how many times in a
-  /// row: retried when the heads next change (not on the events of their own rollback), up
-  /// to `maxAttempts` times, and again when the monitor or the config changes.
-  var failures: [String: (monitor: MonitorKey, count: Int)] = [:] { didSet { forgotAt = nil } }
-  /// Heads (by name) the daemon lit (set a mode on: by the rules, a profile or a built-in
-  /// layout) since they connected, whatever monitor is on them now.
-  var litByDaemon: Set<String> = [] { didSet { forgotAt = nil } }
-  static let maxAttempts = 3
-  /// Plans made again in one reconcile, each without the monitors that failed before.
-  static let maxRounds = 8
+  /// The time mirror frames and the grace are paced by.
+  public let clock: any MonotonicClock
+  /// Wall-clock time the daemon started.
+  public let startedAt = timestampNow()
+  /// The layout part.
+  let layout: DeskLayout
+  /// The surface part; nil without a surface host (`displayd apply`: no renderer loaded).
+  let shown: DeskSurfaces?
+  /// The desk-settings part.
+  let settings: DeskSettings
   /// Called with each batch of hot-plug events and the heads before and after.
   public var onEvents: (([HeadEvent], HeadSnapshot, HeadSnapshot) -> Void)?
   /// Called with each surface event about a surface of the host that is no monitor's
   /// (`identify`'s cards), so that its owner forgets one the host released.
   public var onOtherSurfaceEvent: ((SurfaceEvent) -> Void)?
-  /// The time mirror frames are paced by.
-  public let clock: any MonotonicClock
-  /// Wall-clock time the daemon started.
-  public let startedAt = timestampNow()
-  /// The frame timer of mirror surfaces.
-  var mirrors = MirrorRuntime()
-  /// The placeholder's PNG, decoded once per config: at the start or reload of a config that
-  /// shows placeholders, else when one is first drawn (a mirror that lost its source).
-  var placeholderImage: (any StyleImage)?
-  /// Whether `placeholderImage` was read for this config.
-  var placeholderImageRead = false
-  /// The laptop lid as the service last heard it (open without logind).
-  public private(set) var lid = LidState.open { didSet { deskCache = nil } }
-  /// `desk` for the heads of the watcher's read `snapshots`, the lid and the config: asked
-  /// for several times per event.
-  var deskCache: (snapshots: Int, desk: DeskKey)?
-  /// `mainOutput` for the heads of the watcher's read `snapshots`, the config and the profile
-  /// chosen then (a change to `config` or `profileRuntime` clears it): asked for several
-  /// times per event.
-  var mainCache: (snapshots: Int, main: Head?)?
-  /// Whether this daemon makes windows (false for `displayd apply`, which has no surface
-  /// host: no renderer loaded).
-  public var managesWindows: Bool { surfaces != nil }
-  /// Draws every placeholder and reads the style's image; it loads its renderer with the
-  /// first picture, which a daemon showing no placeholder never asks for. nil without windows.
-  let painter: (any PicturePainter)?
-  /// The profile in force, the lid policy's memory (DaemonProfiles.swift).
-  var profileRuntime = ProfileRuntime() { didSet { mainCache = nil } }
-  /// What displayd did to `Xft.dpi` (DaemonDPI.swift).
-  var xft = XftRuntime()
-  /// Properties and touch devices (DaemonExtras.swift).
-  var extras = ExtrasRuntime()
   /// Called after a profile is brought into force, before the windows follow.
   public var onProfileApplied: ((Profile) -> Void)?
-  /// What is known of the desktop's display manager (DaemonDesktop.swift).
-  var desktopRuntime = DesktopRuntime()
-  /// Disconnects waiting for `disconnect_grace` (DaemonGrace.swift).
-  var grace = GraceRuntime() { didSet { forgotAt = nil } }
-  /// The watcher's read `snapshots` that `forgetGoneMonitors` last looked at, while what else
-  /// it reads (`settled`, `failures`, `litByDaemon`, `grace`: a change clears it) is as it
-  /// left it: nothing to forget then.
-  var forgotAt: Int?
 
   /// Selects the change events and reads the first snapshot, probing connectors once.
   /// Without `surfaces`, the daemon only arranges the layout (`applyOnce`): the painter is
@@ -130,50 +54,36 @@ public final class Daemon {
     self.changeSource = changeSource
     self.layoutServer = layoutServer
     self.surfaces = surfaces
-    self.painter = surfaces == nil ? nil : painter
-    self.facilities = facilities
     self.clock = clock
-    self.config = config
     self.log = log
-    watcher = try HeadWatcher(source: changeSource, layout: layoutServer, probe: true)
-    desktopRuntime.signals.xwaylandExtension = facilities.xwayland
-    guard surfaces != nil else { return }
-    prepareDrawing()
+    layout = try DeskLayout(
+      changeSource: changeSource, layoutServer: layoutServer, power: facilities.power, config: config, log: log,
+      clock: clock)
+    settings = DeskSettings(facilities: facilities, config: config, log: log)
+    shown = surfaces.map { DeskSurfaces(host: $0, painter: painter, config: config, log: log) }
+    layout.hooks = routes()
   }
 
-  /// With a config that shows placeholders: its PNG read and the fonts loaded now, not when
-  /// the first monitor is plugged. Else nothing: a mirror or no content draws no picture.
-  func prepareDrawing() {
-    (placeholderImage, placeholderImageRead) = (nil, false)
-    guard managesWindows, config.showsPlaceholders else { return }
-    readPlaceholderImage()
-    let warmUp = PlaceholderContent(style: config.placeholder, details: "warm-up", width: 32, height: 32)
-    _ = painter?.picture(warmUp, image: nil)
-  }
-
-  /// Reads the config's placeholder PNG once.
-  func readPlaceholderImage() {
-    guard !placeholderImageRead else { return }
-    placeholderImage = loadImage(config.placeholder)
-    placeholderImageRead = true
+  /// Where what the layout asks for goes: the desk settings, the surfaces, the service.
+  private func routes() -> LayoutHooks {
+    LayoutHooks(
+      desktopManager: { [unowned self] in settings.noteDesktop(layout.heads) },
+      arranged: { [unowned self] in
+        settings.applyOutputExtras(layout.heads, chosen: layout.chosenProfile, vendors: layout.vendors)
+      },
+      profileInForce: { [unowned self] profile, dpi in settings.followXftDPI(profile, planned: dpi) },
+      profileApplied: { [unowned self] profile in onProfileApplied?(profile) },
+      monitorSwapped: { [unowned self] name in shown?.drop(name) })
   }
 
   /// The first full reconcile: after it, every monitor present has its mode and window.
   public func start() throws(DisplayError) {
-    let main = config.mainOutput(in: heads, vendors: layoutServer.vendors(of: heads))?.name ?? "none"
+    let main = config.mainOutput(in: heads, vendors: layout.vendors)?.name ?? "none"
     log.info("display \(layoutServer.name): \(heads.heads.filter(\.connected).count) connected, main \(main)")
     let old = heads
-    let events = try arrange(reason: "start-up")
-    report(events, old)
-    syncWindows()
+    report(try layout.arrange(reason: "start-up"), old)
+    syncSurfaces()
     log.info("ready: \(monitors.count) external monitor(s) managed")
-  }
-
-  /// One line for systemd's STATUS=: "2 external monitors: HDMI-1 placeholder, DP-2 placeholder".
-  public var summary: String {
-    let list = monitors.values.sorted { $0.name < $1.name }.map { "\($0.name) \($0.content.rawValue)" }
-    let count = "\(list.count) external monitor" + (list.count == 1 ? "" : "s")
-    return list.isEmpty ? count : count + ": " + list.joined(separator: ", ")
   }
 
   /// Drains the server's queued events and asks the surface host what those about surfaces
@@ -181,182 +91,37 @@ public final class Daemon {
   /// in line when one of them was closed by someone else, whatever else happened.
   public func handleServerEvents() throws(DisplayError) {
     var devicesAdded = false
-    let randr = try watcher.drain { devicesAdded = true }
-    var resync = false
-    for event in surfaces?.takeEvents() ?? [] {
-      if monitors.values.contains(where: { $0.surface == event.surface }) {
-        resync = handle(event) || resync
-      } else {
-        onOtherSurfaceEvent?(event)
-      }
+    let changes = try changeSource.takeChanges { devicesAdded = true }
+    let wanted = { [unowned self] in layout.windowConfig.wantedWindows(in: heads, vendors: layout.vendors) }
+    let resync = shown?.takeEvents(wanted: wanted) { onOtherSurfaceEvent?($0) } ?? false
+    if devicesAdded {
+      settings.inputDeviceAdded(heads, chosen: layout.chosenProfile, vendors: layout.vendors)
     }
-    if devicesAdded { inputDeviceAdded() }
-    syncFrameTimer()
-    guard randr > 0 else {
-      if resync { syncWindows() }
-      return
-    }
+    shown?.syncFrameTimer()
     let old = heads
-    var new = try layoutServer.read()
-    // Told by this read alone: a probing read after it hears of no disconnect again.
-    var reconnected = layoutServer.reconnected
-    // Lit by someone while the server calls it disconnected, and not just unplugged (it was
-    // not connected before): ask the server to probe it once rather than turn it off.
-    let unexplained = layoutServer.litButDisconnected.filter { heads.head(named: $0)?.connected != true }
-    if !unexplained.isEmpty {
-      log.debug("outputs lit but disconnected: probing connectors")
-      new = try layoutServer.read(ReadOptions(probe: true))
-      reconnected.formUnion(layoutServer.reconnected)
-    }
-    // While a disconnect waits, the server's heads may differ from the daemon's only by that
-    // monitor's return: always look. Else the heads say every change to react to: their
-    // generation moves with every configuration any client sets.
-    guard new != heads || !grace.pending.isEmpty else {
-      log.debug("\(randr) RandR event(s), topology unchanged")
-      if resync { syncWindows() }
+    guard changes > 0, let events = try layout.serverChanged(count: changes) else {
+      if resync { syncSurfaces() }
       return
     }
-    var events = adopt(new, reconnected: reconnected)
-    events += try arrange(reason: "RandR events")
     // Hooks start as soon as modes and places are final; the windows follow.
     report(events, old)
-    syncWindows()
+    syncSurfaces()
   }
 
   /// Plans, applies what differs, re-reads the result and brings the windows in line;
   /// returns the events seen in the snapshots it adopted.
   @discardableResult
   public func reconcile(reason: String) throws(DisplayError) -> [HeadEvent] {
-    let events = try arrange(reason: reason)
-    syncWindows()
+    let events = try layout.arrange(reason: reason)
+    syncSurfaces()
     return events
-  }
-
-  /// Plans and applies what differs and re-reads the result, leaving the windows as they are;
-  /// returns the events seen in the snapshots it adopted. A plan made from a snapshot that
-  /// went stale, or that the server refused in part, is rolled back by `apply` and made again
-  /// without the outputs that failed: a few rounds at most, never a half-applied layout.
-  func arrange(reason: String) throws(DisplayError) -> [HeadEvent] {
-    var events = try arrangeRounds(reason: reason)
-    // The read after a release may show a monitor that came or went meanwhile (its events
-    // then only say the layout is as read): arranged as any read is, a few times at most.
-    for _ in 0..<2 {
-      let released = try releaseUnusedModes()
-      guard !released.isEmpty else { break }
-      events += released + (try arrangeRounds(reason: reason))
-    }
-    return events
-  }
-
-  /// The plans of one arrangement, each round on what the last one read.
-  private func arrangeRounds(reason: String) throws(DisplayError) -> [HeadEvent] {
-    var events: [HeadEvent] = []
-    for _ in 0..<Self.maxRounds {
-      let (before, snapshots, main) = (heads, watcher.snapshots, mainName)
-      events += try arrangeOnce(reason: reason)
-      // A snapshot read on the way (a plan gone stale) showed other monitors, or main moved
-      // (the lid policy lit the panel): the steps before (the rules) planned without that.
-      // Without a read the heads, and so the monitors, are the same.
-      let moved = watcher.snapshots != snapshots && desk.monitors != DeskKey.monitors(of: before)
-      guard moved || mainName != main else { break }
-    }
-    return events
-  }
-
-  /// Has the layout server delete the modes displayd made that no CRTC shows any more (their
-  /// monitor went, or the config or profile no longer asks for them), then reads the result.
-  func releaseUnusedModes() throws(DisplayError) -> [HeadEvent] {
-    let (released, problems) = try layoutServer.releaseUnusedModes()
-    guard !released.isEmpty else { return [] }
-    for problem in problems { log.warning(problem) }
-    log.info("released custom mode(s) no CRTC shows: " + released.joined(separator: ", "))
-    return adopt(try layoutServer.read())
-  }
-
-  func arrangeOnce(reason: String) throws(DisplayError) -> [HeadEvent] {
-    counters.reconciles += 1
-    let n = counters.reconciles
-    forgetGoneMonitors()
-    if let manager = noteDesktop() {
-      let events = leaveLayout(to: manager, n, reason: reason)
-      // Properties and touch devices are not the layout: they follow the desktop's.
-      applyOutputExtras()
-      return events
-    }
-    var events: [HeadEvent] = []
-    if let manual = profileRuntime.manual, manual.desk != desk { events += try resumeAutomatic(n, reason: reason) }
-    let profiled = try arrangeProfile(n, reason: reason)
-    events += profiled.events
-    // Properties and touch devices follow whatever layout this leaves.
-    if profiled.handled {
-      applyOutputExtras()
-      return events
-    }
-    try arrangeRules(n, reason, &events)
-    events += try arrangeLid(n, reason: reason)
-    applyOutputExtras()
-    return events
-  }
-
-  /// Remembers the head's monitor as configured; a head the daemon's heads do not list is
-  /// none to remember.
-  func settle(_ name: String) {
-    guard let head = heads.head(named: name) else { return }
-    settled[name] = MonitorKey(head)
-    failures[name] = nil
-  }
-
-  /// The heads whose disconnect waits for the grace.
-  var pendingNames: Set<String> { Set(grace.pending.keys) }
-
-  /// Forgets settled and failed heads whose monitor went away or was swapped for another
-  /// (one whose disconnect waits for the grace has not gone yet).
-  func forgetGoneMonitors() {
-    // Asked in every round of a reconcile, mostly over what it looked at last.
-    guard forgotAt != watcher.snapshots else { return }
-    defer { forgotAt = watcher.snapshots }
-    let (pending, heads) = (pendingNames, self.heads.heads)
-    // The head `HeadSnapshot.head(named:)` finds, by its index: no copy of it.
-    let first = { (name: String) in heads.firstIndex { $0.name == name } }
-    let present = { (name: String, key: MonitorKey) in
-      pending.contains(name) || first(name).map { heads[$0].connected && key.isOn(heads[$0]) } ?? false
-    }
-    // Each reconcile asks, and mostly nothing went: no tables made again then.
-    if !settled.allSatisfy({ present($0.key, $0.value) }) { settled = settled.filter { present($0.key, $0.value) } }
-    if !failures.allSatisfy({ present($0.key, $0.value.monitor) }) {
-      failures = failures.filter { present($0.key, $0.value.monitor) }
-    }
-    let lit = { (name: String) in pending.contains(name) || first(name).map { heads[$0].connected } == true }
-    if !litByDaemon.allSatisfy(lit) { litByDaemon = litByDaemon.filter(lit) }
-  }
-
-  /// Makes `new`, the server's heads just read, the daemon's (with the monitors whose
-  /// disconnect waits for the grace still in them); logs and returns what changed since the
-  /// last ones.
-  func adopt(_ new: HeadSnapshot, reconnected: Set<String>? = nil) -> [HeadEvent] {
-    noteResetsBetweenReads(new, reconnected ?? layoutServer.reconnected)
-    let step = graceStep(new)
-    let diffed = watcher.adopt(step.heads).filter { !step.quiet.contains($0.head.name) }
-    let events = step.events + diffed
-    for event in events {
-      log.info(event.summary)
-      // Lit by the server as it connected (Xvnc, a compositor): no user's choice, so the
-      // rules plan it as one the daemon lit, main too.
-      if event.kind == .connected && event.rect != nil { litByDaemon.insert(event.head.name) }
-    }
-    return events
-  }
-
-  /// Hands a batch of events to `onEvents`, with the heads before it (`old`) and now.
-  func report(_ events: [HeadEvent], _ old: HeadSnapshot) {
-    if !events.isEmpty { onEvents?(events, old, heads) }
   }
 
   /// Records the lid's state; a change reconciles, unless `reconcile` is false (the state
   /// before `start`).
   public func setLid(_ new: LidState, reconcile: Bool = true) throws(DisplayError) {
     guard new != lid else { return }
-    lid = new
+    layout.lid = new
     guard reconcile else { return }
     let old = heads
     report(try self.reconcile(reason: "lid \(new.rawValue)"), old)
@@ -365,46 +130,65 @@ public final class Daemon {
   /// Replaces the configuration and reconciles every monitor against it; windows whose
   /// picture is unchanged are kept as they are. The old config stays when this throws.
   public func reload(_ new: Config) throws(DisplayError) {
-    let previous = (config, settled, failures, placeholderImage, profileRuntime, placeholderImageRead)
-    config = new
-    settled = [:]
-    failures = [:]
-    // A manual choice ends too (the desk now has another config): `arrange` restores what it changed.
-    (profileRuntime.applied, profileRuntime.lidDesk) = (nil, nil)
-    // Read again: the file may have changed under the same path. A changed picture redraws.
-    prepareDrawing()
-    if placeholderImage?.fingerprint != previous.3?.fingerprint {
-      for name in monitors.keys { monitors[name]?.drawn = nil }
-    }
+    let previous = (layout.take(new), shown?.take(new), settings.config)
+    settings.config = new
     do {
       let old = heads
-      report(try arrange(reason: "config reload"), old)
-      syncWindows()
-      graceReloaded()
+      report(try layout.arrange(reason: "config reload"), old)
+      syncSurfaces()
+      layout.graceReloaded()
     } catch {
-      (config, settled, failures, placeholderImage, profileRuntime, placeholderImageRead) = previous
+      layout.restore(previous.0)
+      if let surfaces = previous.1 { shown?.restore(surfaces) }
+      settings.config = previous.2
       throw error
     }
   }
 
-  /// The placeholder style's PNG, decoded by the painter; a warning and none when it cannot
-  /// be used.
-  private func loadImage(_ style: PlaceholderStyle) -> (any StyleImage)? {
-    guard let painter else { return nil }
-    switch painter.image(for: style) {
-    case .success(let image): return image
-    case .failure(let error):
-      log.warning("\(error); the placeholder is drawn without it")
-      return nil
-    }
+  /// Reads the heads afresh, re-probing the connectors, and reconciles as on any server
+  /// event: some drivers send no event for monitors that changed while the machine slept,
+  /// and a script may know better than the server (`SIGUSR1`). Counted in
+  /// `counters.probes`; `reason` names the cause in the log.
+  public func resync(reason: String) throws(DisplayError) {
+    let old = heads
+    guard let events = try layout.resync(reason: reason) else { return }
+    // Hooks start as soon as modes and places are final; the windows follow.
+    report(events, old)
+    syncSurfaces()
+  }
+
+  /// The grace timer fired: handles the disconnects whose grace is over, as on any event.
+  public func graceTimerFired() throws(DisplayError) {
+    let old = heads
+    guard let events = try layout.graceTimerFired() else { return }
+    report(events, old)
+    syncSurfaces()
+  }
+
+  /// The frame timer fired: the surface host draws what waited for the frame.
+  public func frameTimerFired() {
+    shown?.frameTimerFired()
   }
 
   /// Destroys every window and frees what served it.
   public func releaseAll() {
-    for monitor in monitors.values { release(monitor) }
-    monitors = [:]
-    syncFrameTimer()
+    shown?.releaseAll()
     changeSource.flush()
     _ = try? changeSource.sync()
+  }
+
+  /// Makes the surfaces match what the heads and the layout in force want; the requests go
+  /// out at once.
+  func syncSurfaces() {
+    guard let shown else { return }
+    // Over Xwayland, the compositor places managed windows itself: every surface an overlay.
+    let onXwayland = settings.desktop(heads).manager == .xwayland
+    shown.sync(layout.wantedWindows, pending: layout.pendingNames, onXwayland: onXwayland)
+    changeSource.flush()
+  }
+
+  /// Hands a batch of events to `onEvents`, with the heads before it (`old`) and now.
+  func report(_ events: [HeadEvent], _ old: HeadSnapshot) {
+    if !events.isEmpty { onEvents?(events, old, heads) }
   }
 }

@@ -13,7 +13,7 @@ extension SimRun {
   /// window's place, level and content), as the window policy over heads takes them.
   func headProblems() -> [String] {
     var draws = SimRandom(seed: seed)
-    let verdict = HeadWindowDifferential.verdict(daemon.topology, daemon.heads, daemon.windowConfig, lid: &draws)
+    let verdict = HeadWindowDifferential.verdict(daemon.topology, daemon.heads, daemon.layout.windowConfig, lid: &draws)
     guard case .differs(let problems) = verdict else { return [] }
     return problems.map { "the daemon's heads and topology want other windows: \($0)" }
   }
@@ -49,12 +49,12 @@ extension SimRun {
   func stateProblems() -> [String] {
     var problems: [String] = []
     let real = world.topology
-    let pending = daemon.grace.pending
+    let pending = daemon.layout.grace.pending
     // The desk's last read is the server now, and the daemon's heads are that read's, held.
-    if world.topology(holding: .none) != real || daemon.heads != world.heads(holding: daemon.held) {
+    if world.topology(holding: .none) != real || daemon.heads != world.heads(holding: daemon.layout.held) {
       problems.append("the daemon's view is not the server's")
     }
-    let wanted = daemon.windowConfig.wantedWindows(in: daemon.topology)
+    let wanted = daemon.layout.windowConfig.wantedWindows(in: daemon.topology)
     let rects = world.surfaceRects
     for want in wanted where pending[want.output.name] == nil {
       guard let monitor = daemon.monitors[want.output.name], let rect = rects[monitor.surface] else {
@@ -124,7 +124,7 @@ extension SimRun {
     let releasing = t.crtcs.contains { c in
       c.isActive && !c.outputs.isEmpty && c.outputs.allSatisfy { t.output($0)?.isConnected != true }
     }
-    let retrying = !daemon.failures.isEmpty || world.lastApplyFailed || releasing
+    let retrying = !daemon.layout.failures.isEmpty || world.lastApplyFailed || releasing
     for look in 0..<2 {
       let (applies, opened, refused) = (world.applies, world.surfacesOpened, world.surfaceless.count)
       world.repeatEvent()
@@ -154,10 +154,10 @@ extension SimRun {
   func freshProblems() -> [String] {
     // A monitor the daemon gave up on after `maxAttempts` failures stays as it is until it
     // or the config changes: history, by design.
-    if daemon.failures.values.contains(where: { $0.count >= Daemon.maxAttempts }) { return [] }
+    if daemon.layout.failures.values.contains(where: { $0.count >= DeskLayout.maxAttempts }) { return [] }
     // A profile whose apply failed is not tried again on the same desk (a server refusing it
     // is not asked again at every event): the layout before it stays, by design.
-    if daemon.profileRuntime.failed { return [] }
+    if daemon.layout.profileRuntime.failed { return [] }
     let fresh = world.fresh()
     do {
       let other = try Daemon(

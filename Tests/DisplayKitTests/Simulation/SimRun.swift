@@ -202,7 +202,7 @@ final class SimRun {
   /// screen's look again is due (the simulation's waits are all at least that long apart
   /// when it matters).
   var graceDue: Bool {
-    daemon.grace.pending.values.contains { clock.nanoseconds >= $0.deadline || $0.heldByBlank }
+    daemon.layout.grace.pending.values.contains { clock.nanoseconds >= $0.deadline || $0.heldByBlank }
   }
 
   /// Everything the world did reaches the daemon, faults stop, and time runs past every grace.

@@ -1,6 +1,6 @@
 import DisplayModel
 
-extension Daemon {
+extension DeskLayout {
   /// `defaults.lid_closed` when no profile matches: once per desk (monitors, lid, config),
   /// while the lid is closed, the built-in panel goes off if another output is lit; when it
   /// opens again, the panel comes back where it was. Outputs it turns off or on are settled.

@@ -1,27 +1,18 @@
 import DisplayModel
 import DisplayPorts
 
-/// What the daemon remembers of properties and touch devices between reconciles.
-struct ExtrasRuntime {
-  /// The config the memory below is for: a new one warns and maps afresh.
-  var config: Config?
-  /// Warnings given once for this config (an unsupported property, a glob matching nothing).
-  var warned: Set<String> = []
-  /// The matrix last set on each device, so an unchanged layout sets nothing.
-  var matrices: [Int: [Double]] = [:]
-  /// Whether XI2 hierarchy events are selected.
-  var hierarchy = false
-}
-
-extension Daemon {
+extension DeskSettings {
   /// After a layout change: sets the properties the profile in force (else the rules) asks
-  /// for that do not hold already, and maps the touch devices onto their outputs.
-  func applyOutputExtras() {
+  /// for that do not hold already, and maps the touch devices onto their outputs: those of
+  /// `heads`, with the profile `chosen` and its entries' heads (nil: none in force).
+  func applyOutputExtras(
+    _ heads: HeadSnapshot, chosen: ProfileChoice?, vendors: @autoclosure () -> PNPVendors
+  ) {
     // A config set since is compared as it is set (`config`): asked after every reconcile.
     if extras.config == nil { forgetExtras() }
-    let wanted = wantedExtras()
+    let wanted = wantedExtras(heads, chosen, vendors)
     applyProperties(wanted)
-    mapTouch(wanted)
+    mapTouch(wanted, heads)
   }
 
   /// Starts the memory of properties and touch devices afresh for a config other than the
@@ -31,23 +22,19 @@ extension Daemon {
   }
 
   /// A device appeared: maps every device again (an id may now name another device).
-  func inputDeviceAdded() {
+  func inputDeviceAdded(_ heads: HeadSnapshot, chosen: ProfileChoice?, vendors: @autoclosure () -> PNPVendors) {
     guard config.usesTouch else { return }
     extras.matrices = [:]
-    mapTouch(wantedExtras())
+    mapTouch(wantedExtras(heads, chosen, vendors), heads)
   }
 
   /// The heads that get properties or touch devices, and what each gets.
-  private func wantedExtras() -> [(head: Head, extras: OutputExtras)] {
+  private func wantedExtras(
+    _ heads: HeadSnapshot, _ chosen: ProfileChoice?, _ vendors: () -> PNPVendors
+  ) -> [(head: Head, extras: OutputExtras)] {
     // Asked after every reconcile; most configs give no rule any.
-    guard profileRuntime.hasChosen || config.monitors.contains(where: { !$0.extras.isEmpty }) else { return [] }
-    return OutputExtrasPlan.wanted(
-      heads, config: config, profile: profileRuntime.chosen, vendors: layoutServer.vendors(of: heads))
-  }
-
-  /// Logs `message` once for the config in force.
-  func warnOnce(_ message: String) {
-    if extras.warned.insert(message).inserted { log.warning(message) }
+    guard chosen != nil || config.monitors.contains(where: { !$0.extras.isEmpty }) else { return [] }
+    return OutputExtrasPlan.wanted(heads, config: config, profile: chosen, vendors: vendors())
   }
 
   /// A server without output properties has none to set: each wanted one is unsupported.
@@ -75,7 +62,7 @@ extension Daemon {
   }
 
   /// A server without pointer devices cannot select their events, and lists none.
-  private func mapTouch(_ wanted: [(head: Head, extras: OutputExtras)]) {
+  private func mapTouch(_ wanted: [(head: Head, extras: OutputExtras)], _ heads: HeadSnapshot) {
     let uses = config.usesTouch
     if uses, facilities.pointers == nil {
       return warnOnce("touch: this display server has no X input devices (the compositor maps input): not mapped")

@@ -2,34 +2,18 @@ import DisplayModel
 import DisplayPorts
 import DisplaySupport
 
-/// What the daemon did to `Xft.dpi` in the root window's resource database, for the
-/// daemon's whole life.
-struct XftRuntime {
-  /// The profile's `dpi` as last planned (measured for `auto`; nil for none or an
-  /// unmeasurable `auto`).
-  var planned: Double?
-  /// The entry to put back when no profile with `dpi` is in force: the one there before
-  /// displayd set its own (nil: none), or what another client wrote over it since.
-  var original: [UInt8]?
-  /// The entry displayd wrote, while it is in force.
-  var written: [UInt8]?
-  /// Its value, for `status` and the hooks.
-  var dpi: Int?
-  /// The XSETTINGS manager seen when displayd last wrote `Xft.dpi`.
-  var xsettings: String?
-}
-
-extension Daemon {
+extension DeskSettings {
   /// `Xft.dpi` as displayd set it, while a profile with `dpi` is in force.
-  public var xftDPI: Int? { xft.dpi }
+  var xftDPI: Int? { xft.dpi }
   /// The XSETTINGS manager (owner of `_XSETTINGS_S0`) seen when displayd last set `Xft.dpi`.
-  public var xsettingsManager: String? { xft.xsettings }
+  var xsettingsManager: String? { xft.xsettings }
 
-  /// After `profile` came into force: its `dpi` goes to `Xft.dpi` (Xft, Qt and GTK read it
-  /// from RESOURCE_MANAGER, where the screen's millimetres reach no one); a profile without
-  /// `dpi` puts back what was there; an `auto` that found no size leaves it.
-  func followXftDPI(_ profile: Profile?) {
-    if let dpi = profile == nil ? nil : xft.planned {
+  /// After `profile` came into force: its `dpi` (`planned`: as its plan measured it, nil for
+  /// an `auto` that found no size) goes to `Xft.dpi` (Xft, Qt and GTK read it from
+  /// RESOURCE_MANAGER, where the screen's millimetres reach no one); a profile without `dpi`
+  /// puts back what was there; an `auto` that found no size leaves it.
+  func followXftDPI(_ profile: Profile?, planned: Double?) {
+    if let dpi = profile == nil ? nil : planned {
       setXftDPI(dpi)
     } else if profile?.dpi == nil {
       restoreXftDPI()

@@ -4,7 +4,7 @@ import DisplayModel
 /// automatic choice resumes.
 struct SavedLayout {
   /// The heads then: what the restore gives back (`HeadLayoutRestore`), and the mode main
-  /// had (`Daemon.automaticMainMode`).
+  /// had (`DeskLayout.automaticMainMode`).
   var heads: HeadSnapshot
   /// The screen then: its physical size, which no head says, comes back with its size.
   var screen: ScreenSize
@@ -18,9 +18,4 @@ struct SavedLayout {
 extension ScreenSize {
   /// No screen: what a snapshot that says none has (a bare output manager).
   static let none = ScreenSize(width: 0, height: 0, minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0)
-}
-
-extension Daemon {
-  /// The desk's screen as the latest heads say it (its size, limits and millimetres on X).
-  var screen: ScreenSize { heads.screen ?? .none }
 }

@@ -1,14 +1,6 @@
 import DisplayModel
 
-/// How one round of the apply loop over heads ended, for its caller to judge.
-enum ConfigurationStep {
-  /// The plan sends nothing: the heads are as it would make them.
-  case unchanged(HeadPlan)
-  /// Sent: in force when `errors` is empty, else refused or put back (the desk as it was).
-  case applied(HeadPlan, ApplyReport, errors: [ApplyProblem])
-}
-
-extension Daemon {
+extension DeskLayout {
   /// The apply loop over the output-management port's values: plans from the daemon's heads,
   /// has the layout server test and apply the configuration, re-reads; one planned from a
   /// snapshot that went stale is planned again from the new one. What is the server's

@@ -2,33 +2,22 @@ import DisplayModel
 import DisplayPorts
 import DisplaySupport
 
-/// What the daemon keeps for mirrors: the surface host paces their frames, the daemon's
-/// event loop owns the timer that wakes it for one.
-struct MirrorRuntime {
-  /// Whether the surface host can mirror: asked once.
-  var supported: Bool?
-  /// A one-shot timer, armed only while a frame waits; made with the first frame that
-  /// waits, gone with the last mirror.
-  var timer: DeadlineTimer?
-}
-
-extension Daemon {
+extension DeskSurfaces {
   /// The frame timer's descriptor while it is armed, for the event loop.
-  public var frameTimerDescriptor: FileDescriptor? { mirrors.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
+  var frameTimerDescriptor: FileDescriptor? { mirrors.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
 
   /// The frame timer fired: the surface host draws what waited for the frame.
-  public func frameTimerFired() {
+  func frameTimerFired() {
     mirrors.timer?.acknowledge()
-    surfaces?.frame()
+    host.frame()
     syncFrameTimer()
   }
 
   /// Arms the frame timer when the surface host has a frame waiting (and the timer is not
   /// armed already); drops it with the last mirror. Counts the host's frames for `status`.
   func syncFrameTimer() {
-    guard let surfaces else { return }
-    counters.composites = surfaces.frames
-    if let delay = surfaces.frameDelay {
+    counters.composites = host.frames
+    if let delay = host.frameDelay {
       guard mirrors.timer?.isArmed != true else { return }
       if mirrors.timer == nil { mirrors.timer = try? DeadlineTimer() }
       guard let timer = mirrors.timer else { return frameTimerFired() }
@@ -50,18 +39,15 @@ extension Daemon {
   /// A mirror stopped (its source went, or the capture failed): tried again at the next sync,
   /// unless it stopped before with no frame shown since; then the monitor shows the
   /// placeholder until what it mirrors changes, so that a capture the compositor always
-  /// refuses (an output powered off) does not loop. Returns whether the surfaces need a sync.
-  func mirrorStopped(_ name: String) -> Bool {
+  /// refuses (an output powered off) does not loop; `wanted` gives its picture. Returns
+  /// whether the surfaces need a sync.
+  func mirrorStopped(_ name: String, wanted: () -> [HeadWindowWanted]) -> Bool {
     guard var monitor = monitors[name] else { return false }
-    let frames = surfaces?.frames(on: monitor.surface) ?? 0
+    let frames = host.frames(on: monitor.surface)
     defer { monitors[name] = monitor }
     if let stopped = monitor.mirrorStopped, stopped == frames, let request = monitor.mirror {
       log.warning("the mirror of \(request.source) on \(monitor.name) stopped again: the placeholder until it changes")
-      if let want = windowConfig.wantedWindows(in: heads, vendors: layoutServer.vendors(of: heads)).first(where: {
-        $0.head == monitor.name
-      }) {
-        draw(&monitor, want.picture)
-      }
+      if let want = wanted().first(where: { $0.head == monitor.name }) { draw(&monitor, want.picture) }
       return false
     }
     monitor.mirrorStopped = frames
@@ -72,14 +58,14 @@ extension Daemon {
 
   /// Asks the surface to mirror what `want` says (or to change how), and to paint it all.
   func updateMirror(_ monitor: inout ManagedMonitor, _ want: HeadWindowWanted) {
-    guard let surfaces, let request = mirrorRequest(want) else { return }
-    if mirrors.supported == nil { mirrors.supported = surfaces.canMirror }
+    guard let request = mirrorRequest(want) else { return }
+    if mirrors.supported == nil { mirrors.supported = host.canMirror }
     guard mirrors.supported == true else {
-      log.error("\(surfaces.mirrorMissing): no mirror on \(monitor.name)")
+      log.error("\(host.mirrorMissing): no mirror on \(monitor.name)")
       return
     }
     let first = monitor.mirror == nil
-    if !surfaces.mirror(request, on: monitor.surface) {
+    if !host.mirror(request, on: monitor.surface) {
       log.error("could not mirror \(request.source) on \(monitor.name): it shows its background")
     } else if first {
       log.info(

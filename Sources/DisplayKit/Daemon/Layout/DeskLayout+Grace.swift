@@ -2,62 +2,12 @@ import DisplayModel
 import DisplayPorts
 import DisplaySupport
 
-/// A monitor that disconnected and may come back within the grace (a monitor going to sleep,
-/// a dock's hiccup): until then the daemon acts as if it were still there.
-struct PendingDisconnect {
-  /// Its head as it was while connected: its monitor, and what the events about the
-  /// disconnect show.
-  var head: Head
-  /// What it showed then, to tell whether it comes back as it was.
-  var geometry: Rect?
-  var mode: HeadMode?
-  /// Monotonic time the grace ends.
-  var deadline: UInt64
-  /// Held past its grace while the screen was blanked: once it is on, the grace runs again
-  /// (monitors take seconds to wake and assert their hot-plug signal).
-  var heldByBlank = false
-}
-
-/// The disconnects waiting for their grace, and the one timer that serves them.
-struct GraceRuntime {
-  /// By head name.
-  var pending: [String: PendingDisconnect] = [:]
-  /// Heads whose grace just ended: handled by the next snapshot, not held again.
-  var releasing: Set<String> = []
-  /// Armed only while something is pending; made with the first disconnect held.
-  var timer: DeadlineTimer?
-  /// Makes that timer: nil when the system has none to give (descriptors exhausted).
-  var makeTimer: () -> DeadlineTimer? = { try? DeadlineTimer() }
-  /// While the screen is blanked, how often it is asked whether it is on again.
-  static let blankedRecheck: UInt64 = 1_000_000_000
-}
-
-extension Daemon {
+extension DeskLayout {
   /// The heads (by name, sorted) whose disconnect waits for its grace.
-  public var pendingDisconnects: [String] { grace.pending.keys.sorted() }
+  var pendingDisconnects: [String] { grace.pending.keys.sorted() }
 
   /// The grace timer's descriptor while it is armed, for the event loop.
-  public var graceTimerDescriptor: FileDescriptor? { grace.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
-
-  /// The grace timer fired: handles the disconnects whose grace is over, as on any event.
-  public func graceTimerFired() throws(DisplayError) {
-    grace.timer?.acknowledge()
-    let due = dueDisconnects()
-    if due.isEmpty {
-      armGraceTimer()
-      return
-    }
-    for name in due {
-      log.info("\(name): not back within the grace; disconnected")
-      grace.pending[name] = nil
-      grace.releasing.insert(name)
-    }
-    let old = heads
-    var events = adopt(try layoutServer.read())
-    events += try arrange(reason: "disconnect grace over")
-    report(events, old)
-    syncWindows()
-  }
+  var graceTimerDescriptor: FileDescriptor? { grace.timer.flatMap { $0.isArmed ? $0.fileDescriptor : nil } }
 
   /// The pending disconnects to handle now: those whose grace is over, unless the screen is
   /// blanked (a sleeping desk's monitors drop off one by one, as xfsettingsd knows) and another
@@ -67,7 +17,7 @@ extension Daemon {
     let over = grace.pending.filter { now >= $0.value.deadline }.keys.sorted()
     guard !over.isEmpty else { return [] }
     let lit = heads.heads.contains { $0.connected && grace.pending[$0.name] == nil && $0.rect != nil }
-    if lit && facilities.power?.screenBlanked() == true {
+    if lit && power?.screenBlanked() == true {
       log.debug("the screen is blanked (DPMS): disconnects held until it is on again")
       for name in over { grace.pending[name]?.heldByBlank = true }
       return []
@@ -162,7 +112,7 @@ extension Daemon {
       log.info("\(name): another monitor came back within the grace; the old one is disconnected")
       swapped.append(held)
       quiet.insert(name)
-      if let monitor = monitors.removeValue(forKey: name) { release(monitor) }
+      hooks.monitorSwapped(name)
     }
     return (swapped, quiet)
   }

@@ -1,22 +1,8 @@
 import DisplayModel
 
-/// A layout chosen by hand: a profile of the config, or a built-in layout.
-public enum LayoutChoice: Hashable, Sendable, CustomStringConvertible {
-  case profile(String)
-  case layout(BuiltinLayout)
-
-  /// `profile 'desk'`, `layout 'mirror'`.
-  public var description: String {
-    switch self {
-    case .profile(let name): return "profile '\(name)'"
-    case .layout(let layout): return "layout '\(layout.rawValue)'"
-    }
-  }
-}
-
-extension Daemon {
+extension DeskLayout {
   /// The layout chosen by hand and still in force; nil while the choice is automatic.
-  public var layoutChoice: LayoutChoice? { profileRuntime.manual?.choice }
+  var layoutChoice: LayoutChoice? { profileRuntime.manual?.choice }
 
   /// Whether the layout in force is a built-in one (so no profile of the config is active).
   var isBuiltinInForce: Bool {
@@ -38,14 +24,17 @@ extension Daemon {
   /// match or the layout is not possible with the monitors present. It stays in force until
   /// the set of monitors, the lid or the config changes; then, or on `resumeAutomatic()`,
   /// automatic choice resumes and what the manual choices changed is put back. Returns
-  /// whether the layout changed (false: it was in force already).
-  public func switchTo(_ choice: LayoutChoice) throws(DisplayError) -> Result<Bool, ProfileSwitchRefusal> {
-    if case .failure(let refusal) = resolve(choice, planned: true) { return .failure(refusal) }
+  /// whether the layout changed (false: it was in force already), with the events seen (nil
+  /// when refused up front).
+  func switchTo(_ choice: LayoutChoice) throws(DisplayError) -> (
+    result: Result<Bool, ProfileSwitchRefusal>, events: [HeadEvent]?
+  ) {
+    if case .failure(let refusal) = resolve(choice, planned: true) { return (.failure(refusal), nil) }
     // What a refused choice must not change: the outputs configured before stay settled.
     let (previous, wasSettled, hadFailed) = (profileRuntime, settled, failures)
     beginManual(choice)
     (profileRuntime.applied, profileRuntime.failed) = (nil, false)
-    let (old, before) = (heads, counters.reconcilesChanged)
+    let before = counters.reconcilesChanged
     let events = try arrange(reason: "profile switch")
     let failed = profileRuntime.failed
     if failed {
@@ -54,29 +43,23 @@ extension Daemon {
       profileRuntime = previous
       (settled, failures) = (wasSettled, hadFailed)
     }
-    // The windows follow the choice in force: after a refused one, the one before it (not
-    // the refused profile's, which would take the windows off monitors still lit).
-    syncWindows()
-    report(events, old)
-    return failed ? .failure(.notApplied(choice)) : .success(counters.reconcilesChanged != before)
+    return (failed ? .failure(.notApplied(choice)) : .success(counters.reconcilesChanged != before), events)
   }
 
   /// Ends a manual choice at once: the layout automatic choice had is put back, then chosen
-  /// again. Returns false when the choice was automatic already (nothing is done).
-  public func resumeAutomatic() throws(DisplayError) -> Bool {
-    guard profileRuntime.manual != nil else { return false }
-    let old = heads
+  /// again. Returns the events seen; nil when the choice was automatic already (nothing is
+  /// done).
+  func resumeAutomatic() throws(DisplayError) -> [HeadEvent]? {
+    guard profileRuntime.manual != nil else { return nil }
     counters.reconciles += 1
-    var events = try resumeAutomatic(counters.reconciles, reason: "automatic choice")
-    events += try reconcile(reason: "automatic choice")
-    report(events, old)
-    return true
+    let events = try resumeAutomatic(counters.reconciles, reason: "automatic choice")
+    return events + (try arrange(reason: "automatic choice"))
   }
 
   /// What `profile cycle` steps through: the profiles that match the monitors present, in
   /// config order, then the built-in layouts possible now, in `BuiltinLayout` order.
-  public var cycleOrder: [LayoutChoice] {
-    let vendors = layoutServer.vendors(of: heads)
+  var cycleOrder: [LayoutChoice] {
+    let vendors = self.vendors
     let profiles = config.profiles.filter { profile in
       if case .success = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) { return true }
       return false
@@ -88,24 +71,21 @@ extension Daemon {
     return profiles.map { .profile($0.name) } + layouts.map { .layout($0) }
   }
 
-  /// Switches to the entry of `cycleOrder` after the one in force (the manual choice, else
-  /// the matched profile), wrapping around; the first when neither is in the order.
-  public func cycle() throws(DisplayError) -> Result<(choice: LayoutChoice, changed: Bool), ProfileSwitchRefusal> {
+  /// The entry of `cycleOrder` after the one in force (the manual choice, else the matched
+  /// profile), wrapping around; the first when neither is in the order; nil when the order
+  /// is empty.
+  var nextInCycle: LayoutChoice? {
     let order = cycleOrder
-    guard let first = order.first else { return .failure(.nothingToCycle) }
+    guard let first = order.first else { return nil }
     let current = layoutChoice ?? activeProfile.name.map { LayoutChoice.profile($0) }
-    let next = current.flatMap { order.firstIndex(of: $0) }.map { order[($0 + 1) % order.count] } ?? first
-    switch try switchTo(next) {
-    case .success(let changed): return .success((next, changed))
-    case .failure(let refusal): return .failure(refusal)
-    }
+    return current.flatMap { order.firstIndex(of: $0) }.map { order[($0 + 1) % order.count] } ?? first
   }
 
   /// The profile a choice stands for on the desk now, with the heads its entries take;
   /// `planned` also asks the planner the apply uses, so a built-in layout that cannot be
   /// planned is refused up front.
   func resolve(_ choice: LayoutChoice, planned: Bool = false) -> Result<HeadBuiltinProfile, ProfileSwitchRefusal> {
-    let vendors = layoutServer.vendors(of: heads)
+    let vendors = self.vendors
     switch choice {
     case .profile(let name):
       guard let profile = config.profiles.first(where: { $0.name == name }) else {

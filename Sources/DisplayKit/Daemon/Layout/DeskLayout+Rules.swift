@@ -1,6 +1,6 @@
 import DisplayModel
 
-extension Daemon {
+extension DeskLayout {
   /// The per-monitor rules for the heads not settled (nor failed too often, nor waiting for
   /// the grace, nor the panel the lid policy keeps off), planned over the daemon's heads and
   /// applied through the port. Monitors whose configuration failed are counted, and the rest
@@ -72,13 +72,6 @@ extension Daemon {
         && plan.configuration.primary == nil
       return nothing ? plan : nil
     }
-  }
-
-  /// The names the daemon's heads list: what the daemon remembers of a head it no longer
-  /// lists (a snapshot read after the plan) it forgets.
-  func listed(_ names: Set<String>) -> Set<String> {
-    let heads = self.heads.heads
-    return names.filter { name in heads.contains { $0.name == name } }
   }
 
   /// Main, lit, not settled, not in its grace, and kept on by its rule, with whether it is in
