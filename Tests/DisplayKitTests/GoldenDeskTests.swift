@@ -45,3 +45,13 @@ import Testing
     try GoldenDesks.expectGolden("windows", minimum: 150) { GoldenDesks.windows(try GoldenDesks.windowDesk($0)) }
   }
 }
+
+extension GoldenDeskTests {
+  @Test func outputPropertiesAndTouchOnRandomRandRDesks() throws {
+    try GoldenDesks.expectGolden("extras-x", minimum: 150) { try GoldenDesks.extrasOnX($0) ?? "not sayable" }
+  }
+
+  @Test func outputPropertiesAndTouchOnRandomWaylandDesks() throws {
+    try GoldenDesks.expectGolden("extras-wayland", minimum: 150) { try GoldenDesks.extrasOnWayland($0) }
+  }
+}

@@ -162,7 +162,7 @@ extension GoldenDesks {
 
   static func lid(_ desk: LidDesk) -> String {
     PlanText.line(
-      HeadLidPolicy.plan(snapshot: desk.snapshot, config: desk.config, lid: desk.lid, previous: desk.previous))
+      LidPolicy.plan(snapshot: desk.snapshot, config: desk.config, lid: desk.lid, previous: desk.previous))
   }
 
   struct RestoreDesk {
@@ -214,7 +214,7 @@ extension GoldenDesks {
   /// One layout: the heads its profile takes and the profile planned, or why not.
   static func builtin(_ desk: BuiltinDesk, _ i: Int) -> String {
     let (layout, mainMode, lid) = desk.layouts[i]
-    switch HeadBuiltinLayouts.profile(layout, snapshot: desk.snapshot, config: desk.config, mainMode: mainMode) {
+    switch BuiltinLayouts.profile(layout, snapshot: desk.snapshot, config: desk.config, mainMode: mainMode) {
     case .failure(let why): return "\(layout): refused: \(why)"
     case .success(let made):
       let heads = "\(layout): heads " + made.assignment.heads.joined(separator: ",") + " | "
@@ -275,5 +275,25 @@ extension GoldenDesks {
     return "main \(name(config.mainOutput(in: s))) | panel \(name(LidPolicy.panel(in: s, config: config)))"
       + " | layout main \(name(BuiltinLayouts.main(in: s, config: config))) | lid main \(name(lidMain)) | "
       + PlanText.windows(config.wantedWindows(in: s))
+  }
+}
+
+extension GoldenDesks {
+  // MARK: Output properties and touch
+
+  /// A `WireDesk` X desk as the X backend reports its heads, and the extras plan on it;
+  /// nil where a lit CRTC's extent is one no head mode and scale make.
+  static func extrasOnX(_ seed: UInt64) throws -> String? {
+    var r = SimRandom(seed: seed)
+    let (t, heads) = ExtrasDeskDraw.xDesk(&r)
+    for output in t.outputs where t.geometry(of: output) != heads.head(named: output.name)?.rect { return nil }
+    return try ExtrasDeskDraw.answer(heads, vendors: .none, &r)
+  }
+
+  /// A `WireDesk` wlroots desk and the extras plan on it, rules matching makes by PNP id.
+  static func extrasOnWayland(_ seed: UInt64) throws -> String {
+    let heads = try WireDesk.wayland(seed: seed).0.bounded().snapshot
+    var r = SimRandom(seed: seed &+ 7_000_000)
+    return try ExtrasDeskDraw.answer(heads, vendors: ExtrasDeskDraw.vendors, &r)
   }
 }

@@ -4,48 +4,12 @@ import DisplayX11
 import Foundation
 import Testing
 
-/// The profile planner over heads plans what the one over RandR's topology plans, on random
-/// desks and random profiles (seeded: a failing seed is printed and replays).
+/// The profile planner over heads on random desks and random profiles (seeded: a failing
+/// seed is printed and replays): what holds on every desk.
 @Suite struct HeadProfilePlannerTests {
   /// Desks a run draws; `DISPLAYD_HEADPROFILE_DESKS` draws more (from `DISPLAYD_HEADPROFILE_SEED`).
   static let desks = Int(ProcessInfo.processInfo.environment["DISPLAYD_HEADPROFILE_DESKS"] ?? "") ?? 3000
   static let firstSeed = UInt64(ProcessInfo.processInfo.environment["DISPLAYD_HEADPROFILE_SEED"] ?? "") ?? 1
-
-  @Test func aProfileOverHeadsPlansWhatTheRandRProfilePlannerPlans() throws {
-    var tally = HeadPlanDifferential.Tally()
-    for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
-      var draw = ProfileDraw(seed: seed)
-      let (topology, text) = try draw.desk()
-      let config = try Config.parse(Array(text.utf8), file: "profile.json5")
-      let profile = try #require(config.profiles.first)
-      let verdict = HeadProfileDifferential.verdict(
-        topology, config, profile, lid: draw.lid, noTransform: draw.noTransform(topology))
-      tally.add(verdict, seed: seed, config: text)
-    }
-    // Three in five at least: the rest are left out for RandR's limits, or refused alike.
-    tally.expectAgreement(
-      of: Self.desks, "desks and profiles", planner: "head profile planner", minimumSame: Self.desks * 3 / 5)
-  }
-
-  @Test func aProfileOverWaylandHeadsPlansWhatTheRandRProfilePlannerPlansOverTheirTopology() throws {
-    var tally = HeadPlanDifferential.Tally()
-    for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
-      var heads = HeadDeskDraw(seed: seed)
-      let snapshot = try heads.desk().0
-      var t = Topology(heads: snapshot)
-      // As the daemon's Wayland server reads it: no screen maximum but the protocol's.
-      (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
-      var draw = ProfileDraw(seed: seed)
-      let text = draw.profile(t)
-      let config = try Config.parse(Array(text.utf8), file: "profile.json5")
-      let profile = try #require(config.profiles.first)
-      let lid: LidState = draw.random.chance(30) ? .closed : .open
-      tally.add(
-        HeadProfileDifferential.verdict(t, config, profile, lid: lid, heads: snapshot), seed: seed, config: text)
-    }
-    tally.expectAgreement(
-      of: Self.desks, "Wayland desks and profiles", planner: "head profile planner", minimumSame: Self.desks * 3 / 5)
-  }
 }
 
 /// A random RandR desk (`RandomDesk`'s or `DeskDraw`'s, with EDIDs, non-desktop outputs,

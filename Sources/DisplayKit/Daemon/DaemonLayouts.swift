@@ -117,7 +117,7 @@ extension Daemon {
       }
     case .layout(let layout):
       let chosen: HeadBuiltinProfile
-      switch HeadBuiltinLayouts.profile(
+      switch BuiltinLayouts.profile(
         layout, snapshot: heads, config: config, mainMode: automaticMainMode, vendors: vendors)
       {
       case .success(let made): chosen = made
