@@ -124,7 +124,7 @@ extension GoldenDesks {
   /// with a config that often disables the panel while the lid is closed.
   static func layoutDesk(_ draw: inout HeadLayoutDraw) throws -> (HeadSnapshot, Config) {
     if draw.random.chance(50) {
-      let (snapshot, _, config, _) = try draw.waylandDesk()
+      let (snapshot, config, _) = try draw.waylandDesk()
       return (snapshot, config)
     }
     let (t, config, _) = try draw.randrDesk()
