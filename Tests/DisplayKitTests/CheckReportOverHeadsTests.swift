@@ -100,7 +100,7 @@ import Testing
     var tally = Tally()
     for seed in 1...Self.desks {
       var draw = HeadLayoutDraw(seed: seed)
-      let (snapshot, _, _, rules) = try draw.waylandDesk()
+      let (snapshot, _, rules) = try draw.waylandDesk()
       // As the Wayland daemon reads the desk: the bridge's topology and the heads it kept.
       let layout = OutputManagerLayout(FakeOutputManager(snapshot.heads), desk: PortDisplayServer.desk)
       let t = try layout.snapshot(ReadOptions())

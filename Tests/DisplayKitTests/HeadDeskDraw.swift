@@ -70,22 +70,6 @@ struct HeadDeskDraw {
 }
 
 extension HeadPlannerTests {
-  @Test func theHeadPlannerPlansWhatTheRandRPlannerPlansOnRandomWaylandDesks() throws {
-    var tally = HeadPlanDifferential.Tally()
-    for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
-      var draw = HeadDeskDraw(seed: seed)
-      let (snapshot, config) = try draw.desk()
-      var t = Topology(heads: snapshot)
-      // As the daemon's Wayland server reads it: no screen maximum but the protocol's.
-      (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
-      let replanning = draw.random.chance(25)
-      tally.add(
-        HeadPlanDifferential.verdict(t, config, heads: snapshot, replanningMain: replanning), seed: seed,
-        config: draw.rules.configText + (replanning ? " (main planned for its mode)" : ""))
-    }
-    tally.expectAgreement(of: Self.desks, "Wayland desks")
-  }
-
   /// Scaled heads (`scaledArea: .logical`, rules' and heads' scales that are fractions of
   /// wlroots' logical scale) are where the compositor lays them out: planning again finds
   /// nothing to move. Left out: desks where lighting a head makes another main, and rules

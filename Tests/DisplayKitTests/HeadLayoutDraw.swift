@@ -30,32 +30,16 @@ struct HeadLayoutDraw {
     return (t, try Config.parse(Array(text.utf8), file: "layout.json5"), text)
   }
 
-  /// A Wayland desk and its rules, with the topology the Wayland daemon reads of it.
-  mutating func waylandDesk() throws -> (HeadSnapshot, Topology, Config, String) {
+  /// A Wayland desk and its rules.
+  mutating func waylandDesk() throws -> (HeadSnapshot, Config, String) {
     var draw = HeadDeskDraw(seed: seed)
     let snapshot = try draw.desk().0
     let text = config(draw.rules.configText, names: snapshot.heads.map(\.name))
-    return (snapshot, Self.topology(snapshot), try Config.parse(Array(text.utf8), file: "layout.json5"), text)
+    return (snapshot, try Config.parse(Array(text.utf8), file: "layout.json5"), text)
   }
 
-  /// A RandR desk or a Wayland one, with its topology and its heads.
-  mutating func eitherDesk() throws -> (Topology, HeadSnapshot, Config, String) {
-    if random.chance(50) {
-      let (snapshot, t, config, text) = try waylandDesk()
-      return (t, snapshot, config, text)
-    }
-    let (t, config, text) = try randrDesk()
-    return (t, HeadSnapshot(topology: t), config, text)
-  }
-
-  /// The heads as the Wayland daemon's server reads them: no screen maximum but the protocol's.
-  static func topology(_ snapshot: HeadSnapshot) -> Topology {
-    var t = Topology(heads: snapshot)
-    (t.screen.maxWidth, t.screen.maxHeight) = (Int(Int16.max), Int(Int16.max))
-    return t
-  }
-
-  /// The rules' text with the lid, panel, main and extras keys drawn into it.
+  /// The rules, now and then with `lid_closed: "disable"`, a `panel`, a `main`, and a rule
+  /// with touch devices and properties.
   mutating func config(_ rules: String, names: [String]) -> String {
     var text = rules
     if random.chance(80) {
@@ -82,50 +66,8 @@ struct HeadLayoutDraw {
     }
   }
 
-  /// What a desk became under a manual choice: a built-in layout or a profile applied, or
-  /// nothing; then now and then a monitor unplugged (still lit), swapped for another, one
-  /// plugged, a mode it no longer lists, a CRTC moved by someone else.
-  mutating func manual(_ saved: Topology, _ config: Config) -> Topology {
-    var now = saved
-    switch random.below(3) {
-    case 0:
-      if case .success(let made) = BuiltinLayouts.profile(
-        random.pick(BuiltinLayout.allCases), topology: saved, config: config),
-        let plan = try? ProfilePlanner(topology: saved, config: config).plan(made.profile, assignment: made.assignment)
-      {
-        now = saved.after(plan)
-      }
-    case 1:
-      if let profiled = try? Config.parse(Array(RandomDesk.profile(saved, &random).utf8), file: "p.json5"),
-        let profile = profiled.profiles.first,
-        case .success(let assignment) = ProfileMatcher.match(profile, topology: saved, lid: .open),
-        let plan = try? ProfilePlanner(topology: saved, config: profiled).plan(profile, assignment: assignment)
-      {
-        now = saved.after(plan)
-      }
-    default: break
-    }
-    perturb(&now)
-    return now
-  }
-
-  mutating func perturb(_ t: inout Topology) {
-    guard !t.outputs.isEmpty else { return }
-    let i = random.below(t.outputs.count)
-    if random.chance(15) { t.outputs[i].connection = t.outputs[i].isConnected ? .disconnected : .connected }
-    if random.chance(10) { t.outputs[i].edid = random.chance(20) ? nil : random.pick(DeskDraw.edids) }
-    if random.chance(10), let current = t.currentMode(of: t.outputs[i])?.id ?? t.outputs[i].modes.first {
-      let others = t.outputs[i].modes.filter { $0 != current }
-      if !others.isEmpty { t.outputs[i].modes.removeAll { $0 == random.pick(others) } }
-    }
-    if random.chance(10), let c = t.crtcs.indices.first(where: { t.crtcs[$0].isActive }) {
-      t.crtcs[c].x += 100
-    }
-  }
-
-  /// What heads became under a manual choice on Wayland: heads turned off or on, moved,
-  /// in another mode, turned or scaled otherwise, another monitor on a connector, one
-  /// unplugged, one plugged.
+  /// The desk changed by hand: heads turned on or off, moved, turned, scaled, another
+  /// monitor on a connector, one unplugged, one plugged, the primary moved.
   mutating func manual(_ saved: HeadSnapshot) -> HeadSnapshot {
     var now = saved
     now.heads = saved.heads.compactMap { head in random.chance(5) ? nil : perturbed(head) }

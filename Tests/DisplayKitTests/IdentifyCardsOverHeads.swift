@@ -43,7 +43,7 @@ enum TopologyIdentifyCards {
     var (compared, cards, monitors, scaled) = (0, 0, 0, 0)
     for seed in UInt64(1)...UInt64(Self.desks) {
       var r = SimRandom(seed: seed)
-      let (t, heads) = OutputExtrasDifferential.xDesk(&r)
+      let (t, heads) = ExtrasDeskDraw.xDesk(&r)
       // A scaled CRTC's extent no head mode and scale make: the heads cannot say it.
       guard t.outputs.allSatisfy({ t.geometry(of: $0) == heads.head(named: $0.name)?.rect }) else { continue }
       let (old, new) = (TopologyIdentifyCards.cards(in: t), IdentifyCard.cards(in: heads))

@@ -50,7 +50,7 @@ import Testing
     var tally = Tally()
     for seed in 1...Self.desks {
       var r = SimRandom(seed: seed)
-      let (t, heads) = OutputExtrasDifferential.xDesk(&r)
+      let (t, heads) = ExtrasDeskDraw.xDesk(&r)
       tally.add(t, heads, Self.config(t.outputs.map(\.name), &r), seed: seed)
     }
     tally.expectAgreement("X desks")

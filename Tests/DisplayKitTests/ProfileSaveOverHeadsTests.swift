@@ -15,7 +15,7 @@ import Testing
 @Suite struct ProfileSaveOverHeads {
   /// Desks a run draws; `DISPLAYD_PROFILESAVE_DESKS` draws more.
   static let desks = UInt64(ProcessInfo.processInfo.environment["DISPLAYD_PROFILESAVE_DESKS"] ?? "") ?? 3000
-  static let vendors = OutputExtrasDifferential.vendors
+  static let vendors = ExtrasDeskDraw.vendors
 
   /// The desks the texts agree on, those that differ where heads cannot say (by class), the
   /// unexplained ones with the first one's texts, and the round trips.
@@ -87,7 +87,7 @@ import Testing
     var tally = Tally()
     for seed in 1...Self.desks {
       var r = SimRandom(seed: seed &* 0x2545_F491 &+ 3)
-      var (t, _) = OutputExtrasDifferential.xDesk(&r)
+      var (t, _) = ExtrasDeskDraw.xDesk(&r)
       Self.sync(&t)
       if r.chance(15) { Self.alignCrtcs(&t, &r) }
       let heads = RandROutputManager(server: FakeRandRServer(t)).snapshot(t)

@@ -6,6 +6,14 @@ import DisplayX11
 /// CRTC's outputs for clones): the reference the text over heads must equal byte for byte
 /// (`ProfileSaveOverHeads`), and what the tests of the saved text pin on topologies.
 extension ProfileSave {
+  /// The scale of a CRTC's transform matrix, when it is one scale both ways.
+  static func uniformScale(_ m: [Double]) -> Double? {
+    guard m.count == 9, m[0] == m[4], m[8] == 1, [m[1], m[2], m[3], m[5], m[6], m[7]].allSatisfy({ $0 == 0 }) else {
+      return nil
+    }
+    return uniformScale(m[0])
+  }
+
   /// The match for one output among the desk's (`match` over monitors).
   static func match(_ output: Output, _ desk: [Output]) -> String {
     let monitor = { (o: Output) in Monitor(name: o.name, identity: o.identity, said: o.headIdentity) }

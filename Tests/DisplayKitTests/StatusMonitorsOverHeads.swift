@@ -38,7 +38,7 @@ enum TopologyStatusMonitor {
     var (named, moded) = (0, 0)
     for seed in UInt64(1)...UInt64(Self.desks) {
       var r = SimRandom(seed: seed)
-      let (t, heads) = OutputExtrasDifferential.xDesk(&r)
+      let (t, heads) = ExtrasDeskDraw.xDesk(&r)
       let names = t.outputs.map(\.name)
       for name in Self.differing(
         names, { TopologyStatusMonitor.shown($0, in: t) }, { StatusAnswer.Monitor.shown($0, in: heads) })

@@ -60,7 +60,7 @@ extension Config {
     // Asked after every change: with every content `none`, no head to go through.
     guard showsContent else { return [] }
     let snapshot = snapshot.bounded().snapshot
-    return HeadMirrorLoops.refusing(candidateWindows(in: snapshot, vendors: vendors, main: main))
+    return MirrorLoops.refusing(candidateWindows(in: snapshot, vendors: vendors, main: main))
   }
 
   private func candidateWindows(in snapshot: HeadSnapshot, vendors: PNPVendors, main: Head?) -> [HeadWindowWanted] {
@@ -96,10 +96,10 @@ extension Config {
 /// each other's source areas (a surface over its own source, heads showing one area, a ring
 /// of heads mirroring each other, or one drawing where another reads) would composite
 /// forever. Those heads get the placeholder, with the reason as its details line.
-enum HeadMirrorLoops {
+enum MirrorLoops {
   static func refusing(_ candidates: [HeadWindowWanted]) -> [HeadWindowWanted] {
-    let rings = MirrorLoops.rings(candidates.map { ($0.rect, $0.mirror?.source) })
-    return zip(candidates, rings).map { want, ring in
+    let found = rings(candidates.map { ($0.rect, $0.mirror?.source) })
+    return zip(candidates, found).map { want, ring in
       guard let ring else { return want }
       let names = ring.map { candidates[$0].head }
       let reason =
@@ -115,11 +115,7 @@ enum HeadMirrorLoops {
       return refused
     }
   }
-}
 
-/// The rings of surfaces that redraw one another through their mirrors' source areas,
-/// for the window policies over a topology and over heads alike.
-enum MirrorLoops {
   /// For each surface with a source area, the ring of surfaces (by index, from it) that
   /// redraw one another through it, found depth first in the surfaces' order; nil where
   /// there is none, and for a surface without a source.

@@ -15,7 +15,7 @@ struct BuiltinProfile: Hashable, Sendable {
 }
 
 // The built-in layouts over RandR's outputs: the RandR-shaped reference
-// `HeadBuiltinLayouts` is pinned against in the differential tests (random desks, both ways,
+// `BuiltinLayouts` is pinned against in the differential tests (random desks, both ways,
 // equal profiles).
 extension BuiltinLayouts {
   /// Main for the layouts: the output `main` names, else the built-in panel, else the RandR
@@ -38,7 +38,7 @@ extension BuiltinLayouts {
     guard let main = main(in: topology, config: config) else { return .failure(.noMonitors) }
     let others = desk.filter { $0.id != main.id }
     let request = mainMode.map { ModeRequest.sizeRate(width: $0.width, height: $0.height, refresh: $0.refreshHz) }
-    let entries = Entries(config: config, main: main, mainRequest: request ?? .keep)
+    let entries = OutputEntries(config: config, main: main, mainRequest: request ?? .keep)
     var profile = Profile(name: layout.rawValue)
     let order: [Output]
     switch layout {
@@ -77,7 +77,7 @@ extension BuiltinLayouts {
   /// Main in the largest mode size every monitor lists (each at its highest refresh there),
   /// the others `same-as` main; without a common size, main keeps its mode and the others
   /// show its area scaled by a CRTC transform (or unscaled where the CRTC takes none).
-  static func mirrorEntries(_ main: Output, _ others: [Output], _ topology: Topology, _ entries: Entries)
+  static func mirrorEntries(_ main: Output, _ others: [Output], _ topology: Topology, _ entries: OutputEntries)
     -> [ProfileOutput]
   {
     let common = commonSize([main] + others, topology)
@@ -103,7 +103,7 @@ extension BuiltinLayouts {
   }
 
   /// Makes the entries: each matched by its connector, main at `mainRequest`.
-  struct Entries {
+  struct OutputEntries {
     var config: Config
     var main: Output
     var mainRequest: ModeRequest

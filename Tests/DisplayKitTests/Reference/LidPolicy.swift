@@ -2,7 +2,7 @@ import DisplayX11
 
 @testable import DisplayModel
 
-// The lid over RandR's outputs and CRTCs: the RandR-shaped reference `HeadLidPolicy` and
+// The lid over RandR's outputs and CRTCs: the RandR-shaped reference `LidPolicy` and
 // `LidPolicy`'s head functions are pinned against in the differential tests.
 extension LidPolicy {
   /// The built-in panel: the connected output `panel` names, else the first connected

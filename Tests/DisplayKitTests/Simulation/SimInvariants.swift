@@ -8,14 +8,35 @@ import DisplayX11
 
 /// The simulation's invariants, each a list of what is wrong (empty: it holds).
 extension SimRun {
-  /// Once the daemon has seen everything: the heads it read say what its topology says for
-  /// every window decision (main, the panel, the lid's main, the built-in layouts' main, each
-  /// window's place, level and content), as the window policy over heads takes them.
+  /// Once the daemon has seen everything: the window decisions it takes over its heads hold
+  /// together. Main is a connected head, lit whenever one is; the lid's main is lit; each
+  /// window wanted is on a distinct lit desktop head, at that head's area, and a mirror's
+  /// source is a lit head other than itself.
   func headProblems() -> [String] {
-    var draws = SimRandom(seed: seed)
-    let verdict = HeadWindowDifferential.verdict(daemon.topology, daemon.heads, daemon.layout.windowConfig, lid: &draws)
-    guard case .differs(let problems) = verdict else { return [] }
-    return problems.map { "the daemon's heads and topology want other windows: \($0)" }
+    let (heads, config) = (daemon.heads, daemon.layout.windowConfig)
+    var problems: [String] = []
+    let lit = heads.heads.filter { $0.connected && $0.rect != nil }
+    let main = config.mainOutput(in: heads)
+    if let main, !main.connected { problems.append("main \(main.name) is not connected") }
+    if !lit.isEmpty, main?.rect == nil { problems.append("main \(main?.name ?? "-") is dark while a head is lit") }
+    if !lit.isEmpty, let lidMain = LidPolicy.main(snapshot: heads, config: config), lidMain.rect == nil {
+      problems.append("the lid's main \(lidMain.name) is dark")
+    }
+    var seen: Set<String> = []
+    for want in config.wantedWindows(in: heads) {
+      if !seen.insert(want.head).inserted { problems.append("two windows wanted on \(want.head)") }
+      guard let head = heads.head(named: want.head), head.connected, !head.nonDesktop, let rect = head.rect else {
+        problems.append("a window wanted on \(want.head), which is not a lit desktop head")
+        continue
+      }
+      if rect != want.rect { problems.append("\(want.head)'s window wanted at \(want.rect), the head at \(rect)") }
+      if let source = want.mirrorSource {
+        if source == want.head || heads.head(named: source)?.rect == nil {
+          problems.append("\(want.head) mirrors \(source), which is not another lit head")
+        }
+      }
+    }
+    return problems
   }
 
   /// Every moment: no surface closed twice or used after it was closed (but for the races
@@ -54,24 +75,24 @@ extension SimRun {
     if world.topology(holding: .none) != real || daemon.heads != world.heads(holding: daemon.layout.held) {
       problems.append("the daemon's view is not the server's")
     }
-    let wanted = daemon.layout.windowConfig.wantedWindows(in: daemon.topology)
+    let wanted = daemon.layout.windowConfig.wantedWindows(in: daemon.heads)
     let rects = world.surfaceRects
-    for want in wanted where pending[want.output.name] == nil {
-      guard let monitor = daemon.monitors[want.output.name], let rect = rects[monitor.surface] else {
+    for want in wanted where pending[want.head] == nil {
+      guard let monitor = daemon.monitors[want.head], let rect = rects[monitor.surface] else {
         // A surface the backend would not open is opened again on the next change of the
         // desk (no timer retries it): uncovered until then, by design.
-        if world.surfaceless.contains(want.output.name) { continue }
-        problems.append("\(want.output.name) is lit and has no surface")
+        if world.surfaceless.contains(want.head) { continue }
+        problems.append("\(want.head) is lit and has no surface")
         continue
       }
-      if rect != want.rect { problems.append("\(want.output.name)'s surface at \(rect), the monitor at \(want.rect)") }
+      if rect != want.rect { problems.append("\(want.head)'s surface at \(rect), the monitor at \(want.rect)") }
       if monitor.content != want.content {
-        problems.append("\(want.output.name) shows \(monitor.content.rawValue), not \(want.content.rawValue)")
+        problems.append("\(want.head) shows \(monitor.content.rawValue), not \(want.content.rawValue)")
       }
       problems += mirrorProblems(want, monitor)
     }
     // A monitor whose disconnect waits for its grace keeps its surface: by design.
-    let allowed = Set(wanted.map(\.output.name)).union(pending.keys)
+    let allowed = Set(wanted.map(\.head)).union(pending.keys)
     for (name, monitor) in daemon.monitors where !allowed.contains(name) {
       let state = real.output(named: name).map { real.geometry(of: $0) == nil ? "unlit" : "lit" } ?? "gone"
       problems.append("\(monitor.name) has a surface it should not have (\(state))")
@@ -92,12 +113,12 @@ extension SimRun {
 
   /// A monitor the policy mirrors asks its surface to mirror the policy's source, and the
   /// surface mirrors just that; one that does not mirror asks for no mirror.
-  func mirrorProblems(_ want: WindowWanted, _ monitor: ManagedMonitor) -> [String] {
+  func mirrorProblems(_ want: HeadWindowWanted, _ monitor: ManagedMonitor) -> [String] {
     let surface = world.host.surfaces[monitor.surface]
     guard want.content == .mirror, want.mirror != nil else {
       return monitor.mirror == nil && surface?.mirror == nil ? [] : ["\(monitor.name) mirrors, and should not"]
     }
-    let source = want.mirrorSource.flatMap { daemon.topology.output($0)?.name } ?? ""
+    let source = want.mirrorSource ?? ""
     guard let request = monitor.mirror else {
       return ["\(monitor.name) should mirror \(source), and asked for nothing"]
     }

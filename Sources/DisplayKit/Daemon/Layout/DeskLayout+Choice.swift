@@ -97,7 +97,7 @@ extension DeskLayout {
       }
     case .layout(let layout):
       let chosen: HeadBuiltinProfile
-      switch HeadBuiltinLayouts.profile(
+      switch BuiltinLayouts.profile(
         layout, snapshot: heads, config: config, mainMode: automaticMainMode, vendors: vendors)
       {
       case .success(let made): chosen = made

@@ -16,7 +16,7 @@ extension DeskLayout {
     _ = try applyConfigurations(n, reason, words, &events) { _ in
       let panel = LidPolicy.panel(in: heads, config: config)
       (before, panelName) = (panel?.rect, panel?.name)
-      return HeadLidPolicy.plan(
+      return LidPolicy.plan(
         snapshot: heads, config: config, lid: lid, previous: profileRuntime.panelRect,
         vendors: layoutServer.vendors(of: heads))
     } judge: { step in

@@ -1,8 +1,7 @@
-/// `LidPolicy` over the output-management port's values: the built-in panel, what the lid
-/// asks of it when no profile matches (`defaults.lid_closed`), and which head is main once
-/// heads may be off. Keyed by head name; the screen's size and which CRTC lights the panel
-/// are the backend's business. Pure.
-public enum HeadLidPolicy {
+/// The built-in panel, what the lid asks of it when no profile matches
+/// (`defaults.lid_closed`), and which head is main once heads may be off. Keyed by head
+/// name; the screen's size and which CRTC lights the panel are the backend's business. Pure.
+public enum LidPolicy {
   /// What the lid asks of the panel, with `lid_closed: "disable"`: closed, the panel goes off
   /// when another connected head is lit (the lit heads move so the desk starts at 0,0, each
   /// keeping its mode, transform and scale; main takes over as primary); open (or closed with
@@ -14,7 +13,7 @@ public enum HeadLidPolicy {
     snapshot: HeadSnapshot, config: Config, lid: LidState, previous: Rect? = nil, vendors: PNPVendors = .none
   ) -> HeadPlan {
     let snapshot = snapshot.bounded().snapshot
-    guard config.lidClosed == .disable, let panel = LidPolicy.panel(in: snapshot, config: config) else {
+    guard config.lidClosed == .disable, let panel = panel(in: snapshot, config: config) else {
       return empty(snapshot)
     }
     switch (lid, panel.enabled) {
@@ -40,7 +39,7 @@ public enum HeadLidPolicy {
     let lit = snapshot.heads.filter { $0.enabled && $0.name != panel.name }
     let primary =
       snapshot.primary == panel.name
-      ? LidPolicy.main(snapshot: snapshot, config: config, without: panel.name, vendors: vendors)?.name : nil
+      ? main(snapshot: snapshot, config: config, without: panel.name, vendors: vendors)?.name : nil
     let configuration = OutputConfiguration(
       generation: snapshot.generation, heads: [.off(panel.name)] + relayout(lit, adding: nil), primary: primary)
     return HeadPlan(configuration: configuration, configures: [panel.name])
@@ -93,11 +92,6 @@ public enum HeadLidPolicy {
     return overflow ? (b < 0 ? Int.max : Int.min) : difference
   }
 
-}
-
-/// The built-in panel and the lid when no profile matches (`defaults.lid_closed`), and which
-/// head is main once profiles may turn heads off. Pure.
-public enum LidPolicy {
   /// The built-in panel: the connected head `panel` names, else the first connected head
   /// that is a built-in panel (`Head.isInternalPanel`).
   public static func panel(in snapshot: HeadSnapshot, config: Config) -> Head? {

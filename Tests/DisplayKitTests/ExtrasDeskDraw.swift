@@ -1,58 +1,13 @@
 import DisplayPorts
+import Foundation
 
 @testable import DisplayModel
 @testable import DisplayX11
 
-/// The extras plan over RandR's topology: the reference `OutputExtrasPlan` (over heads) must
-/// equal on every desk the heads say alike. Outputs by connector name, touch over the lit
-/// CRTC's rectangle and rotation bits on the topology's screen.
-enum TopologyExtrasPlan {
-  static func wanted(
-    _ topology: Topology, config: Config, profile: (Profile, HeadProfileAssignment)?
-  ) -> [(output: Output, extras: OutputExtras)] {
-    if let (profile, assignment) = profile {
-      return zip(profile.outputs, assignment.heads).compactMap { entry, name in
-        guard !entry.extras.isEmpty, let output = topology.output(named: name), output.isConnected else { return nil }
-        return (output, entry.extras)
-      }
-    }
-    return topology.connectedOutputs.compactMap { o in config.extras(for: o).map { (o, $0) } }
-  }
-
-  static func touch(
-    _ wanted: [(output: Output, extras: OutputExtras)], devices: [InputDevice], topology: Topology
-  ) -> (mappings: [TouchMapping], unmatched: [String]) {
-    var mappings: [TouchMapping] = []
-    var unmatched: [String] = []
-    for (output, extras) in wanted {
-      for glob in extras.touch {
-        let matching = devices.filter { globMatch(glob, $0.name) }
-        if matching.isEmpty { unmatched.append(glob) }
-        guard let crtc = topology.activeCrtc(of: output) else { continue }
-        let m = TouchMatrix.matrix(
-          rect: crtc.rect, rotation: crtc.rotation, screenWidth: topology.screen.width,
-          screenHeight: topology.screen.height)
-        for device in matching where !mappings.contains(where: { $0.device == device }) {
-          mappings.append(TouchMapping(device: device, output: output.name, rect: crtc.rect, matrix: m))
-        }
-      }
-    }
-    return (mappings, unmatched)
-  }
-}
-
 /// Random configs asking properties and touch of a desk's outputs (by name, glob or what the
 /// monitor says, some rules ignoring theirs), a profile in force or not with heads that may
-/// be gone, and the pointer devices present; and the verdict of both plans on them.
-enum OutputExtrasDifferential {
-  enum Verdict: Equatable {
-    /// Both plans the same: this many wanted heads and touch mappings.
-    case same(wanted: Int, mappings: Int)
-    /// A lit CRTC's extent no head mode and scale make: the heads cannot say it.
-    case excluded
-    case differs([String])
-  }
-
+/// be gone, and the pointer devices present; and what the extras plan answers on them.
+enum ExtrasDeskDraw {
   static let globs = ["ELAN*", "Wacom*", "*", "Nothing*", "*Pen*"]
   static let devices = [
     InputDevice(id: 10, name: "ELAN Touchscreen"), InputDevice(id: 11, name: "Wacom Pen stylus"),
@@ -117,32 +72,24 @@ enum OutputExtrasDifferential {
     return (t, RandROutputManager(server: FakeRandRServer(t)).snapshot(t))
   }
 
-  /// Both plans on one desk: the wanted heads and extras, then the touch mappings and the
-  /// globs that matched nothing, for the devices drawn.
-  static func verdict(
-    _ t: Topology, _ heads: HeadSnapshot, vendors: PNPVendors, _ r: inout SimRandom
-  ) throws -> Verdict {
-    for output in t.outputs where t.geometry(of: output) != heads.head(named: output.name)?.rect {
-      return .excluded
-    }
-    let names = t.outputs.map(\.name)
+  /// The extras plan on one desk as a line: the heads wanted with their properties and
+  /// touch globs, the touch mappings for the devices drawn, and the globs that matched none.
+  static func answer(_ heads: HeadSnapshot, vendors: PNPVendors, _ r: inout SimRandom) throws -> String {
+    let names = heads.heads.map(\.name)
     let config = try config(names, &r)
     let profile = profile(config, names, &r)
     let devices = Self.devices.filter { _ in r.chance(60) }
-    let old = TopologyExtrasPlan.wanted(t, config: config, profile: profile)
-    let new = OutputExtrasPlan.wanted(heads, config: config, profile: profile, vendors: vendors)
-    var problems: [String] = []
-    if old.map(\.output.name) != new.map(\.head.name) || old.map(\.extras) != new.map(\.extras) {
-      problems.append("wanted \(old.map(\.output.name)) vs \(new.map(\.head.name))")
+    let wanted = OutputExtrasPlan.wanted(heads, config: config, profile: profile, vendors: vendors)
+    let touch = OutputExtrasPlan.touch(wanted, devices: devices, heads: heads)
+    let said = wanted.map { w in
+      let properties = w.extras.properties.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+      return "\(w.head.name) {\(properties.joined(separator: ","))} [\(w.extras.touch.joined(separator: ","))]"
     }
-    let oldTouch = TopologyExtrasPlan.touch(old, devices: devices, topology: t)
-    let newTouch = OutputExtrasPlan.touch(new, devices: devices, heads: heads)
-    if oldTouch.mappings != newTouch.mappings {
-      problems.append("mappings \(oldTouch.mappings) vs \(newTouch.mappings)")
+    let mappings = touch.mappings.map { m in
+      "\(m.device.name) on \(m.output) \(m.rect) " + m.matrix.map { String(format: "%.4g", $0) }.joined(separator: ",")
     }
-    if oldTouch.unmatched != newTouch.unmatched {
-      problems.append("unmatched \(oldTouch.unmatched) vs \(newTouch.unmatched)")
-    }
-    return problems.isEmpty ? .same(wanted: new.count, mappings: newTouch.mappings.count) : .differs(problems)
+    return (said.isEmpty ? "none wanted" : said.joined(separator: "; ")) + " | "
+      + (mappings.isEmpty ? "no mapping" : mappings.joined(separator: "; "))
+      + (touch.unmatched.isEmpty ? "" : " | unmatched " + touch.unmatched.joined(separator: ","))
   }
 }

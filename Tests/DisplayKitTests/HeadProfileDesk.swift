@@ -1,0 +1,35 @@
+import DisplayModel
+import Testing
+
+/// A profile (given as JSON5) planned by the product's profile planner on a desk of heads,
+/// and the desk once a server has applied the plan.
+enum HeadProfileDesk {
+  /// The plan; throws when the profile does not match or the planner refuses it.
+  static func plan(
+    _ text: String, on snapshot: HeadSnapshot, config: String = "", lid: LidState = .open
+  ) throws -> HeadProfilePlan {
+    let c = try Config.parse(Array("{\(config) profiles: [\(text)]}".utf8), file: "test.json5")
+    let profile = try #require(c.profiles.first)
+    let assignment = try HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
+    return try HeadProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
+  }
+
+  /// The desk after the plan, as the fake output manager applies it.
+  static func applying(_ plan: HeadProfilePlan, on snapshot: HeadSnapshot) throws -> HeadSnapshot {
+    let heads = try FakeOutputManager.configure(snapshot.heads, plan.configuration, generation: snapshot.generation)
+      .get()
+    return HeadSnapshot(
+      heads: heads, primary: plan.configuration.primary ?? snapshot.primary, generation: snapshot.generation)
+  }
+
+  /// Each connected head's area, or `off`.
+  static func rects(_ snapshot: HeadSnapshot) -> [String: String] {
+    Dictionary(
+      uniqueKeysWithValues: snapshot.heads.filter(\.connected).map { ($0.name, $0.rect?.description ?? "off") })
+  }
+
+  /// The plan sends nothing: no head, primary or physical size.
+  static func changesNothing(_ plan: HeadProfilePlan) -> Bool {
+    plan.configuration.heads.isEmpty && plan.configuration.primary == nil && plan.configuration.physicalSize == nil
+  }
+}
