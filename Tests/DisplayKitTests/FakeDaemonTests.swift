@@ -333,9 +333,9 @@ import Testing
     #expect(server.rolledBack.count == 1 && before == after, "nothing changed by the failed apply")
     #expect(
       lines.filter { $0.contains("reconcile") || $0.contains("could not") } == [
-        "displayd[info]: reconcile 2 (RandR events): HDMI-1 1920x1080@60.00 at 1920,0, rolled back: DP-1 failed\n",
+        "displayd[info]: reconcile 2 (the server's events): HDMI-1 1920x1080@60.00 at 1920,0, rolled back: DP-1 failed\n",
         "displayd[error]: could not configure DP-1: request 2 failed (fake)\n",
-        "displayd[info]: reconcile 2 (RandR events): HDMI-1 1920x1080@60.00 at 1920,0, screen 3840x1080\n",
+        "displayd[info]: reconcile 2 (the server's events): HDMI-1 1920x1080@60.00 at 1920,0, screen 3840x1080\n",
       ])
     #expect(surfaces.held == 1 && server.topology.crtcs[2].mode == nil, "the other monitor is lit alone")
     // The next change of the desk retries it, and it is lit.

@@ -142,7 +142,7 @@ extension XServerTests {
       let rig = try plugged()
       let output = try #require(rig.x.outputID(named: "VNC-1"))
       rig.daemon.settle(quiet: 0.1)
-      let readsBefore = rig.daemon.log.filter { $0.contains("topology unchanged") }.count
+      let readsBefore = rig.daemon.log.filter { $0.contains("heads unchanged") }.count
       let ticks = try #require(cpuTicks(rig.daemon.child.pid))
       // A backlight slider: one property, many values, as fast as a client can send them;
       // a SIGHUP in the middle must still be served.
@@ -164,7 +164,7 @@ extension XServerTests {
       reloaded = reloaded || rig.daemon.log.contains { $0.contains("config reloaded") }
       #expect(i > 2000, "the storm sent \(i) changes")
       #expect(reloaded, "SIGHUP served during the storm")
-      let reads = rig.daemon.log.filter { $0.contains("topology unchanged") }.count - readsBefore
+      let reads = rig.daemon.log.filter { $0.contains("heads unchanged") }.count - readsBefore
       #expect(reads == 0, "\(reads) topology reads for \(i) changes of a property that is not EDID")
       let used = (cpuTicks(rig.daemon.child.pid) ?? 0) - ticks
       print("property storm: \(i) changes, daemon \(used) CPU ticks")

@@ -176,7 +176,7 @@ extension XServerTests {
       #expect(rects["DUMMY1"] == "1024x768+1280+0" && rects["DUMMY2"] == "800x600+2304+0", "\(rects)")
       #expect(rects["DUMMY3"]?.hasPrefix("2048x1536+") == true, "the new one arranged by the rules: \(rects)")
       rig.daemon.settle()
-      #expect(rig.daemon.log.contains { $0.contains("manual layout 'extend-left' ends (RandR events)") })
+      #expect(rig.daemon.log.contains { $0.contains("manual layout 'extend-left' ends (the server's events)") })
     }
 
     @Test func cycleGoesThroughTheMatchingProfilesThenTheLayoutsAndWrapsAround() throws {

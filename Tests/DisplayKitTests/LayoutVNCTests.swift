@@ -46,7 +46,7 @@ extension XServerTests {
       #expect(geometry("VNC-1") == "1280x1024+1920+0", "back where automatic choice had it")
       #expect(geometry("VNC-2") == "1024x768+3200+0", "the new one right of them, by the rules")
       daemon.settle()
-      #expect(daemon.log.contains { $0.contains("manual layout 'extend-left' ends (RandR events)") })
+      #expect(daemon.log.contains { $0.contains("manual layout 'extend-left' ends (the server's events)") })
     }
   }
 }

@@ -124,7 +124,7 @@ import Testing
     }
     try daemon.handleServerEvents()
     #expect(daemon.heads == heads && server.plans.count == sent, "nothing to react to")
-    #expect(lines.last?.contains("topology unchanged") == true, "\(lines.suffix(3))")
+    #expect(lines.last?.contains("heads unchanged") == true, "\(lines.suffix(3))")
     let off = try Config.parse(Array("{monitors: [{match: {output: 'HDMI-1'}, enabled: false}]}".utf8), file: "c.json5")
     try daemon.reload(off)
     let turnedOff = server.plans.last?.changes.contains { $0.crtc == spare && $0.mode == nil }

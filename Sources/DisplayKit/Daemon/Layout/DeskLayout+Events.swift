@@ -21,11 +21,11 @@ extension DeskLayout {
     // monitor's return: always look. Else the heads say every change to react to: their
     // generation moves with every configuration any client sets.
     guard new != heads || !grace.pending.isEmpty else {
-      log.debug("\(count) RandR event(s), topology unchanged")
+      log.debug("\(count) event(s) from the server, heads unchanged")
       return nil
     }
     let events = adopt(new, reconnected: reconnected)
-    return events + (try arrange(reason: "RandR events"))
+    return events + (try arrange(reason: "the server's events"))
   }
 
   /// Reads the heads afresh, re-probing the connectors (`XRRGetScreenResources`), and
@@ -38,10 +38,10 @@ extension DeskLayout {
     let new = try layoutServer.read(ReadOptions(probe: true))
     // While a disconnect waits, its head is connected in the daemon's heads only: changed.
     guard new != heads else {
-      log.info("\(reason): probed the connectors, topology unchanged")
+      log.info("\(reason): probed the connectors, heads unchanged")
       return nil
     }
-    log.info("\(reason): probed the connectors, topology changed")
+    log.info("\(reason): probed the connectors, heads changed")
     let events = adopt(new)
     return events + (try arrange(reason: reason))
   }
