@@ -25,9 +25,11 @@ public final class DisplayBackend {
   public let display: String
   public let changes: any ChangeSource
   public let layout: OutputManagerLayout
-  /// What the server offers beyond the layout (X's resources, properties, pointers, power;
-  /// none on a compositor).
-  public let facilities: DisplayFacilities
+  /// What the server offers beyond the layout (X's resources, properties, pointers, power,
+  /// screenshots; a compositor's screenshots), found when first asked: whether an X server
+  /// is Xwayland takes a roundtrip a query of its heads does not need.
+  public private(set) lazy var facilities: DisplayFacilities = makeFacilities()
+  private let makeFacilities: () -> DisplayFacilities
   /// The compositor's process name (`sway`); nil on X and where unknown.
   public let compositor: String?
   private let makeSurfaces: () -> any SurfaceHost
@@ -35,10 +37,10 @@ public final class DisplayBackend {
 
   private init(
     kind: Kind, display: String, changes: any ChangeSource, layout: OutputManagerLayout,
-    facilities: DisplayFacilities, compositor: String?, surfaces: @escaping () -> any SurfaceHost
+    facilities: @escaping () -> DisplayFacilities, compositor: String?, surfaces: @escaping () -> any SurfaceHost
   ) {
     (self.kind, self.display, self.changes, self.layout) = (kind, display, changes, layout)
-    (self.facilities, self.compositor, makeSurfaces) = (facilities, compositor, surfaces)
+    (makeFacilities, self.compositor, makeSurfaces) = (facilities, compositor, surfaces)
   }
 
   /// The surfaces on this server, made at the first call.
@@ -58,14 +60,14 @@ public final class DisplayBackend {
       let connection = try XConnection(name: display)
       return DisplayBackend(
         kind: .x11, display: connection.name, changes: connection, layout: OutputManagerLayout(connection),
-        facilities: connection.facilities, compositor: nil
+        facilities: { connection.facilities }, compositor: nil
       ) { XSurfaces(connection, log: log) }
     case .wayland:
       let server = try WaylandDisplayServer(socket: display, log: log)
       log.info("backend wayland: compositor \(server.compositor.isEmpty ? "unknown" : server.compositor)")
       return DisplayBackend(
         kind: .wayland, display: server.name, changes: server, layout: server.layout,
-        facilities: DisplayFacilities(screenshots: server.surfaces),
+        facilities: { DisplayFacilities(screenshots: server.surfaces) },
         compositor: server.compositor.isEmpty ? nil : server.compositor
       ) { server.surfaces }
     }
