@@ -1,10 +1,11 @@
 import DisplayKit
 import DisplayModel
 import DisplayService
-import DisplayX11
 import Foundation
 import Testing
 import XRig
+
+@testable import DisplayX11
 
 extension XServerTests {
   /// Applying a plan is all or nothing, and only on the state it was planned from.
@@ -18,12 +19,19 @@ extension XServerTests {
       }
     }
 
+    /// The plan the X backend makes of the head planner's answer for `t` (no rules: every
+    /// monitor lit, right of the main one).
+    func planned(_ t: Topology) throws -> Plan {
+      let configuration = HeadPlanner(snapshot: try t.randrHeads(), config: Config()).plan().configuration
+      return try RandRConfigurationPlanner(t).plan(configuration).get().plan
+    }
+
     @Test func aPlanMadeOnAStaleSnapshotChangesNothing() throws {
       let server = try TestXServer.dummy()
       try darkOutputs(server, 1)
       let connection = try XConnection(name: server.display)
       let old = try connection.readTopology(ReadOptions(probe: true))
-      let plan = HeadPlanDifferential.plan(old, Config(), settled: []).plan
+      let plan = try planned(old)
       #expect(plan.changes.count == 1, "DUMMY1 is to be lit")
       // Another client changes the configuration after the snapshot.
       try server.must(["xrandr", "--output", "DUMMY0", "--mode", "1024x768"])
@@ -32,7 +40,7 @@ extension XServerTests {
       #expect(outcome.stale && outcome.applied.isEmpty)
       #expect(layout.contains("DUMMY1 connected\n"), "nothing was applied: DUMMY1 still off\n\(layout)")
       let fresh = try connection.readTopology()
-      let again = try connection.apply(HeadPlanDifferential.plan(fresh, Config(), settled: []).plan, in: fresh)
+      let again = try connection.apply(try planned(fresh), in: fresh)
       #expect(!again.stale && again.failed.isEmpty && again.applied.count == 1)
       let lit = try server.must(["xrandr"])
       #expect(lit.contains("DUMMY1 connected 2048x1536+1024+0"), "planned again from the fresh snapshot:\n\(lit)")
@@ -46,7 +54,7 @@ extension XServerTests {
       let before = try server.must(["xrandr"])
       let connection = try XConnection(name: server.display)
       let topology = try connection.readTopology(ReadOptions(probe: true))
-      var plan = HeadPlanDifferential.plan(topology, Config(), settled: []).plan
+      var plan = try planned(topology)
       #expect(plan.changes.count == 2)
       // The second monitor is given a mode it does not list: the server answers BadMatch
       // after the first one was lit.

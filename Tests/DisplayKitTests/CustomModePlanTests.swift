@@ -3,8 +3,9 @@ import DisplayKit
 import DisplayModel
 import DisplayRender
 import DisplaySupport
-import DisplayX11
 import Testing
+
+@testable import DisplayX11
 
 /// How the planners ask for a mode displayd makes, find one made before, leave one no longer
 /// asked for, and how `profile save` writes one down. Pure.
@@ -31,24 +32,33 @@ import Testing
     return mode
   }
 
-  @Test func aModeTheOutputLacksIsPlannedUnderAVirtualIdWithCvtTimings() throws {
-    let plan = HeadPlanDifferential.plan(desk(), try config(Self.rule), settled: [])
-    let change = try #require(plan.changes.first { $0.outputName == "HDMI-1" })
-    let id = try #require(change.mode)
-    #expect(CustomModes.isVirtual(id) && change.fallbacks.allSatisfy { !CustomModes.isVirtual($0) })
-    let mode = try #require(plan.customModes[id])
-    #expect(mode.name == "displayd-1600x700_60.00" && mode.dotClock == 90_500_000 && mode.hTotal == 2080)
-    #expect(mode.hSyncStart == 1680 && mode.vSyncEnd == 713 && mode.flags == [.hSyncNegative, .vSyncPositive])
+  /// The head planner's plan over the heads the RandR backend reads of `t`.
+  func plan(_ t: Topology, _ config: Config) throws -> HeadPlan {
+    HeadPlanner(snapshot: try t.randrHeads(), config: config).plan()
+  }
+
+  @Test func aModeTheOutputLacksIsAskedForWithCvtTimings() throws {
+    let plan = try plan(desk(), try config(Self.rule))
+    let head = try #require(plan.configuration.heads.first { $0.name == "HDMI-1" })
+    guard case .custom(let line) = head.mode else {
+      Issue.record("not a mode to make: \(String(describing: head.mode))")
+      return
+    }
+    #expect(line.name == "1600x700_60.00" && line.dotClock == 90_500_000 && line.hTotal == 2080, "\(line)")
+    #expect(line.hSyncStart == 1680 && line.vSyncEnd == 713 && line.flags == [.hSyncNegative, .vSyncPositive])
+    #expect(head.fallbackModes.allSatisfy { if case .custom = $0 { false } else { true } }, "\(head.fallbackModes)")
     #expect(!plan.warnings.map(\.description).contains { $0.contains("HDMI-1") }, "\(plan.warnings)")
   }
 
   @Test func aModeMadeBeforeIsUsedAgainAndInForceChangesNothing() throws {
     var t = desk()
-    let mode = try made(&t, current: false)
-    let plan = HeadPlanDifferential.plan(t, try config(Self.rule), settled: [])
-    #expect(plan.changes.first { $0.outputName == "HDMI-1" }?.mode == mode.id && plan.customModes.isEmpty)
+    _ = try made(&t, current: false)
+    let plan = try plan(t, try config(Self.rule))
+    let head = try #require(plan.configuration.heads.first { $0.name == "HDMI-1" })
+    #expect(head.mode == .listed(width: 1600, height: 700, refreshMilliHz: 59848), "\(String(describing: head.mode))")
     _ = try made(&t, current: true)
-    #expect(HeadPlanDifferential.plan(t, try config(Self.rule), settled: []).changes.isEmpty)
+    let again = try self.plan(t, try config(Self.rule))
+    #expect(again.isEmpty, "\(again.configuration)")
   }
 
   /// Without `custom`, a mode displayd made is not a candidate: it stops being shown, and
@@ -57,22 +67,30 @@ import Testing
     var t = desk()
     let mode = try made(&t, current: true)
     let plain = try config("{ monitors: [ { match: { output: 'HDMI-1' }, mode: '1600x700@60' } ] }")
-    let plan = HeadPlanDifferential.plan(t, plain, settled: [])
-    let change = try #require(plan.changes.first { $0.outputName == "HDMI-1" })
-    #expect(change.mode != mode.id && !change.fallbacks.contains(mode.id))
+    let head = try #require(try plan(t, plain).configuration.heads.first { $0.name == "HDMI-1" })
+    let asked = [head.mode].compactMap { $0 } + head.fallbackModes
+    #expect(!asked.contains(.listed(width: 1600, height: 700, refreshMilliHz: 59848)), "\(asked)")
+    #expect(!asked.contains { if case .custom = $0 { true } else { false } }, "\(asked)")
     #expect(CustomModes.unused(in: t).isEmpty, "shown: kept")
     t.crtcs[1].mode = B.m1024.id
     #expect(CustomModes.unused(in: t) == [ModeRelease(mode: mode.id, name: mode.name, outputs: [t.outputs[1].id])])
   }
 
-  @Test func aModeLargerThanTheServersScreenIsAWarningNotAMode() throws {
+  /// The head planner knows no maximum screen; the RandR backend does: asked for a mode to
+  /// make that no screen of the server can hold, it makes none and says why.
+  @Test func aModeLargerThanTheServersScreenIsRefusedNotMade() throws {
     var t = desk()
     (t.screen.maxWidth, t.screen.maxHeight) = (1600, 600)
-    let plan = HeadPlanDifferential.plan(t, try config(Self.rule), settled: [])
-    #expect(plan.customModes.isEmpty)
-    #expect(
-      plan.warnings.map(\.description).contains { $0.contains("HDMI-1: custom mode displayd-1600x700_60.00") },
-      "\(plan.warnings)")
+    let plan = try plan(t, try config(Self.rule))
+    let server = FakeRandRServer(t)
+    let result = try RandROutputManager(server: server).test(plan.configuration)
+    guard case .refused(let refusal) = result else {
+      Issue.record("accepted: \(result)")
+      return
+    }
+    let why = "HDMI-1: custom mode displayd-1600x700_60.00 (1600x700) is larger than the server's maximum screen "
+    #expect("\(refusal)".contains(why + "1600x600; not created"), "\(refusal)")
+    #expect(server.sent.isEmpty && !server.topology.modes.values.contains { $0.name.hasPrefix("displayd-") })
   }
 
   @Test func profileEntriesAskForMadeModesToo() throws {

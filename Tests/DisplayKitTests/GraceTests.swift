@@ -157,6 +157,34 @@ import Testing
     #expect(desk.daemon.graceTimerDescriptor == nil && desk.daemon.pendingDisconnects.isEmpty, "no timer left")
   }
 
+  /// A monitor back within the grace whose scanout the server changed meanwhile (its CRTC
+  /// moved, or turned off) is not back as it was: the config's layout is applied to it
+  /// again, where a flap that left it as it was makes no request.
+  @Test(arguments: ["moved", "off"])
+  func aMonitorBackWithinTheGraceNotAsItWasIsPlannedAgain(change: String) throws {
+    let desk = try Desk()
+    let planned = desk.server.topology.crtcs[1]
+    #expect(planned.mode != nil, "HDMI-1 lit on its CRTC")
+    let applies = desk.server.applies
+    desk.unplug()
+    try desk.daemon.handleServerEvents()
+    try desk.wait(1)
+    desk.server.change { t in
+      if change == "moved" {
+        t.crtcs[1].x += 8
+      } else {
+        for i in t.outputs.indices where t.outputs[i].crtc == planned.id { t.outputs[i].crtc = nil }
+        t.crtcs[1] = Crtc(id: planned.id, possibleOutputs: planned.possibleOutputs, rotations: planned.rotations)
+      }
+    }
+    desk.plug(edid: desk.edid)
+    try desk.daemon.handleServerEvents()
+    #expect(desk.server.applies > applies, "the layout applied again")
+    let now = desk.server.topology.crtcs[1]
+    #expect((now.x, now.y, now.mode) == (planned.x, planned.y, planned.mode), "back where the rules put it")
+    #expect(desk.daemon.pendingDisconnects.isEmpty && desk.daemon.graceTimerDescriptor == nil)
+  }
+
   @Test func aMonitorNotBackWithinTheGraceIsHandledAsToday() throws {
     let desk = try Desk()
     desk.unplug()

@@ -7,100 +7,37 @@ import Testing
 
 @testable import DisplayX11
 
-/// `outputs --json` is made from the heads a backend reads, and its bytes are those the
-/// topology the heads report gives: scripts that parse it see no change whichever
-/// representation the CLI reads.
-@Suite struct OutputsReportOverHeads {
-  static let desks = 3000
-
-  @Test func theRandRBackendsHeadsGiveTheTopologysDocumentOnRandomDesks() throws {
-    var (differ, lit) = ([UInt64](), 0)
-    for seed in UInt64(1)...UInt64(Self.desks) {
+/// `outputs` and `modes`, as text and as `--json`, are made from the heads a backend reads:
+/// on random X desks (the RandR backend's heads) and Wayland desks the documents and lines
+/// are those a person reviewed once (`Fixtures/golden/outputs-x.txt`, `outputs-wayland.txt`;
+/// each report's lines joined by `\n`, the reports by ` || `), so that scripts that parse
+/// them see the same whichever backend the CLI reads.
+@Suite struct OutputsReportTests {
+  @Test func theReportsOfTheRandRBackendsHeadsOnRandomDesks() throws {
+    try GoldenDesks.expectGolden("outputs-x", minimum: 30) { seed in
       var r = SimRandom(seed: seed)
-      let t = WireDesk.topology(&r)
-      let heads = try RandROutputManager(server: FakeRandRServer(t)).heads(probe: false)
-      let (old, new) = (TopologyReport.outputsJSON(t).serialized(), TopologyReport.outputsJSON(heads).serialized())
-      if old != new { differ.append(seed) }
-      lit += t.screen.width > 0 ? 1 : 0
+      let heads = try RandROutputManager(server: FakeRandRServer(WireDesk.topology(&r))).heads(probe: false)
+      return try Self.reports(heads, text: TopologyReport.outputsText(heads))
     }
-    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ, seeds \(differ.prefix(5))")
-    #expect(lit > Self.desks / 2, "most desks light a screen")
   }
 
-  @Test func waylandHeadsGiveTheirBridgedTopologysDocumentOnRandomDesks() throws {
-    var (differ, wide) = ([UInt64](), 0)
-    for seed in UInt64(1)...UInt64(Self.desks) {
-      let (snapshot, t) = try WireDesk.wayland(seed: seed)
-      let old = TopologyReport.outputsJSON(t).serialized()
-      let new = TopologyReport.outputsJSON(snapshot.bounded().snapshot).serialized()
-      if old != new { differ.append(seed) }
-      wide += t.screen.width > 1920 ? 1 : 0
+  @Test func theReportsOfWaylandHeadsOnRandomDesks() throws {
+    try GoldenDesks.expectGolden("outputs-wayland", minimum: 30) { seed in
+      let heads = try WireDesk.wayland(seed: seed).0.bounded().snapshot
+      let lines = heads.heads.map { TopologyReport.outputLine($0, in: heads) }.joined(separator: "\n")
+      return try Self.reports(heads, text: lines)
     }
-    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ, seeds \(differ.prefix(5))")
-    #expect(wide > 100, "desks wider than one monitor were drawn")
   }
 
-  /// `modes --json` alike, for the connected heads (no names given) and for every head by name.
-  @Test func modesOfTheRandRBackendsHeadsGiveTheTopologysDocumentOnRandomDesks() throws {
-    var (differ, modes) = ([UInt64](), 0)
-    for seed in UInt64(1)...UInt64(Self.desks) {
-      var r = SimRandom(seed: seed)
-      let t = WireDesk.topology(&r)
-      let heads = try RandROutputManager(server: FakeRandRServer(t)).heads(probe: false)
-      for names in [[], t.outputs.map(\.name)] {
-        let old = TopologyReport.modesJSON(try t.outputs(named: names), in: t).serialized()
-        let new = TopologyReport.modesJSON(try heads.heads(named: names)).serialized()
-        if old != new { differ.append(seed) }
-      }
-      modes += t.modes.count
-    }
-    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ, seeds \(differ.prefix(5))")
-    #expect(modes > Self.desks * 3)
-  }
-
-  @Test func modesOfWaylandHeadsGiveTheirBridgedTopologysDocumentOnRandomDesks() throws {
-    var differ: [UInt64] = []
-    for seed in UInt64(1)...UInt64(Self.desks) {
-      let (snapshot, t) = try WireDesk.wayland(seed: seed)
-      for names in [[], t.outputs.map(\.name)] {
-        let old = TopologyReport.modesJSON(try t.outputs(named: names), in: t).serialized()
-        let new = TopologyReport.modesJSON(try snapshot.bounded().snapshot.heads(named: names)).serialized()
-        if old != new { differ.append(seed) }
-      }
-    }
-    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ, seeds \(differ.prefix(5))")
-  }
-
-  /// The text reports alike: `outputs` and `modes` (of every head) print the topology's
-  /// lines from the RandR backend's heads, and the Wayland lines (scale, flip, make) from
-  /// wlroots heads.
-  @Test func theTextReportsOfTheRandRBackendsHeadsAreTheTopologysOnRandomDesks() throws {
-    var (differ, interlaced) = ([String](), 0)
-    for seed in UInt64(1)...UInt64(Self.desks) {
-      var r = SimRandom(seed: seed)
-      let t = WireDesk.topology(&r)
-      let heads = try RandROutputManager(server: FakeRandRServer(t)).heads(probe: false)
-      if TopologyReport.outputsText(t) != TopologyReport.outputsText(heads) { differ.append("outputs \(seed)") }
-      let old = TopologyReport.modesText(t.outputs, in: t)
-      if old != TopologyReport.modesText(heads.heads, in: heads) { differ.append("modes \(seed)") }
-      interlaced += old.contains(" interlace") ? 1 : 0
-    }
-    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ: \(differ.prefix(5))")
-    #expect(interlaced > 10, "interlaced modes were drawn")
-  }
-
-  @Test func theTextReportsOfWaylandHeadsAreTheirBridgedTopologysOnRandomDesks() throws {
-    var differ: [String] = []
-    for seed in UInt64(1)...UInt64(Self.desks) {
-      let (snapshot, t) = try WireDesk.wayland(seed: seed)
-      let bounded = snapshot.bounded().snapshot
-      let oldLines = t.outputs.map { TopologyReport.outputLine($0, in: t) }
-      let newLines = bounded.heads.map { TopologyReport.outputLine($0, in: bounded) }
-      if oldLines != newLines { differ.append("outputs \(seed)") }
-      let old = TopologyReport.modesText(t.outputs, in: t)
-      if old != TopologyReport.modesText(bounded.heads, in: bounded) { differ.append("modes \(seed)") }
-    }
-    #expect(differ.isEmpty, "\(differ.count) of \(Self.desks) differ: \(differ.prefix(5))")
+  /// The outputs' text, every head's modes as text, the outputs' document and the modes'
+  /// documents of the connected heads and of every head by name.
+  static func reports(_ heads: HeadSnapshot, text: String) throws -> String {
+    let names = heads.heads.map(\.name)
+    return [
+      text, TopologyReport.modesText(heads.heads, in: heads), TopologyReport.outputsJSON(heads).serialized(),
+      TopologyReport.modesJSON(try heads.heads(named: [])).serialized(),
+      TopologyReport.modesJSON(try heads.heads(named: names)).serialized(),
+    ].map(CheckReportGoldenTests.escaped).joined(separator: " || ")
   }
 
   @Test func anUnknownHeadNameIsRefusedNamingTheHeadsThereAre() {

@@ -222,3 +222,8 @@ final class FakeRandRServer: RandRServer {
     #expect(result.report.entries.isEmpty)
   }
 }
+
+extension Topology {
+  /// The heads the RandR backend reads of this desk over the fake server.
+  func randrHeads() throws -> HeadSnapshot { try RandROutputManager(server: FakeRandRServer(self)).heads(probe: false) }
+}

@@ -1,8 +1,10 @@
 import DisplayModel
 import DisplayPorts
 
+@testable import DisplayX11
+
 extension OutputConfiguration {
-  /// The daemon's RandR-shaped plan, made from `topology` (the `Topology(heads:)` bridge), as
+  /// A RandR-shaped plan (the tests' reference planners'), made from `topology` (the `Topology(heads:)` bridge), as
   /// one configuration of the heads it changes: a CRTC change names its heads (the bridge's
   /// CRTC of a head carries the head's id), a mode nil turns them off, as does a change that
   /// leaves an output off its CRTC and lights it nowhere else; the rotation becomes a
@@ -12,7 +14,7 @@ extension OutputConfiguration {
   /// on one CRTC are clones: the first is their head, the others `sameAs` it. The plan's
   /// screen millimetres are the physical size. Heads the plan does not change stay as they
   /// are. Nil when a change names no head of `topology`. Pure.
-  public init?(plan: Plan, in topology: Topology) {
+  init?(plan: Plan, in topology: Topology) {
     let lit = Set(plan.changes.filter { $0.mode != nil }.flatMap(\.outputs))
     var heads: [HeadConfiguration] = []
     var off: Set<OutputID> = []
