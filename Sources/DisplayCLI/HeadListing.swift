@@ -18,16 +18,16 @@ public struct HeadListing {
   public func outputs(_ snapshot: HeadSnapshot, json: Bool) -> String {
     guard let server else {
       return json
-        ? named(TopologyReport.outputsJSON(snapshot)).serialized() + "\n" : TopologyReport.outputsText(snapshot)
+        ? named(HeadReport.outputsJSON(snapshot)).serialized() + "\n" : HeadReport.outputsText(snapshot)
     }
     return json
-      ? named(HeadReport.outputsJSON(snapshot)).serialized() + "\n" : HeadReport.outputsText(snapshot, server: server)
+      ? named(HeadReport.compositorOutputsJSON(snapshot)).serialized() + "\n" : HeadReport.outputsText(snapshot, server: server)
   }
 
   /// `modes`: the modes of `heads`, heads of `snapshot`.
   public func modes(_ heads: [Head], in snapshot: HeadSnapshot, json: Bool) -> String {
-    if json { return named(TopologyReport.modesJSON(heads)).serialized() + "\n" }
-    return server == nil ? TopologyReport.modesText(heads, in: snapshot) : HeadReport.modesText(heads, snapshot)
+    if json { return named(HeadReport.modesJSON(heads)).serialized() + "\n" }
+    return server == nil ? HeadReport.modesText(heads, in: snapshot) : HeadReport.compositorModesText(heads, snapshot)
   }
 
   /// A JSON report with the backend (and a compositor) first.

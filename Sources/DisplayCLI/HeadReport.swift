@@ -1,65 +1,76 @@
-import DisplayKit
 import DisplayModel
-import DisplayPorts
+import DisplayService
 import DisplaySupport
 
-/// What a Wayland head says beyond the RandR-shaped reports: its identity (wlroots gives no
-/// EDID, only make, model and serial) and the compositor's scale and transform.
+/// Text and JSON renderings of the heads for `displayd outputs` and `displayd modes`.
 public enum HeadReport {
-  /// `outputs --json` on Wayland: the X11 shape, each output with a `head` object.
+  // MARK: JSON
+
+  /// `outputs --json` of the heads a backend reads: their screen (the lit heads' bounds
+  /// where the backend states none) and one record a head, in the snapshot's order.
   public static func outputsJSON(_ snapshot: HeadSnapshot) -> JSON {
-    // The bridge's bounds (one head a name, at most 1024 modes a head), as the daemon reads.
-    let base = TopologyReport.outputsJSON(snapshot.bounded().snapshot)
-    return .object(
-      base.members.map { key, value in
-        guard key == "outputs", case .array(let outputs) = value else { return (key, value) }
-        return (key, .array(outputs.map { withHead($0, snapshot) }))
-      })
-  }
-
-  static func withHead(_ output: JSON, _ snapshot: HeadSnapshot) -> JSON {
-    let name = output.members.first { $0.0 == "name" }.flatMap { if case .string(let s) = $0.1 { s } else { nil } }
-    guard let name, let head = snapshot.head(named: name) else { return output }
-    return .object(output.members + [("head", headJSON(head))])
-  }
-
-  public static func headJSON(_ head: Head) -> JSON {
-    .object([
-      ("description", .string(head.description)), ("make", .string(head.make)), ("model", .string(head.model)),
-      ("serial", .string(head.serial)), ("enabled", .bool(head.enabled)), ("scale", .double(head.scale)),
-      ("transform", .string(transformName(head.transform))),
+    let s = snapshot.screen ?? snapshot.litBounds
+    return .object([
+      ("screen", screenJSON(s)),
+      ("outputs", .array(snapshot.heads.map { JSON.record(OutputRecord($0, in: snapshot)) })),
     ])
   }
 
-  /// wl_output's names: `normal`, `90`, ..., `flipped-270` (counter-clockwise turns).
-  public static func transformName(_ t: HeadTransform) -> String {
-    let turn = ["normal", "90", "180", "270"][t.rawValue % 4]
-    guard t.isFlipped else { return turn }
-    return t.rawValue == 4 ? "flipped" : "flipped-" + turn
+  static func screenJSON(_ s: ScreenSize) -> JSON {
+    .object([
+      ("width", .int(s.width)), ("height", .int(s.height)),
+      ("min_width", .int(s.minWidth)), ("min_height", .int(s.minHeight)),
+      ("max_width", .int(s.maxWidth)), ("max_height", .int(s.maxHeight)),
+    ])
   }
 
-  /// `outputs` on Wayland: the X11 lines, the Screen line naming the backend, each head's
-  /// identity and a scale other than 1 after its line. The heads as the bridge bounds them.
-  public static func outputsText(_ snapshot: HeadSnapshot, server: String) -> String {
-    let bounded = snapshot.bounded().snapshot
-    let screen = bounded.litBounds
-    var text =
-      "Screen: \(screen.width)x\(screen.height) (the lit heads' bounds; backend wayland, \(printable(server)))\n"
-    for head in bounded.heads { text += line(head, bounded) + "\n" }
-    return text
+  /// `modes --json` of `heads`: each one's modes as the wire lists them (preferred first),
+  /// the one shown and the preferred ones marked as their server marks them (by its mode
+  /// ids, which a server may list twice).
+  public static func modesJSON(_ heads: [Head]) -> JSON {
+    .object([
+      (
+        "outputs",
+        .array(
+          heads.map { head in
+            let (order, ids) = HeadWireIDs.modeIDs(head)
+            let preferredIDs = preferredIDs(head)
+            let records = order.map { index in
+              let mode = head.modes[index]
+              let bridgeID = ids[index] ?? ModeID(rawValue: 0)
+              var record = ModeRecord(mode, bridgeID: bridgeID, current: shows(head, index))
+              record.preferred = preferred(head, index, preferredIDs)
+              return JSON.record(record)
+            }
+            return .object([
+              ("name", .string(head.name)), ("connected", .bool(head.connected)), ("modes", .array(records)),
+            ])
+          })
+      )
+    ])
   }
 
-  public static func line(_ head: Head, _ snapshot: HeadSnapshot) -> String {
-    var line = TopologyReport.outputLine(head, in: snapshot)
-    if head.enabled, head.scale != 1 { line += " scale \(fixed(head.scale, places: 3))" }
-    if head.transform.isFlipped { line += " " + transformName(head.transform) }
-    let identity = [head.make, head.model, head.serial].filter { !$0.isEmpty }
-    if !identity.isEmpty { line += " [" + printable(identity.joined(separator: " ")) + "]" }
-    return line
+  /// Whether `head` shows the mode at `index`: while lit, its current mode, or one the
+  /// server gives the same id.
+  static func shows(_ head: Head, _ index: Int) -> Bool {
+    guard head.rect != nil, let current = head.currentMode else { return false }
+    guard let id = head.modes[index].serverID, head.modes.indices.contains(current) else { return index == current }
+    return head.modes[current].serverID == id
   }
 
-  /// `modes` on Wayland: the X11 lines, each head's line as `outputs` prints it.
-  public static func modesText(_ heads: [Head], _ snapshot: HeadSnapshot) -> String {
-    heads.map { line($0, snapshot) + "\n" + TopologyReport.modeLines($0) }.joined()
+  /// Whether the mode at `index`, or one the server gives the same id, is preferred;
+  /// `preferredIDs` is `preferredIDs(head)`, made once a head: a server may list tens of
+  /// thousands of modes, and a search of them for each would take minutes.
+  static func preferred(_ head: Head, _ index: Int, _ preferredIDs: Set<UInt64>) -> Bool {
+    guard let id = head.modes[index].serverID else { return head.modes[index].preferred }
+    return preferredIDs.contains(id)
+  }
+
+  /// The server's ids of the head's preferred modes.
+  static func preferredIDs(_ head: Head) -> Set<UInt64> {
+    Set(head.modes.lazy.filter(\.preferred).compactMap(\.serverID))
   }
 }
+
+func pad(_ s: String, _ width: Int) -> String { s + String(repeating: " ", count: max(0, width - s.count)) }
+func padLeft(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }

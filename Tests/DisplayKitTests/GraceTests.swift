@@ -129,7 +129,7 @@ import Testing
     }
 
     var window: SurfaceID? { daemon.monitors["HDMI-1"]?.surface }
-    var kinds: [TopologyEventKind] { events.map(\.kind) }
+    var kinds: [HeadEvent.Kind] { events.map(\.kind) }
 
     /// Time passes; the timer fires (the service's poll would see its descriptor).
     func wait(_ seconds: Double) throws {
@@ -341,7 +341,7 @@ import Testing
     let daemon = try Daemon(
       server: server, surfaces: FakeSurfaceHost(), painter: CairoPicturePainter(), config: Config(), log: quiet,
       clock: clock)
-    var kinds: [TopologyEventKind] = []
+    var kinds: [HeadEvent.Kind] = []
     daemon.onEvents = { events, _, _ in kinds += events.map(\.kind) }
     try daemon.start()
     server.blanked = true

@@ -17,14 +17,14 @@ import Testing
     try GoldenDesks.expectGolden("outputs-x", minimum: 30) { seed in
       var r = SimRandom(seed: seed)
       let heads = try RandROutputManager(server: FakeRandRServer(WireDesk.topology(&r))).heads(probe: false)
-      return try Self.reports(heads, text: TopologyReport.outputsText(heads))
+      return try Self.reports(heads, text: HeadReport.outputsText(heads))
     }
   }
 
   @Test func theReportsOfWaylandHeadsOnRandomDesks() throws {
     try GoldenDesks.expectGolden("outputs-wayland", minimum: 30) { seed in
       let heads = try WireDesk.wayland(seed: seed).0.bounded().snapshot
-      let lines = heads.heads.map { TopologyReport.outputLine($0, in: heads) }.joined(separator: "\n")
+      let lines = heads.heads.map { HeadReport.outputLine($0, in: heads) }.joined(separator: "\n")
       return try Self.reports(heads, text: lines)
     }
   }
@@ -34,9 +34,9 @@ import Testing
   static func reports(_ heads: HeadSnapshot, text: String) throws -> String {
     let names = heads.heads.map(\.name)
     return [
-      text, TopologyReport.modesText(heads.heads, in: heads), TopologyReport.outputsJSON(heads).serialized(),
-      TopologyReport.modesJSON(try heads.heads(named: [])).serialized(),
-      TopologyReport.modesJSON(try heads.heads(named: names)).serialized(),
+      text, HeadReport.modesText(heads.heads, in: heads), HeadReport.outputsJSON(heads).serialized(),
+      HeadReport.modesJSON(try heads.heads(named: [])).serialized(),
+      HeadReport.modesJSON(try heads.heads(named: names)).serialized(),
     ].map(CheckReportGoldenTests.escaped).joined(separator: " || ")
   }
 

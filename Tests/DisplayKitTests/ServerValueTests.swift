@@ -41,7 +41,7 @@ import Testing
   /// What `outputs` and `outputs --json` print for a compositor's heads.
   static func waylandReports(_ head: Head) -> (text: String, json: String) {
     let snapshot = HeadSnapshot(heads: [head], generation: 1)
-    return (HeadReport.outputsText(snapshot, server: "wayland-1"), HeadReport.outputsJSON(snapshot).serialized())
+    return (HeadReport.outputsText(snapshot, server: "wayland-1"), HeadReport.compositorOutputsJSON(snapshot).serialized())
   }
 
   /// An X server's DP-1, connected and lit at 1920x1080 (as `TopologyBuilder` makes it), with
@@ -55,7 +55,7 @@ import Testing
   }
 
   static func randrReports(_ snapshot: HeadSnapshot) -> (text: String, json: String) {
-    (TopologyReport.outputsText(snapshot), TopologyReport.outputsJSON(snapshot).serialized())
+    (HeadReport.outputsText(snapshot), HeadReport.outputsJSON(snapshot).serialized())
   }
 
   /// The line of DP-1 in a text report.
@@ -136,7 +136,7 @@ import Testing
     let head = Self.waylandHead(modes: [(1920, 1080, milliHz)])
     #expect(head.modes.map(\.refreshMilliHz) == [0])
     let (text, json) = Self.waylandReports(head)
-    let modes = HeadReport.modesText([head], HeadSnapshot(heads: [head]))
+    let modes = HeadReport.compositorModesText([head], HeadSnapshot(heads: [head]))
     #expect(Self.line(text).contains(" 1920x1080@0.00 "), "\(text)")
     #expect(json.contains(#""refresh_hz":0.0"#), "\(json)")
     #expect(modes.contains("1920x1080") && modes.contains(" 0.00*+"), "\(modes)")
@@ -154,7 +154,7 @@ import Testing
     let head = try #require(heads.heads.first)
     #expect(head.mode?.refreshMilliHz == 0)
     let (text, json) = Self.randrReports(heads)
-    let modes = TopologyReport.modesText(heads.heads, in: heads)
+    let modes = HeadReport.modesText(heads.heads, in: heads)
     #expect(Self.line(text).contains(" 1920x1080@0.00 "), "\(text)")
     #expect(json.contains(#""refresh_hz":0.0"#), "\(json)")
     for report in [text, json, modes] { #expect(!report.contains("inf") && !report.contains("nan"), "\(report)") }
@@ -299,9 +299,9 @@ import Testing
     }
     let head = try #require(heads.heads.first)
     #expect(head.modes.count == count + 3 && head.currentMode == 0)
-    let modes = TopologyReport.modesText(heads.heads, in: heads)
+    let modes = HeadReport.modesText(heads.heads, in: heads)
     #expect(modes.split(separator: "\n").count == 1 + count + 3)
-    let json = TopologyReport.modesJSON(heads.heads).serialized()
+    let json = HeadReport.modesJSON(heads.heads).serialized()
     #expect(json.components(separatedBy: #""preferred":true"#).count == 2, "one preferred mode")
     let (bounded, warnings) = heads.bounded()
     let kept = try #require(bounded.heads.first)
@@ -338,8 +338,8 @@ import Testing
     try daemon.handleServerEvents()
     let heads = daemon.heads
     let reports = [
-      HeadReport.outputsText(heads, server: "fake"), HeadReport.outputsJSON(heads).serialized(),
-      HeadReport.modesText(heads.heads, heads), daemon.statusJSON(configPath: nil, configError: nil).serialized(),
+      HeadReport.outputsText(heads, server: "fake"), HeadReport.compositorOutputsJSON(heads).serialized(),
+      HeadReport.compositorModesText(heads.heads, heads), daemon.statusJSON(configPath: nil, configError: nil).serialized(),
     ]
     for report in reports {
       for impossible in ["4294967295", "-1mm", "inf", "nan"] {

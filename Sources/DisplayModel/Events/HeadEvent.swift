@@ -1,6 +1,23 @@
 /// One change between two head snapshots (`HeadDiff`), with the head's new state.
 public struct HeadEvent: Hashable, Sendable {
-  public var kind: TopologyEventKind
+  /// What changed about one head between two snapshots.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    /// A monitor appeared on the head.
+    case connected
+    /// The monitor went away.
+    case disconnected
+    /// The head's mode, position, size or rotation changed (including being turned on or off).
+    case modeChanged = "mode-changed"
+    /// A different head is now the main (the primary) head.
+    case primaryChanged = "primary-changed"
+    /// The head's identity (EDID) changed: another monitor, or one whose identity was set.
+    case edidChanged = "edid-changed"
+    /// The monitor went away, and the daemon waits for the grace (`disconnect_grace`) before it
+    /// handles that: followed by `disconnected` if it does not come back, by nothing if it does.
+    case disconnectPending = "disconnect-pending"
+  }
+
+  public var kind: Kind
   /// The head as it is now (as it was, for a disconnect of a head that is no longer listed).
   public var head: Head
   /// The area it covers now, nil when it is off (and for a head no longer listed).
@@ -11,7 +28,7 @@ public struct HeadEvent: Hashable, Sendable {
   public var graceSeconds: Double?
 
   public init(
-    kind: TopologyEventKind, head: Head, rect: Rect? = nil, mode: HeadMode? = nil, graceSeconds: Double? = nil
+    kind: Kind, head: Head, rect: Rect? = nil, mode: HeadMode? = nil, graceSeconds: Double? = nil
   ) {
     self.kind = kind
     self.head = head
@@ -21,7 +38,7 @@ public struct HeadEvent: Hashable, Sendable {
   }
 
   /// An event about `head` with what it shows now: its area and mode while it is lit.
-  public init(_ kind: TopologyEventKind, showing head: Head) {
+  public init(_ kind: Kind, showing head: Head) {
     self.init(kind: kind, head: head, rect: head.rect, mode: head.shownMode)
   }
 }

@@ -25,7 +25,7 @@ enum TopologyDiff {
     of output: Output, before: Output?, old: Topology, new: Topology
   ) -> [TopologyEvent] {
     let was = before?.isConnected ?? false
-    let event = { (kind: TopologyEventKind) in
+    let event = { (kind: HeadEvent.Kind) in
       TopologyEvent(
         kind: kind, output: output, geometry: new.geometry(of: output),
         mode: new.currentMode(of: output))

@@ -6,7 +6,7 @@ import DisplayX11
 /// One change between two RandR snapshots (`TopologyDiff`), with the output's new state: the
 /// RandR-shaped reference `HeadEvent` is pinned against.
 struct TopologyEvent: Hashable, Sendable {
-  var kind: TopologyEventKind
+  var kind: HeadEvent.Kind
   /// The output as it is now (as it was, for a disconnect from a vanished output).
   var output: Output
   /// Its geometry now, nil when it has no active CRTC.
@@ -17,7 +17,7 @@ struct TopologyEvent: Hashable, Sendable {
   var graceSeconds: Double?
 
   init(
-    kind: TopologyEventKind, output: Output, geometry: Rect? = nil, mode: Mode? = nil, graceSeconds: Double? = nil
+    kind: HeadEvent.Kind, output: Output, geometry: Rect? = nil, mode: Mode? = nil, graceSeconds: Double? = nil
   ) {
     self.kind = kind
     self.output = output

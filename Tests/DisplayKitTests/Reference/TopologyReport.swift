@@ -7,7 +7,7 @@ import DisplayX11
 
 // `outputs` and `modes` over RandR's topology: the RandR-shaped reference the heads' reports
 // are pinned against byte for byte.
-extension TopologyReport {
+extension HeadReport {
   /// `outputs --json` of a topology, the shape the heads' report keeps byte for byte.
   static func outputsJSON(_ topology: Topology) -> JSON {
     .object([

@@ -6,7 +6,7 @@ import DisplaySupport
 /// The text of `displayd outputs` and `displayd modes` made from heads: each line what the
 /// topology the heads report prints, with the server's mode ids, names and timed refresh
 /// where the backend states them (RandR) and the bridge's where it does not (wlroots).
-extension TopologyReport {
+extension HeadReport {
   /// `outputs`: the screen's line, then one line a head.
   public static func outputsText(_ snapshot: HeadSnapshot) -> String {
     let s = snapshot.screen ?? snapshot.litBounds
@@ -56,7 +56,7 @@ extension TopologyReport {
     // The ids and the preferred ones once a head, not once a mode: a server may list tens
     // of thousands.
     let (order, ids) = HeadWireIDs.modeIDs(head)
-    let preferredIDs = TopologyReport.preferredIDs(head)
+    let preferredIDs = preferredIDs(head)
     for index in order {
       let mode = WireMode(head, index, ids: ids)
       let mark = (shows(head, index) ? "*" : " ") + (preferred(head, index, preferredIDs) ? "+" : " ")
