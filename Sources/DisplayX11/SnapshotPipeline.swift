@@ -263,7 +263,7 @@ private struct RandRResources {
       var mode = Mode(
         id: id, name: name.count == length ? String(decoding: name, as: UTF8.self) : "\(width)x\(height)",
         width: width, height: height, dotClock: UInt64(r.u32(m + 8)), hTotal: Int(r.u16(m + 16)),
-        vTotal: Int(r.u16(m + 24)), flags: ModeFlags(rawValue: UInt(r.u32(m + 28))))
+        vTotal: Int(r.u16(m + 24)), flags: ModeFlags(xBits: UInt(r.u32(m + 28))))
       (mode.hSyncStart, mode.hSyncEnd) = (Int(r.u16(m + 12)), Int(r.u16(m + 14)))
       (mode.vSyncStart, mode.vSyncEnd) = (Int(r.u16(m + 20)), Int(r.u16(m + 22)))
       modes[id] = mode
