@@ -90,7 +90,7 @@ public final class RandROutputManager: OutputManager {
     let (modes, shown) = headModes(output, topology, showing: crtc?.mode)
     var head = Head(
       name: output.name, edid: output.edid, mmWidth: output.mmWidth, mmHeight: output.mmHeight,
-      connected: output.isConnected, enabled: crtc != nil, modes: modes, scaledArea: .randr,
+      connected: output.isConnected, enabled: crtc != nil, modes: modes, scaledArea: .fixedPoint,
       isInternalPanel: output.isInternalPanel, nonDesktop: output.nonDesktop,
       capabilities: capabilities(output, topology))
     head.serverID = UInt64(exactly: output.id.rawValue)

@@ -64,7 +64,7 @@ extension DeskLayout {
     }
     let dark = refusal.unlit.subtracting(unlit)
     if !dark.isEmpty {
-      for head in dark.sorted() { log.warning("\(PlanWarning.noCrtc(output: head, leftOff: false))") }
+      for head in dark.sorted() { log.warning("\(PlanWarning.cannotLight(output: head, leftOff: false))") }
       unlit.formUnion(dark)
       return true
     }
