@@ -6,7 +6,7 @@ public enum TopologyEventKind: String, Hashable, Sendable, CaseIterable {
   case disconnected
   /// The output's mode, position, size or rotation changed (including being turned on or off).
   case modeChanged = "mode-changed"
-  /// A different output is now the main (or RandR primary) output.
+  /// A different output is now the main (or the X server's primary) output.
   case primaryChanged = "primary-changed"
   /// The output's EDID property changed: another monitor, or one whose identity was set.
   case edidChanged = "edid-changed"
