@@ -238,7 +238,7 @@ public final class RandROutputManager: OutputManager {
   /// transform or a rotation, the rest in the applier's words.
   static func result(_ outcome: ApplyOutcome, _ planned: PlannedConfiguration) -> ApplyResult {
     if outcome.stale { return .stale }
-    var problems: [ApplyRefusal.Problem] = planned.names(of: outcome.transformRefused).map { .transform(head: $0) }
+    var problems: [ApplyRefusal.Problem] = planned.names(of: outcome.transformRefused).map { .crtcRefusedTransform($0) }
     let rotations = planned.names(of: outcome.rotationRefused)
     // The applier's words for each head ("HDMI-1: its CRTC cannot rotate left"), where it said.
     let said = (outcome.refused ?? "").split(separator: "; ")

@@ -11,9 +11,11 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
     /// The head lists no mode at all, and none was asked.
     case noModes(head: String)
     /// Nothing can drive the head (X: nothing free to light it); the daemon leaves it dark.
-    case cannotLight(head: String)
-    /// The head cannot be scaled (X: a scale transform refused, now or before).
-    case transform(head: String)
+    /// `reason` in the backend's words, naming the head.
+    case cannotLight(head: String, reason: String)
+    /// The head cannot be scaled (X: a scale transform refused, now or before); `reason` in
+    /// the backend's words, said after the head's name.
+    case transform(head: String, reason: String)
     /// The head cannot be turned or flipped as asked; `reason` in the backend's words
     /// (X: what the head can do instead).
     case rotation(head: String, reason: String)
@@ -35,8 +37,8 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
       case .unknownHead(let name, let known): return "no head \(name) (the server has \(known.joined(separator: ", ")))"
       case .noMode(let head, let width, let height): return "\(head) has no mode \(width)x\(height)"
       case .noModes(let head): return "\(head) lists no mode"
-      case .cannotLight(let head): return PlanWarning.cannotLight(output: head, leftOff: false).description
-      case .transform(let head): return "\(head): its CRTC refused a transform (RRSetCrtcTransform)"
+      case .cannotLight(_, let reason): return "\(reason); left dark"
+      case .transform(let head, let reason): return "\(head): \(reason)"
       case .rotation(let head, let reason): return "\(head): \(reason)"
       case .screenTooLarge(let width, let height, let maxWidth, let maxHeight):
         return "it needs a \(width)x\(height) screen, more than the server's maximum \(maxWidth)x\(maxHeight)"
@@ -50,7 +52,7 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
     /// The head it is about, if it is about one.
     public var head: String? {
       switch self {
-      case .noMode(let head, _, _), .noModes(let head), .cannotLight(let head), .transform(let head),
+      case .noMode(let head, _, _), .noModes(let head), .cannotLight(let head, _), .transform(let head, _),
         .rotation(let head, _), .invalid(let head, _):
         return head
       case .unknownHead(let name, _): return name
@@ -68,10 +70,9 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
     self.notRestored = notRestored
   }
 
-  /// A refusal said in one sentence, with the heads whose scaling was refused.
-  public init(reason: String, transformRefused: Set<String> = [], notRestored: [String] = []) {
-    self.init(
-      problems: [.failed(reason)] + transformRefused.sorted().map { .transform(head: $0) }, notRestored: notRestored)
+  /// A refusal said in one sentence.
+  public init(reason: String, notRestored: [String] = []) {
+    self.init(problems: [.failed(reason)], notRestored: notRestored)
   }
 
   /// Every problem, in order, joined as one log line.
@@ -79,7 +80,7 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
 
   /// Heads that cannot be scaled (X: a scale transform refused).
   public var transformRefused: Set<String> {
-    Set(problems.compactMap { if case .transform(let head) = $0 { head } else { nil } })
+    Set(problems.compactMap { if case .transform(let head, _) = $0 { head } else { nil } })
   }
 
   /// Heads that cannot be turned or flipped as asked.
@@ -89,7 +90,7 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
 
   /// Heads nothing can drive.
   public var unlit: Set<String> {
-    Set(problems.compactMap { if case .cannotLight(let head) = $0 { head } else { nil } })
+    Set(problems.compactMap { if case .cannotLight(let head, _) = $0 { head } else { nil } })
   }
 }
 
