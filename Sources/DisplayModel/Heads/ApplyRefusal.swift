@@ -17,7 +17,7 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
     /// the backend's words, said after the head's name.
     case transform(head: String, reason: String)
     /// The head cannot be turned or flipped as asked; `reason` in the backend's words
-    /// (X: what the head can do instead).
+    /// (X: the turn asked and the turns the head can do).
     case rotation(head: String, reason: String)
     /// The heads need a larger desk than the server has (X: its maximum screen within
     /// X's 16-bit coordinates).
