@@ -57,12 +57,9 @@ public enum CheckReport {
   static func layout(_ change: HeadConfiguration?, _ plan: HeadPlan, _ head: Head) -> String {
     var words: [String] = []
     if let change {
-      let r = Rotation(change.transform, change.spelling)
-      if r != .normal {
-        if r.name != "normal" { words.append("rotate \(r.name)") }
-        let reflect = [r.contains(.reflectX) ? "x" : "", r.contains(.reflectY) ? "y" : ""].joined()
-        if !reflect.isEmpty { words.append("reflect \(reflect)") }
-      }
+      let (rotate, reflect) = change.transform.words(change.spelling)
+      if rotate != .normal { words.append("rotate \(rotate.rawValue)") }
+      if reflect != .none { words.append("reflect \(reflect.rawValue)") }
       // The scale as RandR's 16.16 matrix holds it (`xrandr --scale` truncates): what the
       // desk shows, on either backend.
       let fixed = { (s: Double) in Int(exactly: (s * 65536).rounded(.towardZero)) ?? 65536 }

@@ -23,8 +23,8 @@ extension HeadReport {
     if snapshot.mainHead?.name == head.name { words.append("main") }
     if let rect = head.rect {
       words.append(rect.description)
-      let rotation = Rotation(head.transform, head.spelling).name
-      if rotation != "normal" { words.append(rotation) }
+      let rotate = head.transform.words(head.spelling).rotate
+      if rotate != .normal { words.append(rotate.rawValue) }
       if let index = head.currentMode, head.modes.indices.contains(index) {
         words.append(WireMode(head, index).label)
       }

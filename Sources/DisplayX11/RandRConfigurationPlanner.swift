@@ -139,7 +139,7 @@ struct RandRConfigurationPlanner {
   /// The change lighting `entry` on `crtc`, or the problems that keep it dark.
   private func light(_ entry: Entry, on crtc: Crtc?, _ work: inout Work) {
     let (output, head) = (entry.output, entry.head)
-    guard let crtc else { return work.problems.append(.cannotLight(head: output.name)) }
+    guard let crtc else { return work.problems.append(.noFreeCrtc(output.name)) }
     guard let mode = mode(output, head.mode, &work.problems) else { return }
     guard let rotation = RandRHeadValues.rotation(head.transform, allowed: crtc.rotations, spelling: head.spelling)
     else {
@@ -201,7 +201,7 @@ struct RandRConfigurationPlanner {
       return nil
     }
     if (sx, sy) != (1, 1) && refusing.contains(crtc.id) {
-      problems.append(.transform(head: name))
+      problems.append(.crtcRefusedTransform(name))
       return nil
     }
     let transform = RandRHeadValues.crtcTransform(scaleX: sx, scaleY: sy, filter: head.scaleFilter)

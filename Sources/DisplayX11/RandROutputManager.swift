@@ -90,7 +90,7 @@ public final class RandROutputManager: OutputManager {
     let (modes, shown) = headModes(output, topology, showing: crtc?.mode)
     var head = Head(
       name: output.name, edid: output.edid, mmWidth: output.mmWidth, mmHeight: output.mmHeight,
-      connected: output.isConnected, enabled: crtc != nil, modes: modes, scaledArea: .randr,
+      connected: output.isConnected, enabled: crtc != nil, modes: modes, scaledArea: .fixedPoint,
       isInternalPanel: output.isInternalPanel, nonDesktop: output.nonDesktop,
       capabilities: capabilities(output, topology))
     head.serverID = UInt64(exactly: output.id.rawValue)
@@ -238,7 +238,7 @@ public final class RandROutputManager: OutputManager {
   /// transform or a rotation, the rest in the applier's words.
   static func result(_ outcome: ApplyOutcome, _ planned: PlannedConfiguration) -> ApplyResult {
     if outcome.stale { return .stale }
-    var problems: [ApplyRefusal.Problem] = planned.names(of: outcome.transformRefused).map { .transform(head: $0) }
+    var problems: [ApplyRefusal.Problem] = planned.names(of: outcome.transformRefused).map { .crtcRefusedTransform($0) }
     let rotations = planned.names(of: outcome.rotationRefused)
     // The applier's words for each head ("HDMI-1: its CRTC cannot rotate left"), where it said.
     let said = (outcome.refused ?? "").split(separator: "; ")

@@ -64,8 +64,8 @@ extension XConnection {
 }
 
 /// A rotation set in xrandr's words: "left, reflect x".
-func rotationWords(_ rotation: DisplayModel.Rotation) -> String {
-  let names: [(DisplayModel.Rotation, String)] = [
+func rotationWords(_ rotation: Rotation) -> String {
+  let names: [(Rotation, String)] = [
     (.normal, "normal"), (.left, "left"), (.inverted, "inverted"), (.right, "right"), (.reflectX, "reflect x"),
     (.reflectY, "reflect y"),
   ]

@@ -26,7 +26,7 @@ extension XConnection {
       info.vTotal = UInt32(clamping: mode.vTotal)
       info.name = UnsafeMutablePointer(mutating: name)
       info.nameLength = UInt32(clamping: mode.name.utf8.count)
-      info.modeFlags = XRRModeFlags(mode.flags.rawValue)
+      info.modeFlags = XRRModeFlags(mode.flags.xBits)
       return XRRCreateMode(display, root, &info)
     }
     if let error = modeRequestError(since: first) { return .failure(ModeRequestError(text: error)) }
@@ -82,7 +82,7 @@ extension XConnection {
       var mode = Mode(
         id: ModeID(rawValue: UInt(m.id)), name: name, width: Int(m.width), height: Int(m.height),
         dotClock: UInt64(m.dotClock), hTotal: Int(m.hTotal), vTotal: Int(m.vTotal),
-        flags: ModeFlags(rawValue: UInt(m.modeFlags)))
+        flags: ModeFlags(xBits: UInt(m.modeFlags)))
       (mode.hSyncStart, mode.hSyncEnd) = (Int(m.hSyncStart), Int(m.hSyncEnd))
       (mode.vSyncStart, mode.vSyncEnd) = (Int(m.vSyncStart), Int(m.vSyncEnd))
       return mode

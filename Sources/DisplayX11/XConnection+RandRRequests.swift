@@ -11,7 +11,7 @@ extension XConnection {
 
   /// One `XRRSetCrtcConfig`, quoting the config timestamp of `resources`.
   func setCrtc(
-    _ crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: DisplayModel.Rotation, outputs: [OutputID],
+    _ crtc: CrtcID, mode: ModeID?, x: Int, y: Int, rotation: Rotation, outputs: [OutputID],
     _ resources: ScreenResources
   ) -> CrtcStatus {
     guard let res = resources.pointer else { return .failed("no screen resources") }
@@ -77,7 +77,7 @@ extension XConnection {
     let c = info.pointee
     return CrtcState(
       mode: c.mode == 0 ? nil : ModeID(rawValue: UInt(c.mode)), x: Int(c.x), y: Int(c.y),
-      rotation: DisplayModel.Rotation(rawValue: UInt16(truncatingIfNeeded: c.rotation)),
+      rotation: Rotation(rawValue: UInt16(truncatingIfNeeded: c.rotation)),
       outputs: Set(buffer(c.outputs, c.noutput).map { OutputID(rawValue: UInt($0)) }))
   }
 
@@ -120,10 +120,10 @@ struct CrtcState: Equatable {
   var mode: ModeID?
   var x: Int
   var y: Int
-  var rotation: DisplayModel.Rotation
+  var rotation: Rotation
   var outputs: Set<OutputID>
 
-  init(mode: ModeID?, x: Int, y: Int, rotation: DisplayModel.Rotation, outputs: Set<OutputID>) {
+  init(mode: ModeID?, x: Int, y: Int, rotation: Rotation, outputs: Set<OutputID>) {
     self.mode = mode
     self.x = mode == nil ? 0 : x
     self.y = mode == nil ? 0 : y

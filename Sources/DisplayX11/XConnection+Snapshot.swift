@@ -169,10 +169,10 @@ extension XConnection {
     let outputs = Int(r.u16(28))
     return Crtc(
       id: id, x: Int(r.i16(12)), y: Int(r.i16(14)), width: Int(r.u16(16)), height: Int(r.u16(18)),
-      mode: mode == 0 ? nil : ModeID(rawValue: UInt(mode)), rotation: DisplayModel.Rotation(rawValue: r.u16(24)),
+      mode: mode == 0 ? nil : ModeID(rawValue: UInt(mode)), rotation: Rotation(rawValue: r.u16(24)),
       outputs: r.u32s(32, outputs).map { OutputID(rawValue: UInt($0)) },
       possibleOutputs: r.u32s(32 + outputs * 4, Int(r.u16(30))).map { OutputID(rawValue: UInt($0)) },
-      rotations: DisplayModel.Rotation(rawValue: r.u16(26)))
+      rotations: Rotation(rawValue: r.u16(26)))
   }
 
   private func output(_ id: OutputID, _ r: XReply) -> Output {
@@ -263,7 +263,7 @@ private struct RandRResources {
       var mode = Mode(
         id: id, name: name.count == length ? String(decoding: name, as: UTF8.self) : "\(width)x\(height)",
         width: width, height: height, dotClock: UInt64(r.u32(m + 8)), hTotal: Int(r.u16(m + 16)),
-        vTotal: Int(r.u16(m + 24)), flags: ModeFlags(rawValue: UInt(r.u32(m + 28))))
+        vTotal: Int(r.u16(m + 24)), flags: ModeFlags(xBits: UInt(r.u32(m + 28))))
       (mode.hSyncStart, mode.hSyncEnd) = (Int(r.u16(m + 12)), Int(r.u16(m + 14)))
       (mode.vSyncStart, mode.vSyncEnd) = (Int(r.u16(m + 20)), Int(r.u16(m + 22)))
       modes[id] = mode

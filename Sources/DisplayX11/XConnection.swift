@@ -86,7 +86,7 @@ public final class XConnection {
     _ = lostDisplays.withLock { $0.remove(address(display)) }
     guard let version = Self.randr(display) else {
       XCloseDisplay(display)
-      throw .randrMissing(display: shown, required: "1.2")
+      throw .extensionMissing(display: shown, lacking: "RandR 1.2")
     }
     self.display = display
     self.name = String(cString: XDisplayString(display))

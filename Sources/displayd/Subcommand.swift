@@ -102,7 +102,7 @@ func dispatch(_ argv: [String], commands: [CommandEntry]) -> Int32 {
   } catch let error as DisplayError {
     printError(error.description)
     switch error {
-    case .cannotOpen, .randrMissing, .compositor, .noDisplayServer: return ExitStatus.unavailable.rawValue
+    case .cannotOpen, .extensionMissing, .compositor, .noDisplayServer: return ExitStatus.unavailable.rawValue
     default: return ExitStatus.failure.rawValue
     }
   } catch {

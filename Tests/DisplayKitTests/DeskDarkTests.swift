@@ -21,7 +21,7 @@ import Testing
     let random = HeadSnapshot(topology: RandomDesk.topology(&r))
     var draw = DeskDraw(seed: seed)
     let drawn = HeadSnapshot(topology: try draw.desk().0)
-    var wayland = HeadDeskDraw(seed: seed, scaledArea: seed % 2 == 0 ? .logical : .randr)
+    var wayland = HeadDeskDraw(seed: seed, scaledArea: seed % 2 == 0 ? .logical : .fixedPoint)
     let heads = try wayland.desk().0
     let said = { (heads: HeadSnapshot) in DeskLayout.isDark(heads) ? "dark" : "lit" }
     return "random \(said(random)), drawn \(said(drawn)), wayland \(said(heads))"

@@ -62,8 +62,8 @@ enum ExtrasDeskDraw {
       guard let mode = t.crtcs[c].mode.flatMap({ t.modes[$0] }) else { continue }
       let scale = r.pick([0.5, 0.7, 1.5, 2])
       guard let fixed = FixedTransform(RandRHeadValues.crtcTransform(scale: scale, filter: .bilinear)),
-        let quantized = HeadTransform.quantized(scale, ScaleQuantum.randr),
-        let size = ScaledArea.randr.size(
+        let quantized = HeadTransform.quantized(scale, ScaleQuantum.fixedPoint),
+        let size = ScaledArea.fixedPoint.size(
           width: mode.width, height: mode.height, transform: t.crtcs[c].rotation.transform, scale: quantized)
       else { continue }
       t.crtcs[c].transform = CrtcTransform(fixed)

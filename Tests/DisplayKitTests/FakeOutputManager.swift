@@ -194,7 +194,7 @@ extension FakeOutputManager {
       return .failure(ApplyRefusal(reason: "\(head.name) cannot show the transform \(wanted.transform)"))
     }
     guard wanted.scale == 1 || head.capabilities.scaling else {
-      return .failure(ApplyRefusal(reason: "\(head.name) cannot scale", transformRefused: [head.name]))
+      return .failure(ApplyRefusal(problems: [.failed("\(head.name) cannot scale"), .crtcRefusedTransform(head.name)]))
     }
     guard wanted.scale.isFinite, wanted.scale > 0 else {
       return .failure(ApplyRefusal(reason: "\(head.name): scale \(wanted.scale)"))

@@ -13,7 +13,7 @@ struct HeadDeskDraw {
   var rules: DeskDraw
   let scaledArea: ScaledArea
 
-  init(seed: UInt64, scaledArea: ScaledArea = .randr) {
+  init(seed: UInt64, scaledArea: ScaledArea = .fixedPoint) {
     random = SimRandom(seed: seed)
     rules = DeskDraw(seed: seed &* 0x9E37_79B9)
     self.scaledArea = scaledArea

@@ -180,7 +180,7 @@ import Testing
   @Test func aHeadTheLayoutMovesKeepsItsScaleAndSpellingThroughTheBridge() throws {
     let main = Head(
       name: "eDP-1", enabled: true, modes: [Self.full], currentMode: 0, transform: .rotated180,
-      spelling: .reflectedY, scale: 0.5, scaledArea: .randr, isInternalPanel: true,
+      spelling: .reflectedY, scale: 0.5, scaledArea: .fixedPoint, isInternalPanel: true,
       capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
     let snapshot = HeadSnapshot(heads: [main, Head(name: "HDMI-1", modes: [Self.full])], primary: "eDP-1")
     var t = Topology(heads: snapshot)

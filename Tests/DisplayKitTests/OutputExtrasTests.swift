@@ -2,6 +2,7 @@ import DisplayKit
 import DisplayModel
 import DisplayRender
 import DisplaySupport
+import DisplayX11
 import Foundation
 import Testing
 
@@ -101,7 +102,9 @@ import Testing
   /// XInput documentation gives them.
   @Test func aWholeScreenOutputGetsTheRotationAlone() {
     let rect = Rect(x: 0, y: 0, width: 1024, height: 768)
-    let m = { (r: Rotation) in TouchMatrix.matrix(rect: rect, rotation: r, screenWidth: 1024, screenHeight: 768) }
+    let m = { (r: Rotation) in
+      TouchMatrix.matrix(rect: rect, transform: r.transform, spelling: r.spelling, screenWidth: 1024, screenHeight: 768)
+    }
     #expect(Self.close(m(.normal), [1, 0, 0, 0, 1, 0, 0, 0, 1]))
     #expect(Self.close(m(.left), [0, -1, 1, 1, 0, 0, 0, 0, 1]))
     #expect(Self.close(m(.inverted), [-1, 0, 1, 0, -1, 1, 0, 0, 1]))
@@ -113,10 +116,11 @@ import Testing
 
   @Test func anOutputRightOfMainGetsItsPartOfTheScreen() {
     let m = TouchMatrix.matrix(
-      rect: Rect(x: 2048, y: 0, width: 1024, height: 768), rotation: .normal, screenWidth: 3072, screenHeight: 1536)
+      rect: Rect(x: 2048, y: 0, width: 1024, height: 768), transform: .normal, screenWidth: 3072, screenHeight: 1536)
     #expect(Self.close(m, [1.0 / 3, 0, 2.0 / 3, 0, 0.5, 0, 0, 0, 1]))
     #expect(
-      TouchMatrix.matrix(rect: Rect(x: 0, y: 0, width: 1, height: 1), rotation: .left, screenWidth: 0, screenHeight: 0)
+      TouchMatrix.matrix(
+        rect: Rect(x: 0, y: 0, width: 1, height: 1), transform: .rotated90, screenWidth: 0, screenHeight: 0)
         == TouchMatrix.identity, "no screen, no division")
   }
 
@@ -186,11 +190,11 @@ import Testing
     let bounded = OutputExtrasPlan.touch([(right, extras)], devices: [device], heads: heads).mappings
     let rect = Rect(x: 1024, y: 0, width: 768, height: 1024)
     #expect(bounded.map(\.rect) == [rect])
-    let expected = TouchMatrix.matrix(rect: rect, rotation: .left, screenWidth: 1792, screenHeight: 1024)
+    let expected = TouchMatrix.matrix(rect: rect, transform: .rotated90, screenWidth: 1792, screenHeight: 1024)
     #expect(bounded.first.map { Self.close($0.matrix, expected) } == true)
     heads.screen = ScreenSize(width: 4000, height: 2000, minWidth: 0, minHeight: 0, maxWidth: 0, maxHeight: 0)
     let onScreen = OutputExtrasPlan.touch([(right, extras)], devices: [device], heads: heads).mappings
-    let wide = TouchMatrix.matrix(rect: rect, rotation: .left, screenWidth: 4000, screenHeight: 2000)
+    let wide = TouchMatrix.matrix(rect: rect, transform: .rotated90, screenWidth: 4000, screenHeight: 2000)
     #expect(onScreen.first.map { Self.close($0.matrix, wide) } == true)
     let dark = OutputExtrasPlan.touch([(Head(name: "C"), extras)], devices: [device], heads: heads)
     #expect(dark.mappings.isEmpty && dark.unmatched.isEmpty, "a dark head maps nothing, the glob did match")

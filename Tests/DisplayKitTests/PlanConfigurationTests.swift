@@ -84,7 +84,8 @@ struct PlanConfigurationTests {
     #expect(applied.applied.count == 1 && applied.errors.isEmpty && !applied.stale)
     #expect(OutputManagerLayout.outcome(.stale, ApplyReport(), plan, t, refusedBy: server).stale)
     let refused = OutputManagerLayout.outcome(
-      .refused(ApplyRefusal(reason: "failed", transformRefused: ["B"], notRestored: ["A"])), ApplyReport(), plan, t,
+      .refused(ApplyRefusal(problems: [.failed("failed"), .crtcRefusedTransform("B")], notRestored: ["A"])),
+      ApplyReport(), plan, t,
       refusedBy: server)
     #expect(refused.applied.isEmpty && !refused.errors.isEmpty)
     // Every problem of the refusal is in the one line, the refused transform too.

@@ -1,6 +1,7 @@
 import DisplayKit
 import DisplayModel
 import DisplaySupport
+import DisplayX11
 import Testing
 
 /// `profiles`, `panel`, `defaults.lid_closed` and the per-output layout keys: read strictly,

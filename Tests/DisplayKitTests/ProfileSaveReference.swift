@@ -54,7 +54,7 @@ extension ProfileSave {
   /// Mode, position, rotation, reflection and scale of a lit output.
   static func layout(_ output: Output, _ crtc: Crtc, _ mode: Mode, _ t: Topology) -> [String] {
     var fields = modeFields(mode, output, t) + ["position: " + quoted("\(crtc.x),\(crtc.y)")]
-    fields += rotationFields(crtc.rotation)
+    fields += rotationFields(crtc.rotation.transform, crtc.rotation.spelling)
     if let s = uniformScale(crtc.transform.matrix) {
       if ProfileOutput.scales.contains(s) { fields.append("scale: \(s)") }
       return fields

@@ -31,7 +31,7 @@ import Testing
     let t = try Self.desk(scale: scale, extent: (width, height))
     let head = try #require(RandROutputManager(server: FakeRandRServer(t)).snapshot(t).head(named: "eDP-1"))
     // The 16.16 value itself, not one the extent suggests (1708 / 1366 is 1.25036...).
-    #expect(head.scale == HeadTransform.quantized(scale, ScaleQuantum.randr))
+    #expect(head.scale == HeadTransform.quantized(scale, ScaleQuantum.fixedPoint))
     #expect(head.rect == t.crtcs[0].rect)
     #expect(Topology(heads: HeadSnapshot(heads: [head])).crtcs[0].rect == t.crtcs[0].rect)
   }
@@ -44,16 +44,16 @@ import Testing
         scaledArea: rounding
       ).rect
     }
-    #expect(area(0.7, .randr) == Rect(x: 0, y: 0, width: 957, height: 538))
-    #expect(area(0.7, .randr, .rotated90) == Rect(x: 0, y: 0, width: 538, height: 957))
+    #expect(area(0.7, .fixedPoint) == Rect(x: 0, y: 0, width: 957, height: 538))
+    #expect(area(0.7, .fixedPoint, .rotated90) == Rect(x: 0, y: 0, width: 538, height: 957))
     // wlroots' logical scale 1.5 (the config's 2/3): 910.67 x 512, rounded down.
     #expect(area(1 / 1.5, .logical) == Rect(x: 0, y: 0, width: 910, height: 512))
     #expect(area(1 / 1.75, .logical, .rotated270) == Rect(x: 0, y: 0, width: 438, height: 780))
     // No area for a scale no backend has; a head given one reads it as 1, as the backends do.
     for bad in [0, -1, .nan, .infinity] as [Double] {
-      #expect(ScaledArea.randr.size(width: 1366, height: 768, transform: .normal, scale: bad) == nil)
+      #expect(ScaledArea.fixedPoint.size(width: 1366, height: 768, transform: .normal, scale: bad) == nil)
       #expect(ScaledArea.logical.size(width: 1366, height: 768, transform: .normal, scale: bad) == nil)
-      #expect(area(bad, .randr) == Rect(x: 0, y: 0, width: 1366, height: 768))
+      #expect(area(bad, .fixedPoint) == Rect(x: 0, y: 0, width: 1366, height: 768))
     }
   }
 

@@ -10,6 +10,18 @@ import Testing
   typealias B = TopologyBuilder
   typealias V = RandRHeadValues
 
+  /// The model's mode flags carry every flag the X protocol names, each to its bit and back;
+  /// a bit X does not define is dropped.
+  @Test func modeFlagsMapToTheXBitsAndBack() {
+    for bit in 0..<14 {
+      let x = UInt(1) << bit
+      #expect(ModeFlags(xBits: x).xBits == x && ModeFlags(xBits: x) != [], "\(x)")
+    }
+    #expect(ModeFlags(xBits: 0x10) == .interlace && ModeFlags(xBits: 0x20) == .doubleScan)
+    #expect(ModeFlags([.hSyncNegative, .vSyncPositive]).xBits == 0x6)
+    #expect(ModeFlags(xBits: 0x4000) == [])
+  }
+
   @Test func refreshIsTheDotClockOverTheTotalsInRoundedMilliHertz() {
     #expect(V.refreshMilliHz(B.m768) == 60004, "65 MHz / (1344 x 806) = 60.0038 Hz")
     #expect(V.refreshMilliHz(B.m1080) == 60000)

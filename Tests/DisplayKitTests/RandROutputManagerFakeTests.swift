@@ -151,9 +151,10 @@ final class FakeRandRServer: RandRServer {
       return
     }
     #expect(server.sent.first?.changes.first?.transform.matrix == [1.5, 0, 0, 0, 0.75, 0, 0, 0, 1])
-    #expect(refusal.problems == [.transform(head: "eDP-1")])
+    #expect(refusal.problems == [.crtcRefusedTransform("eDP-1")])
     #expect(refusal.reason == "eDP-1: its CRTC refused a transform (RRSetCrtcTransform)", "the daemon's words")
-    #expect(try manager.test(configuration(t, [head])) == .refused(ApplyRefusal(problems: [.transform(head: "eDP-1")])))
+    #expect(
+      try manager.test(configuration(t, [head])) == .refused(ApplyRefusal(problems: [.crtcRefusedTransform("eDP-1")])))
     #expect(try manager.heads(probe: false).head(named: "eDP-1")?.capabilities.scaling == false)
   }
 
@@ -189,7 +190,7 @@ final class FakeRandRServer: RandRServer {
     }
     #expect(
       refusal.problems == [
-        .rotation(head: "eDP-1", reason: "its CRTC cannot do right, only normal"), .cannotLight(head: "HDMI-1"),
+        .rotation(head: "eDP-1", reason: "its CRTC cannot do right, only normal"), .noFreeCrtc("HDMI-1"),
       ])
     #expect(refusal.problems.map(\.description).contains("no free CRTC can drive HDMI-1; left dark"))
     #expect(refusal.rotationRefused == ["eDP-1"] && refusal.unlit == ["HDMI-1"])

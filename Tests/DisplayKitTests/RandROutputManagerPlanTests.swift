@@ -80,7 +80,7 @@ extension XServerTests {
         Issue.record("applied")
         return
       }
-      #expect(refusal.problems.contains(.transform(head: "DUMMY0")), "\(refusal)")
+      #expect(refusal.problems.contains(.crtcRefusedTransform("DUMMY0")), "\(refusal)")
       #expect(refusal.notRestored.isEmpty)
       #expect(Layout(try B.snapshot(server)) == layout)
     }

@@ -47,7 +47,7 @@ extension HeadSnapshot {
       return head
     }
     head.capabilities = capabilities(output, topology, noTransform: noTransform)
-    head.scaledArea = .randr
+    head.scaledArea = .fixedPoint
     guard let crtc else { return head }
     head.currentMode = modes.firstIndex { $0.id == crtc.mode }
     (head.x, head.y) = (crtc.x, crtc.y)

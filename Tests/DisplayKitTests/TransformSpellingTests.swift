@@ -35,6 +35,19 @@ import Testing
     #expect(plain.spelling == .turned && y.spelling == .reflectedY)
   }
 
+  /// A transform's words in either spelling ask for that transform in that spelling again,
+  /// and are the words of the X bits that spell it so.
+  @Test func theWordsOfATransformAskForItAgainAndSayItsBits() {
+    for transform in HeadTransform.allCases {
+      for spelling in TransformSpelling.allCases {
+        let (rotate, reflect) = transform.words(spelling)
+        let asked = HeadTransform.requested(rotate, reflect)
+        #expect(asked.transform == transform && asked.spelling == spelling, "\(transform) \(spelling)")
+        #expect(rotate.rotation.union(reflect.rotation) == Rotation(transform, spelling), "\(transform) \(spelling)")
+      }
+    }
+  }
+
   @Test func everyCombinationRoundTripsThroughItsTransformAndSpelling() {
     for bits in Self.combinations {
       #expect(Rotation(bits.transform, bits.spelling) == bits, "\(bits.rawValue)")
@@ -47,7 +60,9 @@ import Testing
   /// spellings of a transform map a panel alike, and the eight transforms map it eight ways.
   @Test func bothSpellingsOfATransformMapATouchPanelAlike() {
     let rect = Rect(x: 0, y: 0, width: 1024, height: 768)
-    let matrix = { (r: Rotation) in TouchMatrix.matrix(rect: rect, rotation: r, screenWidth: 1024, screenHeight: 768) }
+    let matrix = { (r: Rotation) in
+      TouchMatrix.matrix(rect: rect, transform: r.transform, spelling: r.spelling, screenWidth: 1024, screenHeight: 768)
+    }
     for (transform, plain, y) in Self.spellings {
       #expect(matrix(plain) == matrix(y), "\(transform)")
     }
@@ -123,13 +138,13 @@ import Testing
     #expect(reflected.changes.first?.rotation == [.normal, .reflectX, .reflectY] && reflected.warnings.isEmpty)
     let inverted = try plan("rotate: 'inverted'", on: t)
     #expect(inverted.changes.first?.rotation == .normal)
-    #expect(inverted.warnings == [.crtcCannot(output: "HDMI-1", .rotate(.inverted, can: ["normal"]))])
+    #expect(inverted.warnings == [.transformRefused(output: "HDMI-1", .rotate(.inverted, can: ["normal"]))])
   }
 
   @Test func aCrtcThatOnlyTurnsRefusesReflectXY() throws {
     let inverted = try plan("reflect: 'xy'", on: dark([.normal, .inverted]))
     #expect(inverted.changes.first?.rotation == .normal)
-    #expect(inverted.warnings == [.crtcCannot(output: "HDMI-1", .reflect("xy"))])
+    #expect(inverted.warnings == [.transformRefused(output: "HDMI-1", .reflect("xy"))])
   }
 
   @Test func aProfileEntrySetsTheSpellingItWrote() throws {

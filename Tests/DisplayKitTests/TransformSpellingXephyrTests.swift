@@ -1,4 +1,5 @@
 import DisplayKit
+import DisplayX11
 import Foundation
 import Testing
 import XRig

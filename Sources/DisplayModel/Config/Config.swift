@@ -179,9 +179,9 @@ public struct MonitorSettings: Hashable, Sendable {
   public var mirror = MirrorOptions()
   /// From a rule's `enabled`: false turns the output off.
   public var enabled = true
-  /// From a rule's `rotate` and `reflect`; nil when it gives neither (the CRTC's stays).
+  /// From a rule's `rotate` and `reflect`; nil when it gives neither (the head's stays).
   public var transform: HeadTransform?
-  /// How the rule spelled `transform` (RandR sets, and shows, the spelling written).
+  /// How the rule spelled `transform` (X sets, and shows, the spelling written).
   public var transformSpelling = TransformSpelling.turned
   /// From a rule's `scale` and `scale_filter`; nil when it gives none (the transform stays
   /// until the monitor is set anew).
@@ -244,7 +244,7 @@ public struct HookConfig: Hashable, Sendable {
 
 /// The daemon's configuration (`config.json5`).
 public struct Config: Hashable, Sendable {
-  /// The output to treat as main, overriding the RandR primary.
+  /// The output to treat as main, overriding the X server's primary.
   public var main: String?
   public var defaults = MonitorSettings()
   public var placeholder = PlaceholderStyle()

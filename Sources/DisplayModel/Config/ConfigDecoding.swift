@@ -49,7 +49,7 @@ extension KeyedDecodingContainer where K == AnyKey {
     return value
   }
 
-  /// `position` of a rule or `defaults`: a `PositionRequest`. `same-as` (RandR's clone) is a
+  /// `position` of a rule or `defaults`: a `PositionRequest`. `same-as` (xrandr's clone) is a
   /// profile entry's alone: here it is an error saying so, not a position ignored.
   func rulePosition() throws -> PositionRequest? {
     if let text = try? decodeIfPresent(String.self, forKey: AnyKey("position")), text.hasPrefix("same-as") {

@@ -4,7 +4,7 @@ let customModeKeys = ["custom", "reduced", "modeline"]
 extension KeyedDecodingContainer where K == AnyKey {
   /// `custom: true` (with `reduced`) for CVT timings of `mode`, or `modeline`; nil when none
   /// is given. Errors name the key: `reduced` without `custom`, `custom` without a size or
-  /// with timings RandR cannot carry, a modeline that is not one, or both at once.
+  /// with timings a mode cannot carry, a modeline that is not one, or both at once.
   func customMode(mode: ModeRequest?) throws -> CustomModeRequest? {
     let custom: Bool = try optional("custom") ?? false
     let reduced: Bool? = try optional("reduced")

@@ -102,7 +102,7 @@ public enum OutputExtrasPlan {
         if matching.isEmpty { unmatched.append(glob) }
         guard let rect = head.rect else { continue }
         let m = TouchMatrix.matrix(
-          rect: rect, rotation: Rotation(head.transform, head.spelling), screenWidth: screen.width,
+          rect: rect, transform: head.transform, spelling: head.spelling, screenWidth: screen.width,
           screenHeight: screen.height)
         for device in matching where !mappings.contains(where: { $0.device == device }) {
           mappings.append(TouchMapping(device: device, output: head.name, rect: rect, matrix: m))

@@ -1,4 +1,4 @@
-/// A value of a RandR output property as a config gives it: a string for an enum (atom)
+/// A value of an output property (on X) as a config gives it: a string for an enum (atom)
 /// property, an integer for an integer property.
 public enum PropertyValue: Hashable, Sendable, CustomStringConvertible {
   case text(String)
@@ -15,7 +15,7 @@ public enum PropertyValue: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// What a rule or profile entry asks of an output besides its layout: RandR output
+/// What a rule or profile entry asks of an output besides its layout: X output
 /// properties to set, and XInput devices (by name glob) to map onto it.
 public struct OutputExtras: Hashable, Sendable {
   /// Property name → value.

@@ -38,7 +38,7 @@ public struct MirrorGeometry: Hashable, Sendable {
     self.source = source
     self.width = width
     self.height = height
-    // A zero-size window or source (a CRTC mid-change) must not make an infinite transform.
+    // A zero-size window or source (a head mid-change) must not make an infinite transform.
     let sx = Double(max(1, width)) / Double(max(1, source.width))
     let sy = Double(max(1, height)) / Double(max(1, source.height))
     switch scale {

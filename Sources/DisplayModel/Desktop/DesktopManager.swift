@@ -14,7 +14,7 @@ public enum DesktopManager: String, Hashable, Sendable, CaseIterable {
   case kscreen
   case csdXrandr = "csd-xrandr"
   case msdXrandr = "msd-xrandr"
-  /// The Wayland compositor behind Xwayland: RandR there is read-only.
+  /// The Wayland compositor behind Xwayland: its X server's layout is read-only.
   case xwayland
 
   /// The desktop it belongs to.

@@ -1,10 +1,11 @@
 /// Derives hot-plug events from two head snapshots, with the kinds, order and rules of
-/// `TopologyDiff` (the tests' reference over RandR); pure, so it is tested without a server.
+/// `TopologyDiff` (the tests' reference over X's topology); pure, so it is tested without a
+/// server.
 ///
 /// Heads are matched by name (a connector keeps its name; the first of two that share one
 /// is taken). Events come in the order of the new snapshot's heads, disconnects of heads no
-/// longer listed next, a change of the main head last. Beside what RandR's bits say, a head
-/// says its identity without an EDID (a compositor's make, model and serial): a change of
+/// longer listed next, a change of the main head last. Beside what the X server's bits say, a
+/// head says its identity without an EDID (a compositor's make, model and serial): a change of
 /// it is an `edidChanged` too.
 public enum HeadDiff {
   public static func events(from old: HeadSnapshot, to new: HeadSnapshot) -> [HeadEvent] {
@@ -60,7 +61,7 @@ public enum HeadDiff {
     var interlaced: Bool
     var rect: Rect?
     var transform: HeadTransform
-    /// RandR keeps the bits a transform is spelled with, and says when they change.
+    /// X keeps the bits a transform is spelled with, and says when they change.
     var spelling: TransformSpelling
     var scale: Double
     var scaledArea: ScaledArea

@@ -10,14 +10,16 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
     case noMode(head: String, width: Int, height: Int)
     /// The head lists no mode at all, and none was asked.
     case noModes(head: String)
-    /// Nothing can drive the head (RandR: no free CRTC); the daemon leaves it dark.
-    case cannotLight(head: String)
-    /// The head cannot be scaled (RandR: its CRTC refused a transform, now or before).
-    case transform(head: String)
+    /// Nothing can drive the head (X: nothing free to light it); the daemon leaves it dark.
+    /// `reason` in the backend's words, naming the head.
+    case cannotLight(head: String, reason: String)
+    /// The head cannot be scaled (X: a scale transform refused, now or before); `reason` in
+    /// the backend's words, said after the head's name.
+    case transform(head: String, reason: String)
     /// The head cannot be turned or flipped as asked; `reason` in the backend's words
-    /// (RandR: "its CRTC cannot do left, only normal").
+    /// (X: the turn asked and the turns the head can do).
     case rotation(head: String, reason: String)
-    /// The heads need a larger desk than the server has (RandR: its maximum screen within
+    /// The heads need a larger desk than the server has (X: its maximum screen within
     /// X's 16-bit coordinates).
     case screenTooLarge(width: Int, height: Int, maxWidth: Int, maxHeight: Int)
     /// It would leave no connected head lit (never a dark desk).
@@ -35,8 +37,8 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
       case .unknownHead(let name, let known): return "no head \(name) (the server has \(known.joined(separator: ", ")))"
       case .noMode(let head, let width, let height): return "\(head) has no mode \(width)x\(height)"
       case .noModes(let head): return "\(head) lists no mode"
-      case .cannotLight(let head): return PlanWarning.noCrtc(output: head, leftOff: false).description
-      case .transform(let head): return "\(head): its CRTC refused a transform (RRSetCrtcTransform)"
+      case .cannotLight(_, let reason): return "\(reason); left dark"
+      case .transform(let head, let reason): return "\(head): \(reason)"
       case .rotation(let head, let reason): return "\(head): \(reason)"
       case .screenTooLarge(let width, let height, let maxWidth, let maxHeight):
         return "it needs a \(width)x\(height) screen, more than the server's maximum \(maxWidth)x\(maxHeight)"
@@ -50,7 +52,7 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
     /// The head it is about, if it is about one.
     public var head: String? {
       switch self {
-      case .noMode(let head, _, _), .noModes(let head), .cannotLight(let head), .transform(let head),
+      case .noMode(let head, _, _), .noModes(let head), .cannotLight(let head, _), .transform(let head, _),
         .rotation(let head, _), .invalid(let head, _):
         return head
       case .unknownHead(let name, _): return name
@@ -68,18 +70,17 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
     self.notRestored = notRestored
   }
 
-  /// A refusal said in one sentence, with the heads whose scaling was refused.
-  public init(reason: String, transformRefused: Set<String> = [], notRestored: [String] = []) {
-    self.init(
-      problems: [.failed(reason)] + transformRefused.sorted().map { .transform(head: $0) }, notRestored: notRestored)
+  /// A refusal said in one sentence.
+  public init(reason: String, notRestored: [String] = []) {
+    self.init(problems: [.failed(reason)], notRestored: notRestored)
   }
 
   /// Every problem, in order, joined as one log line.
   public var reason: String { problems.map(\.description).joined(separator: "; ") }
 
-  /// Heads that cannot be scaled (RandR: their CRTC refused a transform).
+  /// Heads that cannot be scaled (X: a scale transform refused).
   public var transformRefused: Set<String> {
-    Set(problems.compactMap { if case .transform(let head) = $0 { head } else { nil } })
+    Set(problems.compactMap { if case .transform(let head, _) = $0 { head } else { nil } })
   }
 
   /// Heads that cannot be turned or flipped as asked.
@@ -89,11 +90,11 @@ public struct ApplyRefusal: Hashable, Sendable, Error {
 
   /// Heads nothing can drive.
   public var unlit: Set<String> {
-    Set(problems.compactMap { if case .cannotLight(let head) = $0 { head } else { nil } })
+    Set(problems.compactMap { if case .cannotLight(let head, _) = $0 { head } else { nil } })
   }
 }
 
-/// What an apply did, for the log and for the daemon's account of it: each CRTC's heads set
+/// What an apply did, for the log and for the daemon's account of it: each lit picture's heads set
 /// at the mode the server took (after any fallbacks) and their place, or turned off; those
 /// already as asked; and, when it failed part way and was put back, which heads failed and
 /// why, and what else went wrong. The desk's size when it changed.
@@ -106,7 +107,7 @@ public struct ApplyReport: Hashable, Sendable {
     public var mode: HeadMode?
     /// The mode as logs name it (`1920x1080@60.00`); nil when turned off.
     public var modeLabel: String?
-    /// The mode's name on the server (RandR's `1920x1080`, `displayd-1600x700_60.00` for a
+    /// The mode's name on the server (X's `1920x1080`, `displayd-1600x700_60.00` for a
     /// mode displayd makes); nil when turned off or not known.
     public var modeName: String?
     /// The backend's handle for a mode the apply made (or found by its name) for a custom
@@ -161,26 +162,26 @@ public struct ApplyReport: Hashable, Sendable {
 
   /// What was set; after a failure, what was set before it (and put back since).
   public var entries: [Entry]
-  /// Whether `entries` are in the order the server set them, one after another (RandR sets
-  /// CRTC by CRTC, every one turned off before any is lit); false when the configuration was
+  /// Whether `entries` are in the order the server set them, one after another (X sets
+  /// one scan-out after another, every one turned off before any is lit); false when the configuration was
   /// put in force at once.
   public var sequential: Bool
   /// What was already as asked: nothing was sent for it.
   public var unchanged: [Entry]
   /// What the server would not set; the apply was put back.
   public var failed: [Failure]
-  /// Failures that are no single head's (RandR: the screen's size, the primary, a read-back
+  /// Failures that are no single head's (X: the screen's size, the primary, a read-back
   /// that differs from what was set, a refused transform), in the backend's words; the apply
   /// was put back.
   public var problems: [String]
-  /// The desk's size afterwards, when it changed (RandR's screen); nil elsewhere.
+  /// The desk's size afterwards, when it changed (X's screen); nil elsewhere.
   public var deskSize: (width: Int, height: Int)? {
     get { deskWidth.flatMap { w in deskHeight.map { (w, $0) } } }
     set { (deskWidth, deskHeight) = (newValue?.width, newValue?.height) }
   }
   private var deskWidth: Int?
   private var deskHeight: Int?
-  /// What went wrong without failing the apply (RandR: a custom mode the server refused, the
+  /// What went wrong without failing the apply (X: a custom mode the server refused, the
   /// head fell back along its modes).
   public var warnings: [String]
 

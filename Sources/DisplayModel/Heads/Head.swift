@@ -1,6 +1,6 @@
 /// One of the eight ways a monitor shows its picture, as wlr-output-management and
 /// `wl_output.transform` name them: quarter turns counter-clockwise, then flipped about the
-/// vertical axis. `rotated90` is RandR's `left`, `rotated270` its `right`.
+/// vertical axis. `rotated90` is xrandr's `left`, `rotated270` its `right`.
 public enum HeadTransform: Int, Hashable, Sendable, CaseIterable {
   case normal = 0
   case rotated90 = 1
@@ -19,15 +19,15 @@ public enum HeadTransform: Int, Hashable, Sendable, CaseIterable {
 
 /// What a head's backend can do to it.
 public struct HeadCapabilities: Hashable, Sendable {
-  /// The transforms this head accepts (RandR: the CRTC's rotations; wlroots: all eight).
+  /// The transforms this head accepts (X: the rotations of what lights it; wlroots: all eight).
   public var transforms: Set<HeadTransform>
-  /// Whether `scale` other than 1 is possible (RandR: a CRTC transform; wlroots: always).
+  /// Whether `scale` other than 1 is possible (X: a scale transform; wlroots: always).
   public var scaling: Bool
-  /// Whether the backend can add a mode the head does not list (RandR 1.2: a CVT mode or a
+  /// Whether the backend can add a mode the head does not list (X: a CVT mode or a
   /// modeline it creates; wlroots: `set_custom_mode`).
   public var customModes: Bool
   /// Whether the head shows any size it is asked for, so that a size it does not list is
-  /// asked as it is instead of its preferred mode (wlroots' custom mode; RandR makes only
+  /// asked as it is instead of its preferred mode (wlroots' custom mode; X makes only
   /// the modes a rule's `custom` or `modeline` asks).
   public var anySize: Bool
 
@@ -44,10 +44,10 @@ public struct HeadCapabilities: Hashable, Sendable {
 
 /// How a backend rounds the area a scaled head covers to whole pixels.
 public enum ScaledArea: Hashable, Sendable {
-  /// The scale in RandR's 16.16 fixed point (truncated, as the X library does), the turned
-  /// mode's sides times it rounded up: the X server's extent of a CRTC under a scale
+  /// The scale in 16.16 fixed point (truncated, as the X library does), the turned mode's
+  /// sides times it rounded up: the X server's extent of a scaled head under its scale
   /// transform (`HeadTransform.footprint`).
-  case randr
+  case fixedPoint
   /// The turned mode's sides divided by the logical scale (1/`scale`), rounded down: wlroots'
   /// effective resolution, the size sway and labwc lay a head out at.
   case logical
@@ -56,8 +56,8 @@ public enum ScaledArea: Hashable, Sendable {
   /// scale that is not positive and finite or an area beyond `Int`.
   public func size(width: Int, height: Int, transform: HeadTransform, scale: Double) -> (width: Int, height: Int)? {
     switch self {
-    case .randr:
-      return transform.footprint(width: width, height: height, scale: scale, quantum: ScaleQuantum.randr)
+    case .fixedPoint:
+      return transform.footprint(width: width, height: height, scale: scale, quantum: ScaleQuantum.fixedPoint)
     case .logical:
       guard scale.isFinite, scale > 0 else { return nil }
       let (w, h) = transform.swapsAxes ? (height, width) : (width, height)
@@ -73,15 +73,15 @@ public enum ScaledArea: Hashable, Sendable {
 
   /// The area a planner places a `width` x `height` mode at: turned by `transform`, scaled
   /// by `scale` across and down, rounded as this backend rounds it; nil when it covers none.
-  /// RandR scales each side in its 16.16 steps; wlroots has one scale per head, the first.
+  /// X scales each side in its 16.16 steps; wlroots has one scale per head, the first.
   public func footprint(
     width: Int, height: Int, transform: HeadTransform, scale: (x: Double, y: Double)
   ) -> (width: Int, height: Int)? {
     var size: (width: Int, height: Int)?
     if self == .logical || scale.x == scale.y {
       size = self.size(width: width, height: height, transform: transform, scale: scale.x)
-    } else if let sx = HeadTransform.quantized(scale.x, ScaleQuantum.randr),
-      let sy = HeadTransform.quantized(scale.y, ScaleQuantum.randr)
+    } else if let sx = HeadTransform.quantized(scale.x, ScaleQuantum.fixedPoint),
+      let sy = HeadTransform.quantized(scale.y, ScaleQuantum.fixedPoint)
     {
       let (w, h) = transform.swapsAxes ? (height, width) : (width, height)
       size = Footprint.scaledSize(width: w, height: h, sx: sx, sy: sy)
@@ -91,11 +91,11 @@ public enum ScaledArea: Hashable, Sendable {
   }
 
   /// Whether the backend is asked the same scale for `a` as for `b`: the same 16.16 value
-  /// on RandR, the same `wl_fixed` logical scale (1/scale in 1/256 steps, rounded) on wlroots.
+  /// on X, the same `wl_fixed` logical scale (1/scale in 1/256 steps, rounded) on wlroots.
   public func sameScale(_ a: Double, _ b: Double) -> Bool {
     switch self {
-    case .randr:
-      return HeadTransform.quantized(a, ScaleQuantum.randr) == HeadTransform.quantized(b, ScaleQuantum.randr)
+    case .fixedPoint:
+      return HeadTransform.quantized(a, ScaleQuantum.fixedPoint) == HeadTransform.quantized(b, ScaleQuantum.fixedPoint)
     case .logical:
       let fixed = { (s: Double) in Int(exactly: (Double(ScaleQuantum.wlFixed) / s).rounded()) }
       return fixed(a) == fixed(b)
@@ -113,7 +113,7 @@ public struct Head: Hashable, Sendable {
   public var make: String
   public var model: String
   public var serial: String
-  /// The EDID, when the backend gives it (RandR does, wlroots does not).
+  /// The EDID, when the backend gives it (X does, wlroots does not).
   public var edid: [UInt8]?
   /// Physical size in millimetres; both 0 when unknown (made so from any size no monitor
   /// has: `PhysicalSize(reportedWidth:height:)`).
@@ -121,7 +121,7 @@ public struct Head: Hashable, Sendable {
   public var mmHeight: Int
   /// Whether a monitor is attached (wlroots lists only attached heads).
   public var connected: Bool
-  /// Whether the server cannot tell if a monitor is attached (RandR's `unknown`, which a
+  /// Whether the server cannot tell if a monitor is attached (X's `unknown`, which a
   /// head not `connected` says): shown on the wire only.
   public var connectionUnknown = false
   /// The server's handle for the connector (on X, its id), shown on the wire
@@ -137,14 +137,14 @@ public struct Head: Hashable, Sendable {
   public var x: Int
   public var y: Int
   public var transform: HeadTransform
-  /// How RandR's bits spell `transform` now (`TransformSpelling`): what keeps a head the
+  /// How the server's bits spell `transform` now (`TransformSpelling`): what keeps a head the
   /// rules do not turn as it is; `.turned` where the backend has no spelling.
   public var spelling: TransformSpelling
   /// The config's meaning on every backend: the head shows an area `scale` times its
   /// mode (as `xrandr --scale`); wlroots' logical scale is 1/scale. Made 1 from one that is
   /// not positive and finite, as the backends read such a scale.
   public var scale: Double
-  /// How `rect` rounds a scaled head's area, as its backend does (RandR's unless it says).
+  /// How `rect` rounds a scaled head's area, as its backend does (16.16 fixed point unless it says).
   public var scaledArea: ScaledArea
   /// Marked as a built-in panel (eDP, LVDS, DSI) or the backend says so.
   public var isInternalPanel: Bool
@@ -153,7 +153,7 @@ public struct Head: Hashable, Sendable {
   public var capabilities: HeadCapabilities
   /// Which of the backend's objects for this connector it is: a new one each time a monitor
   /// is attached (wlroots makes a new head object), 0 where the backend keeps one object a
-  /// connector (RandR). A monitor unplugged and back before anyone looked is another
+  /// connector (X). A monitor unplugged and back before anyone looked is another
   /// instance, not a head another client turned off.
   public var instance: UInt64 = 0
 
@@ -161,7 +161,7 @@ public struct Head: Hashable, Sendable {
     name: String, description: String = "", make: String = "", model: String = "", serial: String = "",
     edid: [UInt8]? = nil, mmWidth: Int = 0, mmHeight: Int = 0, connected: Bool = true, enabled: Bool = false,
     modes: [HeadMode] = [], currentMode: Int? = nil, x: Int = 0, y: Int = 0, transform: HeadTransform = .normal,
-    spelling: TransformSpelling = .turned, scale: Double = 1, scaledArea: ScaledArea = .randr,
+    spelling: TransformSpelling = .turned, scale: Double = 1, scaledArea: ScaledArea = .fixedPoint,
     isInternalPanel: Bool = false, nonDesktop: Bool = false,
     capabilities: HeadCapabilities = HeadCapabilities()
   ) {
@@ -192,7 +192,7 @@ public struct Head: Hashable, Sendable {
   /// The monitor's size; nil when unknown (what reports print as 0 mm and JSON as null).
   public var physicalSize: PhysicalSize? { PhysicalSize(reportedWidth: mmWidth, height: mmHeight) }
 
-  /// RandR's word for the connection: `connected`, else `unknown` or `disconnected`.
+  /// X's word for the connection: `connected`, else `unknown` or `disconnected`.
   public var connection: Connection { connected ? .connected : connectionUnknown ? .unknown : .disconnected }
 
   /// The mode shown now.
@@ -212,11 +212,11 @@ public struct Head: Hashable, Sendable {
 /// so that a configuration planned from an older snapshot is answered `stale`.
 public struct HeadSnapshot: Hashable, Sendable {
   public var heads: [Head]
-  /// The primary head's name (RandR only; wlroots has no primary).
+  /// The primary head's name (X only; wlroots has no primary).
   public var primary: String?
-  /// Opaque to the daemon: the RandR config timestamp, the wlroots serial.
+  /// Opaque to the daemon: the X server's config timestamp, the wlroots serial.
   public var generation: UInt64
-  /// The desk's screen: on X the root window's size, the limits RandR allows it and its
+  /// The desk's screen: on X the root window's size, the limits the server allows it and its
   /// millimetres; on a compositor the lit heads' bounding box within the limits the backend
   /// states (no millimetres). Nil where the snapshot does not say (a bare output manager).
   public var screen: ScreenSize?
@@ -248,7 +248,7 @@ public struct HeadSnapshot: Hashable, Sendable {
   }
 
   /// The lit heads' bounding box from the origin, with no limits: the screen of a desk whose
-  /// server has none (wlroots), as a screen of the RandR shape.
+  /// server has none (wlroots), as a screen of the X shape.
   public var litBounds: ScreenSize {
     let lit = heads.compactMap(\.rect)
     let width = lit.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0

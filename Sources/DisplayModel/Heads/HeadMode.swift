@@ -48,7 +48,7 @@ public struct HeadMode: Hashable, Sendable {
     get { server?.facts.serverID }
     set { serverFacts.serverID = newValue }
   }
-  /// The server's name for it (RandR: `1920x1080`, `displayd-1600x700_60.00`); nil: its size.
+  /// The server's name for it (X: `1920x1080`, `displayd-1600x700_60.00`); nil: its size.
   public var name: String? {
     get { server?.facts.name }
     set { serverFacts.name = newValue }
@@ -59,18 +59,18 @@ public struct HeadMode: Hashable, Sendable {
     get { server?.facts.dotClockHz }
     set { serverFacts.dotClockHz = newValue }
   }
-  /// RandR's `DoubleScan`: every line scanned twice.
+  /// X's `DoubleScan`: every line scanned twice.
   public var doubleScan: Bool {
     get { server?.facts.doubleScan ?? false }
     set { serverFacts.doubleScan = newValue }
   }
-  /// The refresh the server's timings give, unrounded (RandR: xrandr's arithmetic), which
+  /// The refresh the server's timings give, unrounded (X: xrandr's arithmetic), which
   /// `label` names as the server's tools do; nil: `refreshMilliHz`.
   public var timedRefreshHz: Double? {
     get { server?.facts.timedRefreshHz }
     set { serverFacts.timedRefreshHz = newValue }
   }
-  /// The server's timings (RandR: the mode's dot clock, syncs, totals and flags), which make
+  /// The server's timings (X: the mode's dot clock, syncs, totals and flags), which make
   /// the mode again; nil where the backend has none (wlroots).
   public var timings: ModeLine? {
     get { server?.facts.timings }

@@ -11,7 +11,7 @@ public enum HeadWireIDs {
     return UInt(hash & 0xff_ffff_ffff) | 1
   }
 
-  /// A head's modes as listed on the wire, preferred first (RandR's `npreferred`), as
+  /// A head's modes as listed on the wire, preferred first (X's `npreferred`), as
   /// indices into `head.modes`; and each one's id: the head's id with its slot in the list
   /// (from 1) in the low 12 bits.
   public static func modeIDs(_ head: Head) -> (order: [Int], ids: [Int: ModeID]) {

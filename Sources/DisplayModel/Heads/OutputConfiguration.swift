@@ -2,7 +2,7 @@
 public enum HeadModeRequest: Hashable, Sendable {
   /// A listed mode (refresh 0: any, the backend picks its first match).
   case listed(width: Int, height: Int, refreshMilliHz: Int)
-  /// A mode the head does not list (CVT or a modeline on RandR, `set_custom_mode` on
+  /// A mode the head does not list (CVT or a modeline on X, `set_custom_mode` on
   /// wlroots); only where `HeadCapabilities.customModes`.
   case custom(ModeLine)
 }
@@ -12,7 +12,7 @@ public struct HeadConfiguration: Hashable, Sendable {
   public var name: String
   public var enabled: Bool
   public var mode: HeadModeRequest?
-  /// Further modes to try, in order, when the server refuses `mode` (RandR tries each under
+  /// Further modes to try, in order, when the server refuses `mode` (X tries each under
   /// its grab; a backend that cannot try modes one after another uses `mode` alone). Modes
   /// the head cannot have, and modes wider or taller than `mode` (the desk is sized for
   /// `mode`), are skipped. Empty: `mode` or nothing.
@@ -20,8 +20,8 @@ public struct HeadConfiguration: Hashable, Sendable {
   public var x: Int
   public var y: Int
   public var transform: HeadTransform
-  /// How the transform is spelled: RandR's bits; other backends ignore it. RandR sets this
-  /// spelling where the CRTC can do it, else the other (`TransformSpelling`).
+  /// How the transform is spelled: X's bits; other backends ignore it. X sets this
+  /// spelling where the head can take it, else the other (`TransformSpelling`).
   public var spelling: TransformSpelling
   /// The config's meaning: the head shows an area `scale` times its mode (horizontally, and
   /// vertically too unless `scaleY` says otherwise).
@@ -30,14 +30,14 @@ public struct HeadConfiguration: Hashable, Sendable {
   /// same as `scale`. A backend with one scale per head (wlroots) uses `scale`.
   public var scaleY: Double?
   public var scaleFilter: ScaleFilter
-  /// The name of a head this one shows the same as (a profile's `same-as`): on RandR both
-  /// share one CRTC when it can drive both and this head lists the other's mode; then this
+  /// The name of a head this one shows the same as (a profile's `same-as`): on X both
+  /// share one scan-out when it can drive both and this head lists the other's mode; then this
   /// head takes the other's mode, place, transform and scale. Where they cannot share (or a
   /// backend has no clones) this head is lit as its own fields say, which the planners set
   /// to the other's place. Nil: a head of its own.
   public var sameAs: String?
   /// Whether `mode` is the planner's default choice, the entry (a profile's, a rule's) having
-  /// asked none: a backend that knows a limit the planner does not (RandR: the server's
+  /// asked none: a backend that knows a limit the planner does not (X: the server's
   /// largest screen) may give the head a smaller mode of its own instead, with a warning. A
   /// mode asked explicitly is never changed.
   public var modeIsDefault: Bool
@@ -96,14 +96,14 @@ public struct PhysicalSize: Hashable, Sendable {
 /// name stay as they are.
 public struct OutputConfiguration: Hashable, Sendable {
   public var generation: UInt64
-  /// The heads to change. RandR gives CRTCs in this order (after every lit head has kept
-  /// its own): where two heads could use the same free CRTC, the first gets it.
+  /// The heads to change. X lights them in this order (after every lit head has kept
+  /// what lights it): where two heads could use the same free scan-out, the first gets it.
   public var heads: [HeadConfiguration]
-  /// The primary head (RandR only; reported as not applicable elsewhere).
+  /// The primary head (X only; reported as not applicable elsewhere).
   public var primary: String?
-  /// The desk's physical size in millimetres, what a profile's `dpi` sets (RandR: the
-  /// screen's millimetres, which clients read the DPI from); nil leaves it (RandR keeps the
-  /// vertical DPI when the screen's size changes). RandR only; reported as not applicable
+  /// The desk's physical size in millimetres, what a profile's `dpi` sets (X: the
+  /// screen's millimetres, which clients read the DPI from); nil leaves it (X keeps the
+  /// vertical DPI when the screen's size changes). X only; reported as not applicable
   /// elsewhere.
   public var physicalSize: PhysicalSize?
 

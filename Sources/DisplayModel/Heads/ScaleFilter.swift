@@ -1,4 +1,4 @@
-/// How a CRTC transform samples the framebuffer (RandR's `scale_filter`).
+/// How a scale transform samples the framebuffer (xrandr's `scale_filter`).
 public enum ScaleFilter: String, Hashable, Sendable, CaseIterable {
   case bilinear, nearest
 }

@@ -8,7 +8,7 @@
 public enum AutorandrImport {
   /// What autorandr writes in `setup` for a connected output without an EDID.
   public static let noEDID = "--CONNECTED-BUT-EDID-UNAVAILABLE-"
-  /// The RandR properties autorandr saves, by the key it writes (`x-prop-max_bpc`).
+  /// The X output properties autorandr saves, by the key it writes (`x-prop-max_bpc`).
   static let properties: [String: String] = Dictionary(
     uniqueKeysWithValues: [
       "Colorspace", "max bpc", "aspect ratio", "Broadcast RGB", "audio", "non-desktop", "TearFree",

@@ -27,7 +27,7 @@ public struct ImportedOutput: Sendable {
   public var reflect = ReflectRequest.none
   public var scale = 1.0
   public var primary = false
-  /// RandR property name → value, in the order read.
+  /// X output property name → value, in the order read.
   public var properties: [(name: String, value: PropertyValue)] = []
 
   public init(match: String) { self.match = match }

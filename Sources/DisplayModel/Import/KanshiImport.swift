@@ -235,9 +235,9 @@ struct KanshiReader {
     entry.refresh = rate
   }
 
-  /// Wayland's output transforms as RandR rotations. kanshi sends them as the protocol names
+  /// Wayland's output transforms as xrandr's rotations. kanshi sends them as the protocol names
   /// them (wl_output.transform), turning counter-clockwise: `90` is xrandr's `left` (sway,
-  /// which names its turns clockwise, shows it as `270`; Xwayland's RandR says `left`);
+  /// which names its turns clockwise, shows it as `270`; Xwayland says `left`);
   /// `flipped` mirrors the picture left to right before the turn.
   static let transforms: [String: (RotateRequest, ReflectRequest)] = [
     "normal": (.normal, .none), "90": (.left, .none), "180": (.inverted, .none), "270": (.right, .none),

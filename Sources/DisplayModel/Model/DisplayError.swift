@@ -2,8 +2,9 @@
 public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `XOpenDisplay` failed: no server, no permission, or a bad name.
   case cannotOpen(display: String)
-  /// The server lacks RandR, or has a version older than `required`.
-  case randrMissing(display: String, required: String)
+  /// The server lacks an extension the backend needs, or has it older than needed:
+  /// `lacking` names the extension and the least version (the X backend's resize-and-rotate extension, 1.2).
+  case extensionMissing(display: String, lacking: String)
   /// The connection broke while the program ran (the server died or was killed).
   case connectionLost(display: String)
   /// A request failed: the server refused it.
@@ -20,7 +21,7 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .cannotOpen(let d): return "cannot open X display '\(d)'"
-    case .randrMissing(let d, let r): return "X display '\(d)' lacks RandR \(r) or later"
+    case .extensionMissing(let d, let lacking): return "X display '\(d)' lacks \(lacking) or later"
     case .connectionLost(let d): return "lost the connection to X display '\(d)'"
     case .request(let e): return "X request failed: \(e)"
     case .unknownOutput(let name, let available):
@@ -32,8 +33,8 @@ public enum DisplayError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A request the display server refused, in the words of its backend (the RandR backend names
-/// the X error, its request codes and the resource): the daemon logs it and never reads it.
+/// A request the display server refused, in the words of its backend (the X backend names the
+/// X error, its request codes and the resource): the daemon logs it and never reads it.
 public struct RequestFailure: Hashable, Sendable, CustomStringConvertible {
   public var description: String
 

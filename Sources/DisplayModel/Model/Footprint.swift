@@ -2,17 +2,7 @@
   import Glibc
 #endif
 
-extension Rotation {
-  /// Whether the picture is turned a quarter (left or right): the mode's sides swap on the screen.
-  public var isQuarterTurn: Bool { contains(.left) || contains(.right) }
-
-  /// `width` x `height` as a CRTC turned by this rotation shows them: swapped for a quarter turn.
-  public func turned(_ width: Int, _ height: Int) -> (width: Int, height: Int) {
-    isQuarterTurn ? (height, width) : (width, height)
-  }
-}
-
-/// The one footprint computation, for every backend's heads and the X backend's CRTCs alike.
+/// The one footprint computation, for every backend's heads and the pictures a server scans out.
 public enum Footprint {
   /// The area a picture of `width` x `height` (already turned) at (`x`, `y`) covers mapped by
   /// the 3x3 projective `matrix` (row-major): its bounding box, rounded outwards. Nil when
@@ -55,9 +45,9 @@ public enum Footprint {
   }
 }
 
-/// The steps a backend keeps a scale in: RandR's 16.16 fixed point, `wl_fixed`'s 24.8.
+/// The steps a backend keeps a scale in: 16.16 fixed point (the X server's), `wl_fixed`'s 24.8.
 public enum ScaleQuantum {
-  public static let randr = 65536
+  public static let fixedPoint = 65536
   public static let wlFixed = 256
 }
 
@@ -66,7 +56,7 @@ extension HeadTransform {
   /// scaled by the config's `scale` in the backend's steps of 1/`quantum` (`Footprint`), so
   /// that a head is placed as the server will show it. Nil for a scale that is not positive
   /// and finite.
-  public func footprint(width: Int, height: Int, scale: Double, quantum: Int = ScaleQuantum.randr) -> (
+  public func footprint(width: Int, height: Int, scale: Double, quantum: Int = ScaleQuantum.fixedPoint) -> (
     width: Int, height: Int
   )? {
     guard let s = Self.quantized(scale, quantum) else { return nil }

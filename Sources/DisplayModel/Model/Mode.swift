@@ -1,16 +1,29 @@
-/// Flags of a mode that change how it is scanned out, in the bits the X protocol gives them.
+/// Flags of a mode that change how it is scanned out, by the names a modeline gives them.
+/// The raw values are the model's own; each backend maps them to its server's.
 public struct ModeFlags: OptionSet, Hashable, Sendable {
-  public let rawValue: UInt
-  public init(rawValue: UInt) { self.rawValue = rawValue }
+  public let rawValue: UInt16
+  public init(rawValue: UInt16) { self.rawValue = rawValue }
   /// Interlaced: two fields a frame.
-  public static let interlace = ModeFlags(rawValue: 0x10)
+  public static let interlace = ModeFlags(rawValue: 1 << 0)
   /// Double scan: every line scanned twice.
-  public static let doubleScan = ModeFlags(rawValue: 0x20)
+  public static let doubleScan = ModeFlags(rawValue: 1 << 1)
   /// Sync polarities: part of a mode's timings.
-  public static let hSyncPositive = ModeFlags(rawValue: 0x1)
-  public static let hSyncNegative = ModeFlags(rawValue: 0x2)
-  public static let vSyncPositive = ModeFlags(rawValue: 0x4)
-  public static let vSyncNegative = ModeFlags(rawValue: 0x8)
+  public static let hSyncPositive = ModeFlags(rawValue: 1 << 2)
+  public static let hSyncNegative = ModeFlags(rawValue: 1 << 3)
+  public static let vSyncPositive = ModeFlags(rawValue: 1 << 4)
+  public static let vSyncNegative = ModeFlags(rawValue: 1 << 5)
+  /// Composite sync, and its polarities (`csync`, `+csync`, `-csync`).
+  public static let compositeSync = ModeFlags(rawValue: 1 << 6)
+  public static let compositeSyncPositive = ModeFlags(rawValue: 1 << 7)
+  public static let compositeSyncNegative = ModeFlags(rawValue: 1 << 8)
+  /// The rarer flags a server may list on a mode: a horizontal skew given, broadcast,
+  /// pixel multiplexing, a doubled clock and a halved one. Kept so that timings compare as
+  /// the server's.
+  public static let horizontalSkew = ModeFlags(rawValue: 1 << 9)
+  public static let broadcast = ModeFlags(rawValue: 1 << 10)
+  public static let pixelMultiplex = ModeFlags(rawValue: 1 << 11)
+  public static let doubleClock = ModeFlags(rawValue: 1 << 12)
+  public static let halfClock = ModeFlags(rawValue: 1 << 13)
 }
 
 /// One mode: a size and the timing that drives it.

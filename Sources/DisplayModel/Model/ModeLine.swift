@@ -25,15 +25,16 @@ public struct ModeLine: Hashable, Sendable, CustomStringConvertible {
     self.flags = flags
   }
 
-  /// The largest dot clock RandR carries (CARD32 Hz) and the largest timing (CARD16).
+  /// The largest dot clock a mode carries (32 bits of Hz) and the largest timing (16 bits), as
+  /// the X protocol's mode info holds them.
   public static let maxDotClock = UInt64(UInt32.max)
   public static let maxTiming = Int(UInt16.max)
 
   /// The flags xrandr's `--newmode` takes, by their lower-case words.
   static let flagWords: [String: ModeFlags] = [
     "+hsync": .hSyncPositive, "-hsync": .hSyncNegative, "+vsync": .vSyncPositive, "-vsync": .vSyncNegative,
-    "interlace": .interlace, "doublescan": .doubleScan, "csync": ModeFlags(rawValue: 0x40),
-    "+csync": ModeFlags(rawValue: 0x80), "-csync": ModeFlags(rawValue: 0x100),
+    "interlace": .interlace, "doublescan": .doubleScan, "csync": .compositeSync, "+csync": .compositeSyncPositive,
+    "-csync": .compositeSyncNegative,
   ]
 
   /// Parses the text, or says what is wrong with it.

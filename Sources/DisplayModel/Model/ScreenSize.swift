@@ -1,4 +1,4 @@
-/// The X screen's size and the range RandR allows it.
+/// The X screen's size and the range the server allows it.
 public struct ScreenSize: Hashable, Sendable {
   public var width: Int
   public var height: Int

@@ -1,10 +1,11 @@
-/// Which of RandR's two spellings of one head transform a config wrote. A half turn commutes
+/// Which of the X server's two spellings of one head transform a config wrote. A half turn commutes
 /// with every other transform, so `reflect y` is a half turn more with `reflect x`, and both
 /// reflections together are a half turn: `rotate: "inverted"` and `reflect: "xy"` show one
 /// picture, as do `rotate: "left", reflect: "y"` and `rotate: "right", reflect: "x"`. Other
-/// display servers know only the transform; RandR keeps the bits it is given (status, events
-/// and `profile save` show them), and a CRTC may offer one spelling and not the other (both
-/// reflections but no half turn), so the RandR planners set the spelling the config wrote.
+/// display servers know only the transform; X keeps the rotation and reflections it is given
+/// (status, events and `profile save` show them), and a head there may offer one spelling and
+/// not the other (both reflections but no half turn), so the X backend sets the spelling the
+/// config wrote.
 public enum TransformSpelling: Hashable, Sendable, CaseIterable {
   /// The transform's quarter turns, with `reflect x` when it is flipped (`rotate: "inverted"`).
   case turned
@@ -13,43 +14,42 @@ public enum TransformSpelling: Hashable, Sendable, CaseIterable {
   case reflectedY
 }
 
-extension Rotation {
-  /// RandR's bits for `transform` spelled as `spelling`: one rotation bit and the reflections.
-  public init(_ transform: HeadTransform, _ spelling: TransformSpelling = .turned) {
-    let turns = transform.rawValue % 4
-    switch spelling {
-    case .turned:
-      self = Self.quarterTurns(turns).union(transform.isFlipped ? .reflectX : [])
-    case .reflectedY:
-      self = Self.quarterTurns(turns + 2).union(transform.isFlipped ? .reflectY : [.reflectX, .reflectY])
+extension RotateRequest {
+  /// The quarter turns counter-clockwise this names: 0 for `normal`, 1 for `left`.
+  public var quarterTurns: Int {
+    switch self {
+    case .normal: return 0
+    case .left: return 1
+    case .inverted: return 2
+    case .right: return 3
     }
   }
 
-  /// The head transform these bits show: the rotation bit (the first of left, inverted and
-  /// right; normal without one), a half turn more for `reflect y`, flipped when exactly one
-  /// reflection is set.
-  public var transform: HeadTransform {
-    var turns = contains(.left) ? 1 : contains(.inverted) ? 2 : contains(.right) ? 3 : 0
-    let (x, y) = (contains(.reflectX), contains(.reflectY))
-    if y { turns += 2 }
-    return HeadTransform(rawValue: turns % 4 + (x != y ? 4 : 0)) ?? .normal
-  }
-
-  /// How these bits spell their transform: with `reflect y` or without.
-  public var spelling: TransformSpelling { contains(.reflectY) ? .reflectedY : .turned }
-
-  /// The rotation bit of `turns` quarter turns counter-clockwise.
-  static func quarterTurns(_ turns: Int) -> Rotation {
-    [Rotation.normal, .left, .inverted, .right][turns % 4]
+  /// The word for `turns` quarter turns counter-clockwise.
+  public init(quarterTurns turns: Int) {
+    self = [RotateRequest.normal, .left, .inverted, .right][(turns % 4 + 4) % 4]
   }
 }
 
 extension HeadTransform {
-  /// The transform a config's `rotate` and `reflect` ask for, and how they spell it.
+  /// The transform a config's `rotate` and `reflect` ask for, and how they spell it: the
+  /// turns of `rotate`, a half turn more for `reflect y`, flipped when exactly one axis is
+  /// reflected.
   public static func requested(_ rotate: RotateRequest, _ reflect: ReflectRequest) -> (
     transform: HeadTransform, spelling: TransformSpelling
   ) {
-    let bits = rotate.rotation.union(reflect.rotation)
-    return (bits.transform, bits.spelling)
+    let (x, y) = (reflect == .x || reflect == .xy, reflect == .y || reflect == .xy)
+    let turns = rotate.quarterTurns + (y ? 2 : 0)
+    let transform = HeadTransform(rawValue: turns % 4 + (x != y ? 4 : 0)) ?? .normal
+    return (transform, y ? .reflectedY : .turned)
+  }
+
+  /// This transform in a config's words, spelled as `spelling`: `requested` undone.
+  public func words(_ spelling: TransformSpelling = .turned) -> (rotate: RotateRequest, reflect: ReflectRequest) {
+    let turns = rawValue % 4
+    switch spelling {
+    case .turned: return (RotateRequest(quarterTurns: turns), isFlipped ? .x : .none)
+    case .reflectedY: return (RotateRequest(quarterTurns: turns + 2), isFlipped ? .y : .xy)
+    }
   }
 }

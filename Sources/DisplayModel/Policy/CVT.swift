@@ -7,7 +7,7 @@ public enum CVT {
   static let minVPorch = 3
   static let minVBackPorch = 6
 
-  /// The timings, or nil when they do not fit RandR's fields (16-bit totals, a 32-bit clock).
+  /// The timings, or nil when they do not fit a mode's fields (16-bit totals, a 32-bit clock).
   public static func modeLine(width: Int, height: Int, refresh: Double, reduced: Bool) -> ModeLine? {
     guard width > 0, height > 0, refresh.isFinite, refresh > 0, width <= 1 << 16, height <= 1 << 16 else { return nil }
     let h = (width + cell - 1) / cell * cell
@@ -66,7 +66,7 @@ public enum CVT {
   }
 
   /// The pixel clock in Hz for a line of `total` pixels lasting `period` µs: whole kHz,
-  /// rounded down to 0.25 MHz. One beyond RandR's 32 bits (or not finite) becomes one over the
+  /// rounded down to 0.25 MHz. One beyond a mode's 32 bits (or not finite) becomes one over the
   /// limit, so the caller's check refuses it.
   static func clock(_ total: Int, _ period: Double) -> UInt64 {
     let khz = Double(total) * 1000.0 / period

@@ -8,7 +8,7 @@ public enum CustomModeRequest: Hashable, Sendable {
 
 /// Modes displayd creates on the server: how they are named, found again, and released. The
 /// name marks them, so a restarted daemon (and `profile save`) knows them: every mode named
-/// `displayd-…` that no CRTC shows is displayd's to delete. Pure.
+/// `displayd-…` that no head shows is displayd's to delete. Pure.
 public enum CustomModes {
   public static let prefix = "displayd-"
 
@@ -25,7 +25,7 @@ public enum CustomModes {
   }
 
   /// The mode wanted for a request, with its name (not yet its id); nil when the request
-  /// names no size (`preferred`, `highest`, `keep`) or the timings do not fit RandR.
+  /// names no size (`preferred`, `highest`, `keep`) or the timings do not fit a mode's fields.
   public static func wanted(_ request: ModeRequest, _ custom: CustomModeRequest) -> Mode? {
     switch custom {
     case .modeline(let line):

@@ -14,7 +14,7 @@ public struct PlannedMode: Hashable, Sendable, ChoosableMode {
   }
 
   /// One to make with these timings, under the name displayd gives it (less the custom
-  /// prefix the RandR backend puts back), so that the server lists it as the old plans named it.
+  /// prefix the X backend puts back), so that the server lists it as the old plans named it.
   init(made mode: Mode) {
     (width, height, refreshHz, listed) = (mode.width, mode.height, mode.refreshHz, nil)
     var line = ModeLine(mode)

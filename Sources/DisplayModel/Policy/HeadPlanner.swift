@@ -24,7 +24,7 @@ public struct HeadPlan: Hashable, Sendable {
 /// monitors that are gone turned off. A rule's `enabled: false` turns its head off, never the
 /// last one lit; main is lit and otherwise left as it is. What a head cannot do by its
 /// `capabilities` (a transform, a scale) is planned without, with a warning; what only the
-/// server knows (free CRTCs, its maximum screen, a transform it refuses) is the backend's to
+/// server knows (what is free to light a head, its maximum screen, a transform it refuses) is the backend's to
 /// refuse. Pure.
 public struct HeadPlanner {
   public var snapshot: HeadSnapshot
@@ -172,7 +172,7 @@ public struct HeadPlanner {
       scaled: settings.scale != nil, modeIsDefault: settings.mode == .preferred && settings.custom == nil)
   }
 
-  /// A few fallbacks for `mode`, no larger than it, as the RandR planner tries them: the
+  /// A few fallbacks for `mode`, no larger than it, as the X backend's planner tries them: the
   /// first `maxFallbacks` of `later`, a request already asked not tried again (a head may
   /// list one size and rate twice).
   static func fallbacks(_ later: ArraySlice<PlannedMode>, after mode: PlannedMode) -> [PlannedMode] {
@@ -187,7 +187,7 @@ public struct HeadPlanner {
     return fallbacks
   }
 
-  /// RandR's spelling of the transform a head gets: the rule's, when the head gets the one
+  /// The spelling of the transform a head gets (`TransformSpelling`): the rule's, when the head gets the one
   /// the rule asks; the head's own, when it keeps the one it shows; else the plainer.
   func spelling(_ head: Head, _ settings: MonitorSettings, _ transform: HeadTransform) -> TransformSpelling {
     if let wanted = settings.transform { return transform == wanted ? settings.transformSpelling : .turned }

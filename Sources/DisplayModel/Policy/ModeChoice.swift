@@ -1,4 +1,4 @@
-/// What the mode choice reads of a mode: RandR's modes and a head's alike.
+/// What the mode choice reads of a mode: the X backend's modes and a head's alike.
 public protocol ChoosableMode {
   var width: Int { get }
   var height: Int { get }

@@ -8,7 +8,7 @@ extension PositionRequest {
 
   /// Where a monitor of `size` goes by this request: its absolute place, or beside `target`
   /// (the origin's empty rectangle when none) pushed past `occupied` (`Relation.place`). Both
-  /// rule planners (over RandR's outputs and over heads) place with this.
+  /// rule planners (over the X backend's outputs and over heads) place with this.
   public func origin(_ size: (Int, Int), beside target: Rect?, avoiding occupied: [Rect]) -> (x: Int, y: Int) {
     switch self {
     case .absolute(let x, let y): return (x, y)
@@ -22,7 +22,7 @@ extension PositionRequest {
 
 extension Rect {
   /// Shifts every rectangle so that none is left of or above the origin, when one is:
-  /// RandR's screen starts at 0,0, and a desk keeps its shape.
+  /// the X screen starts at 0,0, and a desk keeps its shape.
   public static func shiftToOrigin<Key: Hashable>(_ rects: inout [Key: Rect]) {
     let dx = min(0, rects.values.map(\.x).min() ?? 0)
     let dy = min(0, rects.values.map(\.y).min() ?? 0)

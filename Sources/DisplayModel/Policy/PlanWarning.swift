@@ -1,14 +1,14 @@
-/// What a CRTC cannot do of the rotation and reflection asked (of its `rotations`).
-public enum CrtcRefusal: Hashable, Sendable, CustomStringConvertible {
-  /// A quarter or half turn the CRTC cannot do, with the turns it can (by name).
-  case rotate(Rotation, can: [String])
+/// What a head cannot do of the rotation and reflection asked, in the config's words.
+public enum TransformRefusal: Hashable, Sendable, CustomStringConvertible {
+  /// A quarter or half turn the head cannot do, with the turns it can (by name).
+  case rotate(RotateRequest, can: [String])
   /// A reflection it cannot do: "x", "y" or "xy".
   case reflect(String)
 
   public var description: String {
     switch self {
     case .rotate(let turn, let can):
-      return "rotate \(turn.name) (it can: \(can.isEmpty ? "none" : can.joined(separator: ", ")))"
+      return "rotate \(turn.rawValue) (it can: \(can.isEmpty ? "none" : can.joined(separator: ", ")))"
     case .reflect(let axes): return "reflect " + axes
     }
   }
@@ -20,7 +20,7 @@ public enum CrtcRefusal: Hashable, Sendable, CustomStringConvertible {
 public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
   /// The output lacks the mode asked: `request` nil for the preferred one.
   case modeMissing(output: String, request: ModeRequest?, using: String)
-  /// A custom request whose CVT timings RandR cannot carry.
+  /// A custom request whose CVT timings do not fit a mode's fields (`CVT.modeLine`).
   case customTimingsUnfit(output: String, request: ModeRequest)
   /// A custom mode larger than the server's largest screen.
   case customTooLarge(output: String, mode: String, width: Int, height: Int, maxWidth: Int, maxHeight: Int)
@@ -28,15 +28,17 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
   case both(PlanWarning, PlanWarning)
   /// The output lists no modes: left alone (rules) or left off (profiles).
   case noModes(output: String, leftOff: Bool)
-  /// No CRTC is free to drive the output: left dark (rules) or left off (profiles, the lid).
-  case noCrtc(output: String, leftOff: Bool)
-  case crtcCannot(output: String, CrtcRefusal)
+  /// Nothing of the server's is free to light the output: left dark (rules) or left off
+  /// (profiles, the lid). The text is the X server's case, the one backend that runs out.
+  case cannotLight(output: String, leftOff: Bool)
+  /// A rotation or reflection the head cannot do: left unturned or unreflected.
+  case transformRefused(output: String, TransformRefusal)
   /// A transform the head cannot show (by its capabilities), the ones it can, and the one
   /// it shows instead.
   case headCannot(output: String, transform: HeadTransform, can: [HeadTransform], instead: HeadTransform)
   /// A `scale` on a head that cannot scale (by its capabilities).
   case cannotScale(output: String, scale: Double)
-  /// A `scale` on a CRTC known to refuse transforms.
+  /// A `scale` on a head known to refuse a scale transform.
   case noTransform(output: String, scale: Double)
   case noModeFits(output: String, maxWidth: Int, maxHeight: Int)
   /// A rule's mode does not fit the largest screen; a smaller one of its chain instead.
@@ -70,8 +72,9 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
         + "\(maxWidth)x\(maxHeight); not created"
     case .both(let first, let second): return "\(first); \(second)"
     case .noModes(let output, let leftOff): return "\(output) lists no modes; left \(leftOff ? "off" : "alone")"
-    case .noCrtc(let output, let leftOff): return "no free CRTC can drive \(output); left \(leftOff ? "off" : "dark")"
-    case .crtcCannot(let output, let refusal):
+    case .cannotLight(let output, let leftOff):
+      return "no free CRTC can drive \(output); left \(leftOff ? "off" : "dark")"
+    case .transformRefused(let output, let refusal):
       let instead: String
       if case .rotate = refusal { instead = "normal instead" } else { instead = "not reflected" }
       return "\(output): its CRTC cannot \(refusal); \(instead)"

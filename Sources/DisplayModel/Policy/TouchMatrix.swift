@@ -4,17 +4,21 @@
 ///
 /// The device reports a point of its panel as (u, v), each 0...1 along the panel's own
 /// scan-out axes; the matrix takes (u, v, 1) to the point of the whole screen, each 0...1.
-/// The matrix undoes the CRTC's rotation, then its reflection along the output's own axes
-/// (so `left` with `x` mirrors the turned picture left to right, as xinput reads RandR's
-/// reflection), then places the output's rectangle on the screen.
+/// The matrix undoes the head's rotation, then its reflection along the output's own axes, in
+/// the words of the spelling the head holds (so `left` with `x` mirrors the turned picture
+/// left to right, as xinput reads the X server's reflection), then places the output's
+/// rectangle on the screen.
 public enum TouchMatrix {
   /// Row-major 3x3, as the property holds it; the identity when the screen has no area.
-  public static func matrix(rect: Rect, rotation: Rotation, screenWidth: Int, screenHeight: Int) -> [Double] {
+  public static func matrix(
+    rect: Rect, transform: HeadTransform, spelling: TransformSpelling = .turned, screenWidth: Int, screenHeight: Int
+  ) -> [Double] {
     guard screenWidth > 0, screenHeight > 0 else { return identity }
     let (sw, sh) = (Double(screenWidth), Double(screenHeight))
     let (x, y, w, h) = (Double(rect.x) / sw, Double(rect.y) / sh, Double(rect.width) / sw, Double(rect.height) / sh)
     // The output-local point (p, q) as an affine function of (u, v): rows [a, b, c].
-    let local = mirror(rotation).compose(turn(rotation))
+    let (rotate, reflect) = transform.words(spelling)
+    let local = mirror(reflect).compose(turn(rotate))
     return [
       w * local.p.0, w * local.p.1, x + w * local.p.2,
       h * local.q.0, h * local.q.1, y + h * local.q.2,
@@ -42,19 +46,21 @@ public enum TouchMatrix {
   }
 
   /// Undoes the reflection along the output's axes.
-  static func mirror(_ rotation: Rotation) -> Affine {
-    let fx = rotation.contains(.reflectX)
-    let fy = rotation.contains(.reflectY)
+  static func mirror(_ reflect: ReflectRequest) -> Affine {
+    let fx = reflect == .x || reflect == .xy
+    let fy = reflect == .y || reflect == .xy
     return Affine(p: fx ? (-1, 0, 1) : (1, 0, 0), q: fy ? (0, -1, 1) : (0, 1, 0))
   }
 
   /// Undoes the rotation: where on the output's rectangle a point of the panel shows.
   /// `left` turns the picture a quarter counter-clockwise, so the panel's top edge shows the
   /// rectangle's right edge.
-  static func turn(_ rotation: Rotation) -> Affine {
-    if rotation.contains(.left) { return Affine(p: (0, -1, 1), q: (1, 0, 0)) }
-    if rotation.contains(.inverted) { return Affine(p: (-1, 0, 1), q: (0, -1, 1)) }
-    if rotation.contains(.right) { return Affine(p: (0, 1, 0), q: (-1, 0, 1)) }
-    return Affine(p: (1, 0, 0), q: (0, 1, 0))
+  static func turn(_ rotate: RotateRequest) -> Affine {
+    switch rotate {
+    case .left: return Affine(p: (0, -1, 1), q: (1, 0, 0))
+    case .inverted: return Affine(p: (-1, 0, 1), q: (0, -1, 1))
+    case .right: return Affine(p: (0, 1, 0), q: (-1, 0, 1))
+    case .normal: return Affine(p: (1, 0, 0), q: (0, 1, 0))
+    }
   }
 }

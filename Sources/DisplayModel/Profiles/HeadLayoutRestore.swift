@@ -1,4 +1,4 @@
-/// `LayoutRestore` (the tests' reference over RandR) over the output-management port's
+/// `LayoutRestore` (the tests' reference over the X backend's topology) over the output-management port's
 /// values: putting back the layout automatic choice had before a layout was chosen by hand.
 /// Keyed by head name. Pure.
 public enum HeadLayoutRestore {
@@ -10,9 +10,9 @@ public enum HeadLayoutRestore {
   /// configuration. Heads in `keptOff` (a panel whose lid is closed) are not lit again: the
   /// lid policy would turn them off at once. The plan configures the heads it restores.
   ///
-  /// The desk has a screen (RandR's, which the daemon reads beside the heads), whose size is
+  /// The desk has a screen (X's, which the daemon reads beside the heads), whose size is
   /// the backend's: the physical size is the one `screen.saved` had when the screen that
-  /// holds every head lit afterwards is the size it had then, else left as it is (RandR keeps
+  /// holds every head lit afterwards is the size it had then, else left as it is (X keeps
   /// the vertical DPI when the screen's size changes). Refused with a warning, nothing sent,
   /// when that screen would be larger than the server's largest.
   public static func plan(
@@ -97,7 +97,7 @@ public enum HeadLayoutRestore {
     }
     return HeadConfiguration(
       name: head.name, enabled: true, mode: PlannedMode(mode).request, x: before.x, y: before.y,
-      // A head that cannot scale now (its CRTC refused a transform) is put back unscaled:
+      // A head that cannot scale now (it refused a scale transform) is put back unscaled:
       // asked its old scale, it would be refused again and again.
       transform: before.transform, spelling: before.spelling, scale: head.capabilities.scaling ? before.scale : 1)
   }

@@ -1,7 +1,7 @@
 // What the head profile planner sends: the heads that change, the primary, the dpi.
 extension HeadProfilePlanner {
   /// The lit heads that differ from what they show now (entries first, then clones that
-  /// show heads of their own, as RandR gives CRTCs), the clones sharing another head's
+  /// show heads of their own, in the order X lights them), the clones sharing another head's
   /// picture (that head sent too, unless all of them already show it), then the heads
   /// turned off: the profile's that are not lit, and those whose monitor is gone.
   func changes(_ slots: [HeadSlot]) -> [HeadConfiguration] {
@@ -10,7 +10,7 @@ extension HeadProfilePlanner {
     var sharing: [HeadConfiguration] = []
     for (i, slot) in slots.enumerated() where slot.lit && slot.sharesWith == nil {
       guard let configuration = configuration(i, slots) else { continue }
-      // A snapshot does not say which heads share a CRTC: a clone showing its target's
+      // A snapshot does not say which heads share a scan-out: a clone showing its target's
       // mode, place, transform and area already shows its picture.
       let clones = slots.filter { $0.lit && $0.sharesWith == i }
       guard !clones.allSatisfy({ unchanged($0, at: slot.rect) }) || !unchanged(slot, at: slot.rect) else { continue }

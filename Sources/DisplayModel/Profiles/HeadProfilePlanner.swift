@@ -39,7 +39,7 @@ struct HeadSlot {
   var filter = ScaleFilter.bilinear
   /// The lit slot a `same-as` entry shows the area of.
   var cloneOf: Int?
-  /// The slot this one shows the same as, sharing what it shows (RandR: its CRTC).
+  /// The slot this one shows the same as, sharing what it shows (X: what lights it).
   var sharesWith: Int?
   /// The area of the desk it shows, before the layout is moved to start at 0,0.
   var size = (width: 0, height: 0)
@@ -50,16 +50,16 @@ struct HeadSlot {
 }
 
 /// The profile planner over the output-management port's values: a profile and the heads its
-/// entries took → the configuration that puts the desk in that state, as `ProfilePlanner`
-/// (the tests' reference) plans it over RandR's topology. Modes come through `HeadModePolicy` (the request, else
-/// preferred, else largest; fallbacks of the same size); transforms and scales a head cannot
-/// show by its `capabilities` are planned without, with a warning; a `same-as` entry shows
-/// its target's mode, place, transform and scale (`HeadConfiguration.sameAs`) where it lists
-/// that mode at its own size and can be turned alike, else its own mode scaled to the
-/// target's area. What only the server knows (free CRTCs, its largest screen, and so the
-/// largest mode that fits it, a transform a CRTC refuses) is the backend's to refuse.
-/// Planning against a desk already in the profile's state gives an empty configuration
-/// (physical size aside: heads do not say the desk's). Pure.
+/// entries took → the configuration that puts the desk in that state, as `ProfilePlanner` (the
+/// tests' reference) plans it over the X backend's topology. Modes come through
+/// `HeadModePolicy` (the request, else preferred, else largest; fallbacks of the same size);
+/// transforms and scales a head cannot show by its `capabilities` are planned without, with a
+/// warning; a `same-as` entry shows its target's mode, place, transform and scale
+/// (`HeadConfiguration.sameAs`) where it lists that mode at its own size and can be turned
+/// alike, else its own mode scaled to the target's area. What only the server knows (what is
+/// free to light a head, its largest screen, and so the largest mode that fits it, a transform
+/// a head refuses) is the backend's to refuse. Planning against a desk already in the profile's
+/// state gives an empty configuration (physical size aside: heads do not say the desk's). Pure.
 public struct HeadProfilePlanner {
   public var snapshot: HeadSnapshot
   public var config: Config
@@ -94,7 +94,7 @@ public struct HeadProfilePlanner {
   }
 
   /// Whether this head is the built-in panel: the one `panel` names, else one the backend
-  /// marks (`eDP*`, `LVDS*`, `DSI*` on RandR).
+  /// marks (`eDP*`, `LVDS*`, `DSI*` on X).
   public func isPanel(_ head: Head) -> Bool {
     config.panel.map { $0 == head.name } ?? head.isInternalPanel
   }

@@ -37,7 +37,7 @@ extension HeadProfilePlanner {
     slot.spelling = Self.spelling(slot.head, slot.entry, shown)
   }
 
-  /// RandR's spelling of the transform a head gets: the entry's where it writes one
+  /// The spelling of the transform a head gets: the entry's where it writes one
   /// (`reflect: "y"`, `"xy"`) and the head gets that transform; the head's own where it
   /// keeps the transform it shows; else the plainer. An entry's plain spelling is also
   /// what it has when it names no transform, so it never respells a head.

@@ -1,6 +1,6 @@
 /// The built-in panel, what the lid asks of it when no profile matches
 /// (`defaults.lid_closed`), and which head is main once heads may be off. Keyed by head
-/// name; the screen's size and which CRTC lights the panel are the backend's business. Pure.
+/// name; the screen's size and what lights the panel are the backend's business. Pure.
 public enum LidPolicy {
   /// What the lid asks of the panel, with `lid_closed: "disable"`: closed, the panel goes off
   /// when another connected head is lit (the lit heads move so the desk starts at 0,0, each
@@ -78,7 +78,7 @@ public enum LidPolicy {
       var moved = HeadConfiguration(
         name: head.name, enabled: true, mode: PlannedMode(mode).request, x: x, y: y, transform: head.transform,
         spelling: head.spelling, scale: head.scale)
-      // A clone (RandR: one CRTC driving both) moves with the head it shows the same as.
+      // A clone (X: one scan-out driving both) moves with the head it shows the same as.
       let target = placed[..<i].first { $0.1 == rect && $0.0.mode == mode && $0.0.transform == head.transform }
       moved.sameAs = target?.0.name
       heads.append(moved)

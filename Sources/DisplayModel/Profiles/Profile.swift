@@ -1,31 +1,11 @@
 /// Which way up a monitor's picture is (`rotate`), as xrandr names it.
 public enum RotateRequest: String, Hashable, Sendable, CaseIterable {
   case normal, left, right, inverted
-
-  /// The RandR rotation bit.
-  public var rotation: Rotation {
-    switch self {
-    case .normal: return .normal
-    case .left: return .left
-    case .right: return .right
-    case .inverted: return .inverted
-    }
-  }
 }
 
 /// Which axes a monitor's picture is mirrored along (`reflect`).
 public enum ReflectRequest: String, Hashable, Sendable, CaseIterable {
   case none, x, y, xy
-
-  /// The RandR reflection bits (empty for `none`).
-  public var rotation: Rotation {
-    switch self {
-    case .none: return []
-    case .x: return .reflectX
-    case .y: return .reflectY
-    case .xy: return [.reflectX, .reflectY]
-    }
-  }
 }
 
 /// A profile's `lid` condition.
@@ -67,7 +47,7 @@ public enum DPISetting: Hashable, Sendable {
 }
 
 /// Where a profile entry goes: today's positions (whose target may also be an alias of the
-/// profile), or `same-as X`, RandR's clone: the same area of the screen as X.
+/// profile), or `same-as X`, xrandr's clone: the same area of the screen as X.
 public enum ProfilePosition: Hashable, Sendable, CustomStringConvertible {
   case at(PositionRequest)
   /// `target` is an alias, an output name, or `main`.
@@ -113,7 +93,7 @@ public struct ProfileOutput: Hashable, Sendable {
   public var position: ProfilePosition?
   /// From `rotate` and `reflect`.
   public var transform = HeadTransform.normal
-  /// How the entry spelled `transform` (RandR sets, and shows, the spelling written).
+  /// How the entry spelled `transform` (X sets, and shows, the spelling written).
   public var transformSpelling = TransformSpelling.turned
   /// `xrandr --scale`: the monitor shows an area of its mode size times this.
   public var scale = 1.0

@@ -70,7 +70,7 @@ struct HeadExplained {
   let plan: HeadProfilePlan
 
   /// Each entry's head, the screen, the warnings and whether the plan changes anything; a
-  /// screen larger than the server takes is refused, as RandR would.
+  /// screen larger than the server takes is refused, as the X server would.
   func lines(_ profile: Profile, _ assignment: HeadProfileAssignment) -> [String] {
     let (width, height) = screenSize()
     if let s = snapshot.screen, !s.holds(width, height) {
@@ -115,14 +115,13 @@ struct HeadExplained {
   func describe(_ head: Head, _ entry: ProfileOutput) -> String {
     let change = plan.configuration.heads.first { $0.name == head.name }
     guard let area = plan.areas[head.name], let shown = shownMode(head, change) else { return "off" }
-    let rotation = change.map { Rotation($0.transform, $0.spelling) } ?? Rotation(head.transform, head.spelling)
+    let (transform, spelling) = change.map { ($0.transform, $0.spelling) } ?? (head.transform, head.spelling)
+    let (rotate, reflect) = transform.words(spelling)
     var parts = ["\(shown.label) at \(area.x),\(area.y)"]
-    if rotation.name != "normal" { parts.append("rotate \(rotation.name)") }
-    let reflect = rotation.intersection([.reflectX, .reflectY])
-    if !reflect.isEmpty {
-      parts.append("reflect " + (reflect.contains(.reflectX) ? "x" : "") + (reflect.contains(.reflectY) ? "y" : ""))
-    }
-    if (area.width, area.height) != rotation.turned(shown.width, shown.height) {
+    if rotate != .normal { parts.append("rotate \(rotate.rawValue)") }
+    if reflect != .none { parts.append("reflect \(reflect.rawValue)") }
+    let turned = transform.swapsAxes ? (shown.height, shown.width) : (shown.width, shown.height)
+    if (area.width, area.height) != turned {
       parts.append("showing \(area.width)x\(area.height)")
     }
     let others = sharing(head.name, change)
@@ -150,7 +149,7 @@ struct HeadExplained {
 extension HeadSnapshot {
   /// The mode a request gives the head, with its label as the server lists it: the listed
   /// mode of that size and refresh (any refresh for 0, that rate first); for a mode to make,
-  /// the one displayd made before with those timings, which RandR lists beside any head's
+  /// the one displayd made before with those timings, which X lists beside any head's
   /// modes, else the made mode (`ModeLine.madeLabel`).
   public func shownMode(_ request: HeadModeRequest, on head: Head) -> ShownMode? {
     switch request {

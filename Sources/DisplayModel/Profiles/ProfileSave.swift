@@ -8,8 +8,8 @@
 /// manufacturer, product name and serial where the EDID has them (else product code); by
 /// connector too when another connected monitor would match the same; one without by
 /// connector. A Wayland head (no EDID) by the make, model and serial it reports
-/// (`HeadIdentity`), written as the EDID keys they match. Heads showing one picture (RandR:
-/// one CRTC) are saved as `same-as` the first of them. Applying the saved profile to the
+/// (`HeadIdentity`), written as the EDID keys they match. Heads showing one picture (X:
+/// one scan-out) are saved as `same-as` the first of them. Applying the saved profile to the
 /// same monitors changes nothing.
 public enum ProfileSave {
   /// `{ name: NAME, outputs: [...] }` with one entry (`{ ... }`) a line: a saved profile's
@@ -74,14 +74,13 @@ public enum ProfileSave {
     return "{ " + parts.joined(separator: ", ") + " }"
   }
 
-  /// `rotate` and `reflect` as RandR's bits spell them, none for an unturned picture.
-  static func rotationFields(_ rotation: Rotation) -> [String] {
+  /// `rotate` and `reflect` for `transform` in the spelling the head holds, none for an
+  /// unturned picture.
+  static func rotationFields(_ transform: HeadTransform, _ spelling: TransformSpelling) -> [String] {
+    let (rotate, reflect) = transform.words(spelling)
     var fields: [String] = []
-    if rotation.name != "normal" { fields.append("rotate: " + quoted(rotation.name)) }
-    let reflect = rotation.intersection([.reflectX, .reflectY])
-    if !reflect.isEmpty {
-      fields.append("reflect: " + quoted(reflect == [.reflectX, .reflectY] ? "xy" : reflect == .reflectX ? "x" : "y"))
-    }
+    if rotate != .normal { fields.append("rotate: " + quoted(rotate.rawValue)) }
+    if reflect != .none { fields.append("reflect: " + quoted(reflect.rawValue)) }
     return fields
   }
 
@@ -90,12 +89,12 @@ public enum ProfileSave {
   /// whose ratio (1.25036…) is not the scale asked, and 0.7 is held as 0.69999695…. Nil
   /// for 1 and for no scale.
   static func uniformScale(_ scale: Double) -> Double? {
-    guard scale > 0, scale != 1, let held = HeadTransform.quantized(scale, ScaleQuantum.randr) else { return nil }
+    guard scale > 0, scale != 1, let held = HeadTransform.quantized(scale, ScaleQuantum.fixedPoint) else { return nil }
     var p = 1.0
     for _ in 1...6 {
       p *= 10
       let short = (scale * p).rounded() / p
-      if HeadTransform.quantized(short, ScaleQuantum.randr) == held { return short }
+      if HeadTransform.quantized(short, ScaleQuantum.fixedPoint) == held { return short }
     }
     return scale
   }
@@ -145,7 +144,7 @@ public enum ProfileSave {
       .sorted { a, b in (a.1.x, a.1.y, a.0.name) < (b.1.x, b.1.y, b.0.name) }.map(\.0)
     let off = desk.filter { $0.rect == nil }
     // Every lit head's picture, those outside the desk too (a `non-desktop` head on the
-    // CRTC of a desk's head makes it a picture shown twice).
+    // scan-out of a desk's head makes it a picture shown twice).
     let shown = snapshot.heads.compactMap(Picture.init)
     var entries: [String] = []
     for head in lit + off {
@@ -174,7 +173,7 @@ public enum ProfileSave {
   }
 
   /// What a lit head shows, as far as heads tell: heads alike in it show one picture. A
-  /// snapshot does not say which heads share a CRTC; heads at one place, turned alike,
+  /// snapshot does not say which heads share a scan-out; heads at one place, turned alike,
   /// scaled alike in the mode the server names by one handle (on X, its id) do. A
   /// compositor names no modes: each of its heads shows its own.
   struct Picture: Hashable {
@@ -208,7 +207,7 @@ public enum ProfileSave {
   /// Mode, position, rotation, reflection and scale of a lit head.
   static func layout(_ head: Head, _ mode: HeadMode) -> [String] {
     var fields = modeFields(mode, head) + ["position: " + quoted("\(head.x),\(head.y)")]
-    fields += rotationFields(Rotation(head.transform, head.spelling))
+    fields += rotationFields(head.transform, head.spelling)
     if let s = uniformScale(head.scale), ProfileOutput.scales.contains(s) {
       fields.append("scale: \(s)")
     }
@@ -216,7 +215,7 @@ public enum ProfileSave {
   }
 
   /// The mode's fields, checked against the mode policy over the head's modes; a mode with
-  /// the server's timings (RandR's) is the server's mode again, which says whether displayd
+  /// the server's timings (X's) is the server's mode again, which says whether displayd
   /// made it.
   static func modeFields(_ mode: HeadMode, _ head: Head) -> [String] {
     let server = mode.timings.map { $0.mode(id: ModeID(rawValue: 0), name: mode.name ?? "") }

@@ -1,7 +1,7 @@
 // This folder holds the values the daemon and a display server exchange (the `OutputManager`
 // port) that carry no server's handles: what a snapshot reads, what kept an apply
 // from its plan, the resource database's text. The X backend's ids and the values over them
-// (windows, pixmaps, pictures, damage, the cursor, RandR's topology and plans) live in
+// (windows, pixmaps, pictures, damage, the cursor, the X backend's topology and plans) live in
 // DisplayX11 behind the ports.
 
 /// One thing that kept an apply from putting its plan in force; `description` is the log's line.

@@ -41,7 +41,7 @@ extension OutputState {
     primary = snapshot.primary == head.name
     main = snapshot.mainHead?.name == head.name
     crtc = rect.map(RectRecord.init)
-    rotation = rect.map { _ in Rotation(head.transform, head.spelling).name }
+    rotation = rect.map { _ in head.transform.words(head.spelling).rotate.rawValue }
     currentMode = mode.map { ModeRecord($0, bridgeID: Self.bridgeID(of: $0, on: head), current: true) }
     mm = head.physicalSize.map { Millimetres(width: $0.width, height: $0.height) }
     nonDesktop = head.nonDesktop

@@ -54,7 +54,7 @@ extension LidPolicy {
     var crtcs = CrtcAllocator(t)
     guard let crtc = crtcs.free(for: panel) else {
       var plan = ReferencePlan()
-      plan.warnings = [.noCrtc(output: panel.name, leftOff: true)]
+      plan.warnings = [.cannotLight(output: panel.name, leftOff: true)]
       return plan
     }
     let lit = t.crtcs.filter(\.isActive)

@@ -110,7 +110,7 @@ struct Planner {
       return nil
     }
     guard let crtc = crtcs.crtc(for: output) else {
-      warnings.append(.noCrtc(output: output.name, leftOff: false))
+      warnings.append(.cannotLight(output: output.name, leftOff: false))
       return nil
     }
     var rotation = topology.activeCrtc(of: output)?.rotation ?? .normal

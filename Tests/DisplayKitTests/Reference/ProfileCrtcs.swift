@@ -50,7 +50,7 @@ extension ProfilePlanner {
   /// (idle, or driving only outputs this plan turns off or that are gone).
   func give(_ slot: inout Slot, _ crtcs: inout CrtcAllocator, _ warnings: inout [PlanWarning]) {
     slot.crtc = crtcs.free(for: slot.output)
-    if slot.crtc == nil { warnings.append(.noCrtc(output: slot.output.name, leftOff: true)) }
+    if slot.crtc == nil { warnings.append(.cannotLight(output: slot.output.name, leftOff: true)) }
   }
 
   /// Puts a clone on its target's CRTC when RandR can drive both from it.

@@ -2,7 +2,7 @@ import DisplayModel
 
 /// What a profile's choice depends on: the connected monitors (connector and `MonitorKey`),
 /// the lid and the config. While it stays the same, a profile once applied is not applied
-/// again, so the daemon's own RandR events and a user's later `xrandr` change nothing.
+/// again, so the daemon's own server events and a user's later `xrandr` change nothing.
 struct DeskKey: Equatable {
   var monitors: [String: MonitorKey]
   var lid: LidState

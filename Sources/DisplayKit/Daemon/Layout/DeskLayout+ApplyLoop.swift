@@ -44,6 +44,22 @@ extension DeskLayout {
     return false
   }
 
+  /// The backend's reason for each of `heads` refused a scale (or left dark, when `unlit`),
+  /// by head name: the first the head was given.
+  static func reasons(_ refusal: ApplyRefusal, unlit: Bool = false, _ heads: Set<String>) -> [(
+    head: String, reason: String
+  )] {
+    var reasons: [String: String] = [:]
+    for problem in refusal.problems {
+      switch problem {
+      case .transform(let head, let reason) where !unlit, .cannotLight(let head, let reason) where unlit:
+        if heads.contains(head), reasons[head] == nil { reasons[head] = reason }
+      default: continue
+      }
+    }
+    return reasons.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+  }
+
   /// Takes in what the backend refused: heads whose CRTC refused a transform (the backend
   /// avoids that CRTC for a scale from then on, and a head with no other says it cannot
   /// scale), heads nothing can drive (RandR: no free CRTC; left dark, not configured, as the
@@ -56,15 +72,13 @@ extension DeskLayout {
   ) -> Bool {
     let refused = refusal.transformRefused.subtracting(unscaled)
     if !refused.isEmpty {
-      for head in refused.sorted() {
-        log.warning("\(head): its CRTC refused a transform (RRSetCrtcTransform); \(words.unscaled)")
-      }
+      for (head, reason) in Self.reasons(refusal, refused) { log.warning("\(head): \(reason); \(words.unscaled)") }
       unscaled.formUnion(refused)
       return true
     }
     let dark = refusal.unlit.subtracting(unlit)
     if !dark.isEmpty {
-      for head in dark.sorted() { log.warning("\(PlanWarning.noCrtc(output: head, leftOff: false))") }
+      for (_, reason) in Self.reasons(refusal, unlit: true, dark) { log.warning("\(reason); left dark") }
       unlit.formUnion(dark)
       return true
     }
