@@ -69,6 +69,8 @@ let package = Package(
     .target(
       name: "DisplayWayland",
       dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CWayland"]),
+    // The GNOME edge: mutter's DisplayConfig on the session bus (sd-bus, loaded at first use).
+    .target(name: "DisplayMutter", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport", "CLinux"]),
     // The X edge: RandR's model (the topology, its outputs, CRTCs and the plans over them),
     // the connection, snapshots, applying plans, windows, mirrors, cursor, screenshots (into
     // the renderer's image), and the RandR output manager. The only module that imports Xlib.
@@ -111,7 +113,7 @@ let package = Package(
       name: "DisplaydTests",
       dependencies: [
         "DisplayCLI", "DisplayKit", "DisplayModel", "DisplayPorts", "DisplayRender", "DisplayService", "DisplaySupport",
-        "DisplayWayland", "DisplayX11", "CXrandr", "XRig",
+        "DisplayWayland", "DisplayX11", "DisplayMutter", "CXrandr", "XRig",
       ],
       path: "Tests/DisplayKitTests",
       exclude: ["Fixtures"]
