@@ -78,13 +78,12 @@ let package = Package(
       name: "DisplayX11", dependencies: ["DisplayModel", "DisplayPorts", "DisplayRender", "DisplaySupport", "CXrandr"]),
     // The daemon: hears connect and disconnect, reconciles, decides what each monitor's
     // surface shows. It knows the display server only as its events (`ChangeSource`) and
-    // its layout (`LayoutServer`), the surfaces as the `SurfaceHost` port and the drawing as
-    // the `PicturePainter` port, never X, Wayland or cairo.
+    // its layout (`OutputManagerLayout` over an `OutputManager`), the surfaces as the
+    // `SurfaceHost` port and the drawing as the `PicturePainter` port, never X, Wayland or cairo.
     .target(name: "DisplayKit", dependencies: ["DisplayModel", "DisplayPorts", "DisplaySupport"]),
     // The service around it: the poll() loop's descriptors, control socket and its wire
-    // types, hooks, sd_notify, reading the config file.
-    // It makes the X connection the daemon's server and its surfaces' host (the conformance
-    // lives here).
+    // types, hooks, sd_notify, reading the config file, and the one factory that opens a
+    // backend's ports (`DisplayBackend.open`).
     .target(
       name: "DisplayService",
       dependencies: [
