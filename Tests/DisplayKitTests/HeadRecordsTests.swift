@@ -28,6 +28,25 @@ import Testing
     try GoldenDesks.expectGolden("records-wayland", minimum: 40) { try Self.recordsOnWayland($0) }
   }
 
+  /// An output the server no longer lists while its CRTC is lit for another: the gone
+  /// output's disconnect shows it dark (not the CRTC that now lights the other), the other's
+  /// change shows what it shows now.
+  @Test func anOutputNoLongerListedWhileItsCrtcLightsAnotherIsRecordedDark() throws {
+    let B = TopologyBuilder.self
+    let before = B.topology(["DP-1", "HDMI-1"], on: ["DP-1": B.m1080])
+    var after = before
+    after.outputs[1].connection = .connected
+    after.outputs[1].crtc = before.crtcs[0].id
+    after.crtcs[0].outputs = [after.outputs[1].id]
+    after.crtcs[0].possibleOutputs.append(after.outputs[1].id)
+    after.outputs.removeFirst()
+    let (old, new) = (try Self.heads(before), try Self.heads(after))
+    let records = HeadDiff.events(from: old, to: new).map { Self.line(EventRecord($0, in: new, time: "T")) }
+    #expect(records == Self.goneWhileItsCrtcIsLit, "\(records)")
+  }
+
+  static let goneWhileItsCrtcIsLit = ["?"]
+
   /// Two random RandR desks of one server's modes: the second's output records, then the
   /// event records from the first to the second.
   static func recordsOnX(_ seed: UInt64) throws -> String {
