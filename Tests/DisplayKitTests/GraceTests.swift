@@ -69,6 +69,8 @@ import Testing
     #expect(desk.events.prefix(2).map(line) == [Self.goneLine, Self.backLine])
   }
 
+  // Written out once from the product and reviewed: HDMI-1 (ALPHA) pending, still on the CRTC
+  // the server keeps lit at 1920,0; then gone dark; then BETA connected and lit there.
   static let pendingLine =
     #"{"event":"disconnect-pending","output":"HDMI-1","time":"T","id":101,"connected":false,"connection":"disconnected","primary":false,"main":false,"crtc":{"x":1920,"y":0,"width":1920,"height":1080},"rotation":"normal","current_mode":{"id":1,"name":"1920x1080","width":1920,"height":1080,"refresh_hz":60.0,"current":true,"preferred":true,"interlaced":false,"doublescan":false,"dot_clock_hz":148500000},"mm":null,"non_desktop":false,"identity":{"manufacturer":"ACR","product_code":26,"serial_number":2172748283,"product_name":"ALPHA","serial_string":"1","edid_version":"1.3","extension_count":0,"checksum_ok":true,"max_image_size_cm":[41,26],"preferred_mode":{"width":1440,"height":900,"refresh_hz":59.887,"pixel_clock_khz":106500,"interlaced":false},"manufacture_year":2008,"manufacture_week":18,"model_year":null,"input_type":"analog","block_count":1,"extension_block_types":[],"extension_checksums_ok":[],"display_id":"ACR-1a-818181fb-184b0a3907ce85bd","warnings":[]},"grace_seconds":1.5}"#
   static let goneLine =

@@ -45,7 +45,13 @@ import Testing
     #expect(records == Self.goneWhileItsCrtcIsLit, "\(records)")
   }
 
-  static let goneWhileItsCrtcIsLit = ["?"]
+  /// Written out once from the product and reviewed: HDMI-1 lit on the CRTC, DP-1 gone with
+  /// no CRTC (as it was, connected, its last state), main moved to HDMI-1.
+  static let goneWhileItsCrtcIsLit = [
+    #"{"event":"connected","output":"HDMI-1","time":"T","id":101,"connected":true,"connection":"connected","primary":false,"main":true,"crtc":{"x":0,"y":0,"width":1920,"height":1080},"rotation":"normal","current_mode":{"id":1,"name":"1920x1080","width":1920,"height":1080,"refresh_hz":60.0,"current":true,"preferred":true,"interlaced":false,"doublescan":false,"dot_clock_hz":148500000},"mm":null,"non_desktop":false,"identity":null}"#,
+    #"{"event":"disconnected","output":"DP-1","time":"T","id":100,"connected":true,"connection":"connected","primary":false,"main":false,"crtc":null,"rotation":null,"current_mode":null,"mm":null,"non_desktop":false,"identity":null}"#,
+    #"{"event":"primary-changed","output":"HDMI-1","time":"T","id":101,"connected":true,"connection":"connected","primary":false,"main":true,"crtc":{"x":0,"y":0,"width":1920,"height":1080},"rotation":"normal","current_mode":{"id":1,"name":"1920x1080","width":1920,"height":1080,"refresh_hz":60.0,"current":true,"preferred":true,"interlaced":false,"doublescan":false,"dot_clock_hz":148500000},"mm":null,"non_desktop":false,"identity":null}"#,
+  ]
 
   /// Two random RandR desks of one server's modes: the second's output records, then the
   /// event records from the first to the second.
@@ -60,8 +66,8 @@ import Testing
 
   /// Two Wayland desks: the second's head records, then the event records between them.
   static func recordsOnWayland(_ seed: UInt64) throws -> String {
-    let before = try WireDesk.wayland(seed: seed &+ 1_000_000).0
-    return records(before, try WireDesk.wayland(seed: seed).0)
+    let before = try WireDesk.wayland(seed: seed &+ 1_000_000)
+    return records(before, try WireDesk.wayland(seed: seed))
   }
 
   static func records(_ before: HeadSnapshot, _ after: HeadSnapshot) -> String {

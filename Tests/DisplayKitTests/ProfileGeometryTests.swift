@@ -129,7 +129,9 @@ import Testing
     #expect(changesNothing(try planProfile(text, on: t.applying(plan))))
     // A CRTC that cannot drive both: each keeps its own, at the same place.
     let apart = try planProfile(text, on: pair)
-    #expect(apart.changes.count == 1 && apart.changes[0].crtc == pair.crtcs[1].id && apart.changes[0].x == 0)
+    let dp = try change(apart, "DP-1")
+    #expect(dp.crtc == pair.crtcs[1].id && dp.x == 0 && dp.outputs == [pair.outputs[1].id], "\(apart.changes)")
+    #expect(!apart.changes.contains { $0.outputs.count == 2 })
   }
 
   @Test func sameAsWithAnotherSizeGetsItsOwnCrtcScaledToTheTargetsArea() throws {

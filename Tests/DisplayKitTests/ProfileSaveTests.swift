@@ -133,6 +133,28 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
     try expectSavedTextChangesNothingOverHeads(t, name: "p")
   }
 
+  /// Two CRTCs showing one picture (the same mode at the same place): the second output is
+  /// saved as a clone of the first, and the text planned again changes nothing.
+  @Test func twoCrtcsShowingOnePictureAreSavedAsAClone() throws {
+    var t = F.desk(["eDP-1", "DP-1"], primary: "eDP-1")
+    t.crtcs[1].x = 0
+    (t.screen.width, t.screen.height) = (1920, 1080)
+    let text = try saved("p", t)
+    #expect(text == Self.twoCrtcsOnePicture, "\(text)")
+    #expect(changesNothing(try replan(text, on: t)))
+    try expectSavedTextChangesNothingOverHeads(t, name: "p")
+  }
+
+  static let twoCrtcsOnePicture = """
+    {
+      name: "p",
+      outputs: [
+        { match: { output: "DP-1" }, alias: "DP-1", mode: "1920x1080@60.00", position: "0,0" },
+        { match: { output: "eDP-1" }, mode: "1920x1080@60.00", position: "same-as DP-1", primary: true },
+      ],
+    }
+    """
+
   @Test func aModeIsWrittenPreciselyEnoughToPickItAgain() throws {
     var t = F.desk(["DP-1"])
     let close = Mode(
