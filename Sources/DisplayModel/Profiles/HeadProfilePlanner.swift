@@ -50,11 +50,11 @@ struct HeadSlot {
 }
 
 /// The profile planner over the output-management port's values: a profile and the heads its
-/// entries took → the configuration that puts the desk in that state, as `ProfilePlanner`
-/// (the tests' reference) plans it over RandR's topology. Modes come through `HeadModePolicy` (the request, else
-/// preferred, else largest; fallbacks of the same size); transforms and scales a head cannot
-/// show by its `capabilities` are planned without, with a warning; a `same-as` entry shows
-/// its target's mode, place, transform and scale (`HeadConfiguration.sameAs`) where it lists
+/// entries took → the configuration that puts the desk in that state. Modes come through
+/// `HeadModePolicy` (the request, else preferred, else largest; fallbacks of the same size);
+/// transforms and scales a head cannot show by its `capabilities` are planned without, with
+/// a warning; a `same-as` entry shows its target's mode, place, transform and scale
+/// (`HeadConfiguration.sameAs`) where it lists
 /// that mode at its own size and can be turned alike, else its own mode scaled to the
 /// target's area. What only the server knows (free CRTCs, its largest screen, and so the
 /// largest mode that fits it, a transform a CRTC refuses) is the backend's to refuse.
