@@ -1,9 +1,9 @@
 import DisplayModel
 
-/// RandR's CRTC allocator (the configuration planner's, as the reference planners in the
-/// tests gave CRTCs): each output keeps its own lit CRTC unless another output of the plan
-/// took it first, else gets the first of its possible CRTCs that can drive it, that no output
-/// of the plan took, and that drives no other output but those the plan lets go. Pure.
+/// RandR's CRTC allocator (the configuration planner's): each output keeps its own lit CRTC
+/// unless another output of the plan took it first, else gets the first of its possible
+/// CRTCs that can drive it, that no output of the plan took, and that drives no other output
+/// but those the plan lets go. Pure.
 public struct CrtcAllocator {
   let topology: Topology
   /// Outputs whose CRTC may be given to another: ones the plan turns off, or that are gone.

@@ -2,12 +2,12 @@ import DisplayCLI
 import DisplayKit
 import DisplayService
 import DisplaySupport
-import DisplayX11
 import Foundation
 import Testing
 import XRig
 
 @testable import DisplayModel
+@testable import DisplayX11
 
 /// The built-in layouts as profiles, planned and applied purely: what each output shows.
 @Suite struct BuiltinLayoutTests {
@@ -20,20 +20,25 @@ import XRig
 
   func config(_ text: String = "") throws -> Config { try Config.parse(Array("{\(text)}".utf8), file: "test.json5") }
 
-  /// The layout planned and applied: each connected output's rectangle ("off" when dark),
-  /// the screen, the primary, and the plan's warnings.
+  /// The layout planned as the daemon plans it on X (the product's profile planner on the
+  /// desk's heads, then the X backend's plan over CRTCs) and applied: each connected output's
+  /// rectangle ("off" when dark), the screen, the primary, the head plan, the plan over CRTCs
+  /// and the desk after.
   func apply(
-    _ layout: BuiltinLayout, _ t: Topology, _ c: Config, mainMode: Mode? = nil, noTransform: Set<CrtcID> = []
-  ) throws -> (rects: [String: String], screen: String, primary: String?, plan: ReferencePlan, after: Topology) {
-    let made = try BuiltinLayouts.profile(layout, topology: t, config: c, mainMode: mainMode).get()
-    let plan = try ProfilePlanner(topology: t, config: c, noTransform: noTransform).plan(
-      made.profile, assignment: made.assignment)
-    let after = t.after(plan)
+    _ layout: BuiltinLayout, _ t: Topology, _ c: Config, mainMode: HeadMode? = nil, noTransform: Set<CrtcID> = []
+  ) throws -> (
+    rects: [String: String], screen: String, primary: String?, plan: HeadProfilePlan, sent: Plan, after: Topology
+  ) {
+    let desk = XPlan.heads(t, noTransform: noTransform)
+    let made = try BuiltinLayouts.profile(layout, snapshot: desk, config: c, mainMode: mainMode).get()
+    let plan = try HeadProfilePlanner(snapshot: desk, config: c).plan(made.profile, assignment: made.assignment)
+    let crtcs = try RandRConfigurationPlanner(t, refusing: noTransform).plan(plan.configuration).get()
+    let after = t.after(crtcs.plan)
     let rects = Dictionary(
       uniqueKeysWithValues: after.connectedOutputs.map { ($0.name, after.geometry(of: $0)?.description ?? "off") })
     return (
       rects, "\(after.screen.width)x\(after.screen.height)", after.primary.flatMap { after.output($0)?.name }, plan,
-      after
+      crtcs.plan, after
     )
   }
 
@@ -53,7 +58,7 @@ import XRig
       "monitors: [{ match: { output: 'eDP-1' }, touch: ['ELAN*'] },"
         + " { match: { output: 'HDMI-1' }, properties: { 'Broadcast RGB': 'Full' } }]")
     for layout in BuiltinLayout.allCases where layout != .externalOnly {
-      let made = try BuiltinLayouts.profile(layout, topology: laptop, config: c).get()
+      let made = try BuiltinLayouts.profile(layout, snapshot: HeadSnapshot(topology: laptop), config: c).get()
       let panel = try #require(made.profile.outputs.first { $0.match.output == "eDP-1" })
       #expect(panel.extras.touch == ["ELAN*"], "\(layout)")
       if let hdmi = made.profile.outputs.first(where: { $0.match.output == "HDMI-1" && $0.enabled != false }) {
@@ -82,11 +87,13 @@ import XRig
   }
 
   @Test func mirrorGivesEveryOutputTheLargestCommonModeAtTheOrigin() throws {
-    #expect(BuiltinLayouts.commonSize(mixed.connectedOutputs, mixed).map { [$0.width, $0.height] } == [1280, 1024])
+    let heads = HeadSnapshot(topology: mixed).heads.filter(\.connected)
+    #expect(BuiltinLayouts.commonSize(heads).map { [$0.width, $0.height] } == [1280, 1024])
     let r = try apply(.mirror, mixed, try config())
     #expect(r.rects == ["eDP-1": "1280x1024+0+0", "DP-1": "1280x1024+0+0"])
     #expect(r.screen == "1280x1024")
-    #expect(r.plan.changes.allSatisfy { $0.transform.isIdentity }, "same size: nothing to scale")
+    #expect(
+      r.plan.configuration.heads.allSatisfy { $0.scale == 1 && $0.verticalScale == 1 }, "same size: nothing to scale")
   }
 
   /// DP-1 lists only 800x600: nothing in common with eDP-1.
@@ -104,9 +111,9 @@ import XRig
   @Test func mirrorWithoutACommonModeScalesTheOthersToMainsAreaByATransform() throws {
     let r = try apply(.mirror, uncommon, try config())
     #expect(r.rects == ["eDP-1": "1920x1080+0+0", "DP-1": "1920x1080+0+0"], "2.4 x 1.8 fills main's area")
-    let dp = try #require(r.plan.changes.first { $0.outputName == "DP-1" })
-    #expect(dp.mode == Self.m600.id)
-    #expect(dp.transform.matrix == [Double(157286) / 65536, 0, 0, 0, Double(117964) / 65536, 0, 0, 0, 1])
+    let dp = try #require(r.plan.configuration.heads.first { $0.name == "DP-1" })
+    #expect(dp.mode == .listed(width: 800, height: 600, refreshMilliHz: 60317))
+    #expect((dp.scale, dp.verticalScale) == (2.4, 1.8))
   }
 
   @Test func mirrorWhereTheCrtcRefusesTransformsShowsMainsTopLeftUnscaledWithAWarning() throws {
@@ -135,11 +142,11 @@ import XRig
   @Test func externalOnlyIsRefusedWithoutAPanelOrWithoutAnExternal() throws {
     let desk = ProfileFixtures.desk(["DP-1", "HDMI-1"])
     #expect(throws: LayoutRefusal.noPanel) {
-      try BuiltinLayouts.profile(.externalOnly, topology: desk, config: try config()).get()
+      try BuiltinLayouts.profile(.externalOnly, snapshot: HeadSnapshot(topology: desk), config: try config()).get()
     }
     let alone = ProfileFixtures.desk(["eDP-1"])
     #expect(throws: LayoutRefusal.noExternal(panel: "eDP-1")) {
-      try BuiltinLayouts.profile(.externalOnly, topology: alone, config: try config()).get()
+      try BuiltinLayouts.profile(.externalOnly, snapshot: HeadSnapshot(topology: alone), config: try config()).get()
     }
     #expect(
       LayoutRefusal.noExternal(panel: "eDP-1").description == "no external monitor is connected (only the panel eDP-1)")
@@ -157,7 +164,9 @@ import XRig
 
   @Test func mainOnlyAfterExternalOnlyLightsThePanelAgain() throws {
     let external = try apply(.externalOnly, laptop, try config()).after
-    #expect(BuiltinLayouts.main(in: external, config: try config())?.name == "eDP-1", "connected, though dark")
+    #expect(
+      BuiltinLayouts.main(in: HeadSnapshot(topology: external), config: try config())?.name == "eDP-1",
+      "connected, though dark")
     let r = try apply(.mainOnly, external, try config())
     #expect(r.rects == ["eDP-1": "1920x1080+0+0", "DP-1": "off", "HDMI-1": "off"])
     #expect(r.primary == "eDP-1")
@@ -165,19 +174,26 @@ import XRig
 
   @Test func mainIsTheConfigsMainThenThePanelThenThePrimaryThenTheFirst() throws {
     let c = try config()
-    #expect(BuiltinLayouts.main(in: laptop, config: try config("main: 'DP-1',"))?.name == "DP-1")
-    let panelNotPrimary = ProfileFixtures.desk(["DP-1", "eDP-1"], primary: "DP-1")
-    #expect(BuiltinLayouts.main(in: panelNotPrimary, config: c)?.name == "eDP-1")
     #expect(
-      BuiltinLayouts.main(in: ProfileFixtures.desk(["DP-1", "HDMI-1"], primary: "HDMI-1"), config: c)?.name == "HDMI-1")
-    #expect(BuiltinLayouts.main(in: ProfileFixtures.desk(["DP-1", "HDMI-1"]), config: c)?.name == "DP-1")
+      BuiltinLayouts.main(in: HeadSnapshot(topology: laptop), config: try config("main: 'DP-1',"))?.name == "DP-1")
+    let panelNotPrimary = ProfileFixtures.desk(["DP-1", "eDP-1"], primary: "DP-1")
+    #expect(BuiltinLayouts.main(in: HeadSnapshot(topology: panelNotPrimary), config: c)?.name == "eDP-1")
+    #expect(
+      BuiltinLayouts.main(
+        in: HeadSnapshot(topology: ProfileFixtures.desk(["DP-1", "HDMI-1"], primary: "HDMI-1")), config: c)?.name
+        == "HDMI-1")
+    #expect(
+      BuiltinLayouts.main(in: HeadSnapshot(topology: ProfileFixtures.desk(["DP-1", "HDMI-1"])), config: c)?.name
+        == "DP-1")
     #expect(throws: LayoutRefusal.noMonitors) {
-      try BuiltinLayouts.profile(.mainOnly, topology: B.topology(["DP-1"], on: [:]), config: c).get()
+      try BuiltinLayouts.profile(.mainOnly, snapshot: HeadSnapshot(topology: B.topology(["DP-1"], on: [:])), config: c)
+        .get()
     }
   }
 
   @Test func mainGetsTheModeItHadUnderAutomaticChoiceWhenGivenOne() throws {
-    let r = try apply(.extendRight, mixed, try config(), mainMode: B.m1024)
+    let mainMode = try #require(HeadSnapshot(topology: mixed).heads[0].modes.first { $0.width == 1280 })
+    let r = try apply(.extendRight, mixed, try config(), mainMode: mainMode)
     #expect(r.rects == ["eDP-1": "1280x1024+0+0", "DP-1": "1280x1024+1280+0"], "DP-1 at its preferred mode")
   }
 
@@ -188,12 +204,23 @@ import XRig
     #expect(r.rects == ["eDP-1": "1920x1080+0+0", "DP-1": "off", "HDMI-1": "1920x1080+3840+0"])
   }
 
+  /// Planned again, a layout in force asks the server for nothing it does not show already
+  /// (a clone scaled differently each way is asked again over heads, which carry one scale,
+  /// and is in force on its CRTC).
   @Test(arguments: BuiltinLayout.allCases)
-  func aLayoutAlreadyInForcePlansNothing(_ layout: BuiltinLayout) throws {
+  func aLayoutAlreadyInForceChangesNothingOnTheServer(_ layout: BuiltinLayout) throws {
     for t in [laptop, mixed, uncommon] {
       let after = try apply(layout, t, try ruled()).after
-      let again = try apply(layout, after, try ruled()).plan
-      #expect(changesNothing(again), "\(layout): \(again.changes)")
+      let again = try apply(layout, after, try ruled()).sent
+      let inForce = { (c: CrtcChange) -> Bool in
+        guard let crtc = after.crtc(c.crtc) else { return false }
+        return c.mode == crtc.mode && (c.x, c.y, c.rotation) == (crtc.x, crtc.y, crtc.rotation)
+          && Set(c.outputs) == Set(crtc.outputs) && c.transform.matrix == crtc.transform.matrix
+      }
+      #expect(again.changes.allSatisfy(inForce), "\(layout): \(again.changes)")
+      #expect(
+        again.screen.map { $0 == (after.screen.width, after.screen.height) } ?? true && again.primary == nil,
+        "\(layout)")
     }
   }
 
@@ -202,26 +229,33 @@ import XRig
   }
 }
 
-/// Putting back the layout of automatic choice after a manual one, purely.
+/// Putting back the layout of automatic choice after a built-in layout, purely.
 @Suite struct LayoutRestoreTests {
   typealias B = TopologyBuilder
   let t = BuiltinLayoutTests()
+
+  /// The restore planned over the desks' heads as the daemon plans it, and the desk after
+  /// the X backend's plan for it.
+  func restore(saved: Topology, now: Topology, keptOff: Set<String> = []) throws -> (plan: HeadPlan, after: Topology) {
+    let plan = HeadLayoutRestore.plan(
+      saved: XPlan.heads(saved), now: XPlan.heads(now), keptOff: keptOff, screen: (saved.screen, now.screen))
+    return (plan, now.after(try RandRConfigurationPlanner(now).plan(plan.configuration).get().plan))
+  }
 
   @Test func afterMirrorMainGetsItsModeAndEveryOutputItsPlaceBack() throws {
     let before = t.mixed
     let mirrored = try t.apply(.mirror, before, try t.config()).after
     #expect(mirrored.currentMode(of: mirrored.outputs[0])?.id == B.m1024.id, "mirror gave main the common mode")
-    let restored = mirrored.after(LayoutRestore.plan(saved: before, now: mirrored))
+    let restored = try restore(saved: before, now: mirrored).after
     #expect(Layout(restored) == Layout(before), "\(Layout(restored))")
-    #expect((restored.screen.width, restored.screen.height) == (before.screen.width, before.screen.height))
-    #expect(changesNothing(LayoutRestore.plan(saved: before, now: restored)), "restored: nothing more to do")
+    #expect(try restore(saved: before, now: restored).plan.configuration.heads.isEmpty, "restored: nothing more to do")
   }
 
   @Test func afterExternalOnlyThePanelAndThePrimaryComeBack() throws {
     let before = t.laptop
     let external = try t.apply(.externalOnly, before, try t.config()).after
     #expect(external.primary == external.output(named: "DP-1")?.id)
-    let restored = external.after(LayoutRestore.plan(saved: before, now: external))
+    let restored = try restore(saved: before, now: external).after
     #expect(Layout(restored) == Layout(before), "\(Layout(restored))")
     #expect(restored.primary == before.primary)
   }
@@ -231,11 +265,10 @@ import XRig
   @Test func aPanelKeptOffIsNotLitAgainByTheRestore() throws {
     let before = t.laptop
     let external = try t.apply(.externalOnly, before, try t.config()).after
-    let panel = try #require(external.output(named: "eDP-1")?.id)
-    let restored = external.after(LayoutRestore.plan(saved: before, now: external, keptOff: [panel]))
-    #expect(restored.geometry(ofID: panel) == nil, "the panel stays off")
-    let dp = try #require(before.output(named: "DP-1")?.id)
-    #expect(restored.geometry(ofID: dp) == before.geometry(ofID: dp), "\(Layout(restored))")
+    let restored = try restore(saved: before, now: external, keptOff: ["eDP-1"]).after
+    let rect = { (t: Topology, name: String) in t.output(named: name).flatMap { t.geometry(of: $0) } }
+    #expect(rect(restored, "eDP-1") == nil, "the panel stays off")
+    #expect(rect(restored, "DP-1") == rect(before, "DP-1"), "\(Layout(restored))")
   }
 
   @Test func aMonitorPluggedSinceKeepsWhatItHasAndOneUnpluggedIsSkipped() throws {
@@ -249,20 +282,20 @@ import XRig
       id: hdmi, x: 3840, y: 0, width: 1024, height: 768, mode: B.m768.id, outputs: [now.outputs[2].id],
       possibleOutputs: [now.outputs[2].id])
     now.outputs[1].connection = .disconnected
-    let plan = LayoutRestore.plan(saved: before, now: now)
-    let restored = now.after(plan)
+    let (plan, restored) = try restore(saved: before, now: now)
     #expect(restored.geometry(of: restored.outputs[0])?.description == "1920x1080+0+0", "main back at the origin")
     #expect(restored.geometry(of: restored.outputs[2])?.description == "1024x768+3840+0", "the new one left alone")
-    #expect(!plan.changes.contains { $0.outputs.contains(now.outputs[1].id) }, "the unplugged one is not lit again")
-    #expect(plan.configures == [now.outputs[0].id])
+    #expect(
+      !plan.configuration.heads.contains { $0.name == "DP-1" && $0.enabled }, "the unplugged one is not lit again")
+    #expect(plan.configures == ["eDP-1"])
   }
 
   @Test func aSwappedMonitorOnTheSameConnectorIsNotRestored() throws {
     let before = ProfileFixtures.desk(["eDP-1", "DP-1"], edid: ["DP-1": ProfileFixtures.asus], primary: "eDP-1")
     var now = try t.apply(.mainOnly, before, try t.config()).after
     now.outputs[1].edid = ProfileFixtures.acer
-    let plan = LayoutRestore.plan(saved: before, now: now)
-    #expect(!plan.changes.contains { $0.outputs.contains(now.outputs[1].id) }, "another monitor: its own rules")
+    let plan = try restore(saved: before, now: now).plan
+    #expect(!plan.configuration.heads.contains { $0.name == "DP-1" }, "another monitor: its own rules")
   }
 }
 

@@ -107,10 +107,10 @@ import XRig
     let t = TopologyBuilder.topology(
       ["eDP-1", "HDMI-1", "DP-3"],
       on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024, "DP-3": TopologyBuilder.m768])
-    let hdmi = try #require(config.settings(for: t.outputs[1]))
+    let hdmi = try #require(config.settings(for: HeadSnapshot(topology: t).heads[1]))
     #expect(hdmi.mode == .size(width: 1024, height: 768) && hdmi.level == .above && hdmi.content == .placeholder)
     #expect(
-      config.settings(for: t.outputs[2])?.content == ContentKind.none,
+      config.settings(for: HeadSnapshot(topology: t).heads[2])?.content == ContentKind.none,
       "the earlier catch-all wins over the later ignore")
   }
 
@@ -121,10 +121,11 @@ import XRig
     let edid = try EDID(bytes: bytes)
     let config = try parse(
       "{monitors: [{match: {manufacturer: 'ACR', product_name: 'V193W', serial: 'LBP0C0034000'}, ignore: true}]}")
-    #expect(config.settings(for: t.outputs[1]) == nil)
+    #expect(config.settings(for: HeadSnapshot(topology: t).heads[1]) == nil)
     let other = try parse("{monitors: [{match: {manufacturer: 'DEL'}, ignore: true}]}")
-    #expect(other.settings(for: t.outputs[1]) != nil)
+    #expect(other.settings(for: HeadSnapshot(topology: t).heads[1]) != nil)
     #expect(
-      other.settings(for: t.outputs[0]) != nil, "identity rules never match a monitor without EDID")
+      other.settings(for: HeadSnapshot(topology: t).heads[0]) != nil,
+      "identity rules never match a monitor without EDID")
   }
 }

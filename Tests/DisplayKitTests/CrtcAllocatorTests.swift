@@ -2,7 +2,7 @@ import DisplayModel
 import DisplayX11
 import Testing
 
-/// RandR's one CRTC allocator: the configuration planner's, and the reference planners'. Pure.
+/// RandR's CRTC allocator, the configuration planner's. Pure.
 @Suite struct OneCrtcAllocator {
   /// eDP-1 and HDMI-1 lit on their CRTCs, DP-1 dark; every output can use every CRTC.
   var desk: Topology {

@@ -4,9 +4,8 @@ import DisplayX11
 
 @testable import DisplayKit
 
-/// A layout server whose last read the tests can see as RandR's topology: to compare the
-/// daemon's heads with the planners and window policy over CRTCs that check them, and to
-/// record events as the topology's events were.
+/// A layout server whose last read the tests can see as RandR's topology: the simulation's
+/// invariants and the daemon tests that look at CRTCs read it.
 protocol TopologyView: AnyObject {
   /// The last read with `held` held, as `heads(holding:)` gives its heads.
   func topology(holding held: HeldHeads) -> Topology

@@ -289,14 +289,4 @@ final class PortDisplayServer: TestDisplayServer {
     defer { manager.pendingChanges = 0 }
     return manager.pendingChanges
   }
-
-
-  /// A read through the heads bridge, and a plan over its CRTCs sent as one configuration:
-  /// for the planners over CRTCs that check the port's.
-  func snapshot(_ options: ReadOptions = ReadOptions()) throws(DisplayError) -> Topology {
-    try layout.snapshot(options)
-  }
-  func apply(_ plan: Plan, in topology: Topology) throws(DisplayError) -> ApplyOutcome {
-    try layout.apply(plan, in: topology)
-  }
 }

@@ -292,7 +292,7 @@ extension GoldenDesks {
 
   /// A `WireDesk` wlroots desk and the extras plan on it, rules matching makes by PNP id.
   static func extrasOnWayland(_ seed: UInt64) throws -> String {
-    let heads = try WireDesk.wayland(seed: seed).0.bounded().snapshot
+    let heads = try WireDesk.wayland(seed: seed).bounded().snapshot
     var r = SimRandom(seed: seed &+ 7_000_000)
     return try ExtrasDeskDraw.answer(heads, vendors: ExtrasDeskDraw.vendors, &r)
   }

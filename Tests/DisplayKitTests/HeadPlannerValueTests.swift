@@ -1,7 +1,8 @@
 import DisplayModel
 import DisplayPorts
-import DisplayX11
 import Testing
+
+@testable import DisplayX11
 
 /// The head planner with values where the port's heads say more than RandR's topology:
 /// capabilities, one transform for two RandR spellings, a head's own scale.
@@ -160,7 +161,8 @@ import Testing
     #expect(p.warnings.last?.description == "HDMI-1 lists no modes; left alone")
   }
 
-  @Test func theRandRPlannerKeepsTheScaleOfAMainItMoves() throws {
+  /// On X the configuration becomes CRTC changes: main moved keeps its scale matrix.
+  @Test func onXAMainTheRulesMoveKeepsItsScale() throws {
     // eDP-1 (main) shows 1920x1080 at scale 0.5 (960x540); a rule puts HDMI-1 left of it.
     var t = TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080], primary: "eDP-1")
     t.outputs[1].connection = .connected
@@ -168,27 +170,25 @@ import Testing
     t.crtcs[0].transform = CrtcTransform(matrix: [0.5, 0, 0, 0, 0.5, 0, 0, 0, 1], filter: .nearest)
     let config = try Config.parse(
       Array("{monitors: [{match: {output: 'HDMI-1'}, position: 'left-of main'}]}".utf8), file: "test.json5")
-    let plan = Planner(topology: t, config: config).plan(settled: [])
+    let configuration = HeadPlanner(snapshot: try t.randrHeads(), config: config).plan().configuration
+    let plan = try RandRConfigurationPlanner(t).plan(configuration).get().plan
     let moved = try #require(plan.changes.first { $0.outputName == "eDP-1" })
     #expect(moved.x == 1920)
-    #expect(moved.transform == t.crtcs[0].transform, "the move keeps the scale and its filter")
+    #expect(moved.transform.matrix == t.crtcs[0].transform.matrix, "the move keeps the scale")
   }
 
-  /// The daemon plans on the heads' topology (`Topology(heads:)`): a scaled head the layout
-  /// moves is sent at its new place with its scale, and a head turned as RandR spells
-  /// `reflect: xy` keeps that spelling.
-  @Test func aHeadTheLayoutMovesKeepsItsScaleAndSpellingThroughTheBridge() throws {
+  /// A scaled head the layout moves is sent at its new place with its scale, and a head
+  /// turned as RandR spells `reflect: xy` keeps that spelling.
+  @Test func aHeadTheLayoutMovesKeepsItsScaleAndSpelling() throws {
     let main = Head(
       name: "eDP-1", enabled: true, modes: [Self.full], currentMode: 0, transform: .rotated180,
       spelling: .reflectedY, scale: 0.5, scaledArea: .fixedPoint, isInternalPanel: true,
       capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
     let snapshot = HeadSnapshot(heads: [main, Head(name: "HDMI-1", modes: [Self.full])], primary: "eDP-1")
-    var t = Topology(heads: snapshot)
-    (t.screen.maxWidth, t.screen.maxHeight) = (8192, 8192)
     let config = try Config.parse(
       Array("{monitors: [{match: {output: 'HDMI-1'}, position: 'left-of main'}]}".utf8), file: "test.json5")
-    let plan = Planner(topology: t, config: config).plan(settled: [])
-    let sent = try #require(OutputConfiguration(plan: plan.plan, in: t)?.heads.first { $0.name == "eDP-1" })
+    let plan = HeadPlanner(snapshot: snapshot, config: config).plan()
+    let sent = try #require(plan.configuration.heads.first { $0.name == "eDP-1" })
     #expect((sent.x, sent.scale, sent.transform, sent.spelling) == (1920, 0.5, .rotated180, .reflectedY))
   }
 }

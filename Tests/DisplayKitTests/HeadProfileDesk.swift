@@ -16,10 +16,19 @@ enum HeadProfileDesk {
 
   /// The desk after the plan, as the fake output manager applies it.
   static func applying(_ plan: HeadProfilePlan, on snapshot: HeadSnapshot) throws -> HeadSnapshot {
-    let heads = try FakeOutputManager.configure(snapshot.heads, plan.configuration, generation: snapshot.generation)
-      .get()
+    try applying(plan.configuration, on: snapshot)
+  }
+
+  /// The desk after a configuration, as the fake output manager applies it.
+  static func applying(_ configuration: OutputConfiguration, on snapshot: HeadSnapshot) throws -> HeadSnapshot {
+    let heads = try FakeOutputManager.configure(snapshot.heads, configuration, generation: snapshot.generation).get()
     return HeadSnapshot(
-      heads: heads, primary: plan.configuration.primary ?? snapshot.primary, generation: snapshot.generation)
+      heads: heads, primary: configuration.primary ?? snapshot.primary, generation: snapshot.generation)
+  }
+
+  /// The lit heads' bounding box as `WxH`: the screen the X backend sizes for them.
+  static func screen(_ snapshot: HeadSnapshot) -> String {
+    "\(snapshot.litBounds.width)x\(snapshot.litBounds.height)"
   }
 
   /// Each connected head's area, or `off`.

@@ -28,6 +28,31 @@ import Testing
     try GoldenDesks.expectGolden("records-wayland", minimum: 40) { try Self.recordsOnWayland($0) }
   }
 
+  /// An output the server no longer lists while its CRTC is lit for another: the gone
+  /// output's disconnect shows it dark (not the CRTC that now lights the other), the other's
+  /// change shows what it shows now.
+  @Test func anOutputNoLongerListedWhileItsCrtcLightsAnotherIsRecordedDark() throws {
+    let B = TopologyBuilder.self
+    let before = B.topology(["DP-1", "HDMI-1"], on: ["DP-1": B.m1080])
+    var after = before
+    after.outputs[1].connection = .connected
+    after.outputs[1].crtc = before.crtcs[0].id
+    after.crtcs[0].outputs = [after.outputs[1].id]
+    after.crtcs[0].possibleOutputs.append(after.outputs[1].id)
+    after.outputs.removeFirst()
+    let (old, new) = (try Self.heads(before), try Self.heads(after))
+    let records = HeadDiff.events(from: old, to: new).map { Self.line(EventRecord($0, in: new, time: "T")) }
+    #expect(records == Self.goneWhileItsCrtcIsLit, "\(records)")
+  }
+
+  /// Written out once from the product and reviewed: HDMI-1 lit on the CRTC, DP-1 gone with
+  /// no CRTC (as it was, connected, its last state), main moved to HDMI-1.
+  static let goneWhileItsCrtcIsLit = [
+    #"{"event":"connected","output":"HDMI-1","time":"T","id":101,"connected":true,"connection":"connected","primary":false,"main":true,"crtc":{"x":0,"y":0,"width":1920,"height":1080},"rotation":"normal","current_mode":{"id":1,"name":"1920x1080","width":1920,"height":1080,"refresh_hz":60.0,"current":true,"preferred":true,"interlaced":false,"doublescan":false,"dot_clock_hz":148500000},"mm":null,"non_desktop":false,"identity":null}"#,
+    #"{"event":"disconnected","output":"DP-1","time":"T","id":100,"connected":true,"connection":"connected","primary":false,"main":false,"crtc":null,"rotation":null,"current_mode":null,"mm":null,"non_desktop":false,"identity":null}"#,
+    #"{"event":"primary-changed","output":"HDMI-1","time":"T","id":101,"connected":true,"connection":"connected","primary":false,"main":true,"crtc":{"x":0,"y":0,"width":1920,"height":1080},"rotation":"normal","current_mode":{"id":1,"name":"1920x1080","width":1920,"height":1080,"refresh_hz":60.0,"current":true,"preferred":true,"interlaced":false,"doublescan":false,"dot_clock_hz":148500000},"mm":null,"non_desktop":false,"identity":null}"#,
+  ]
+
   /// Two random RandR desks of one server's modes: the second's output records, then the
   /// event records from the first to the second.
   static func recordsOnX(_ seed: UInt64) throws -> String {
@@ -41,8 +66,8 @@ import Testing
 
   /// Two Wayland desks: the second's head records, then the event records between them.
   static func recordsOnWayland(_ seed: UInt64) throws -> String {
-    let before = try WireDesk.wayland(seed: seed &+ 1_000_000).0
-    return records(before, try WireDesk.wayland(seed: seed).0)
+    let before = try WireDesk.wayland(seed: seed &+ 1_000_000)
+    return records(before, try WireDesk.wayland(seed: seed))
   }
 
   static func records(_ before: HeadSnapshot, _ after: HeadSnapshot) -> String {

@@ -18,7 +18,7 @@ import Testing
   static func answers(_ seed: UInt64) throws -> String {
     var r = SimRandom(seed: seed)
     let x = ExtrasDeskDraw.xDesk(&r).1
-    var wayland = try WireDesk.wayland(seed: seed).0.bounded().snapshot
+    var wayland = try WireDesk.wayland(seed: seed).bounded().snapshot
     if seed % 2 == 0 { for i in wayland.heads.indices { wayland.heads[i].scaledArea = .logical } }
     return "x: \(said(IdentifyCard.cards(in: x))) || wayland: \(said(IdentifyCard.cards(in: wayland)))"
   }

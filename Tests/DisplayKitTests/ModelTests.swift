@@ -23,14 +23,14 @@ import XRig
   @Test func mainIsPrimaryElsePanelElseFirstConnected() {
     let names = ["HDMI-1", "eDP-1", "DP-1"]
     let panel = TopologyBuilder.topology(names, on: ["HDMI-1": TopologyBuilder.m1024, "eDP-1": TopologyBuilder.m1080])
-    #expect(panel.mainOutput?.name == "eDP-1")
+    #expect(Config().mainOutput(in: HeadSnapshot(topology: panel))?.name == "eDP-1")
     let primary = TopologyBuilder.topology(
       names, on: ["HDMI-1": TopologyBuilder.m1024, "eDP-1": TopologyBuilder.m1080], primary: "HDMI-1")
-    #expect(primary.mainOutput?.name == "HDMI-1")
+    #expect(Config().mainOutput(in: HeadSnapshot(topology: primary))?.name == "HDMI-1")
     let disconnectedPrimary = TopologyBuilder.topology(
       names, on: ["HDMI-1": TopologyBuilder.m1024, "DP-1": TopologyBuilder.m1080], primary: "eDP-1")
-    #expect(disconnectedPrimary.mainOutput?.name == "HDMI-1")
-    #expect(TopologyBuilder.topology(names, on: [:]).mainOutput == nil)
+    #expect(Config().mainOutput(in: HeadSnapshot(topology: disconnectedPrimary))?.name == "HDMI-1")
+    #expect(Config().mainOutput(in: HeadSnapshot(topology: TopologyBuilder.topology(names, on: [:]))) == nil)
   }
 
   @Test func unknownOutputNameListsTheRealOnes() throws {

@@ -23,7 +23,7 @@ import Testing
 
   @Test func theReportsOfWaylandHeadsOnRandomDesks() throws {
     try GoldenDesks.expectGolden("outputs-wayland", minimum: 30) { seed in
-      let heads = try WireDesk.wayland(seed: seed).0.bounded().snapshot
+      let heads = try WireDesk.wayland(seed: seed).bounded().snapshot
       let lines = heads.heads.map { HeadReport.outputLine($0, in: heads) }.joined(separator: "\n")
       return try Self.reports(heads, text: lines)
     }

@@ -25,7 +25,7 @@ import Testing
     var r = SimRandom(seed: seed)
     let x = ExtrasDeskDraw.xDesk(&r).1
     let xConfig = config(x.heads.map(\.name), &r)
-    let wayland = try WireDesk.wayland(seed: seed).0
+    let wayland = try WireDesk.wayland(seed: seed)
     var w = SimRandom(seed: seed &+ 9_000_000)
     let waylandConfig = config(wayland.heads.map(\.name), &w)
     let said = { (heads: HeadSnapshot, config: Config) in

@@ -28,12 +28,11 @@ import Testing
   func rect(_ head: Head?) -> Rect? { head?.rect }
 
   /// A compositor has no screen: the heads say the lit heads' bounding box within the limits
-  /// the backend states, as the topology the bridge makes of them does.
+  /// the backend states.
   @Test func theHeadsOfACompositorSayTheLitHeadsBoundingBoxAsTheirScreen() throws {
     let (_, server) = desk([FakeOutputManager.head("HDMI-1", at: (1920, 0))])
-    let topology = try server.snapshot()
+    _ = try server.layout.read()
     let screen = try #require(server.heads(holding: .none).screen)
-    #expect(screen == topology.screen)
     #expect((screen.width, screen.height, screen.maxWidth) == (1920 + 1920, 1080, PortDisplayServer.desk.maxWidth))
   }
 
@@ -224,18 +223,16 @@ import Testing
 
 /// The adapter's own choices, with values.
 @Suite struct OutputManagerLayoutValues {
-  @Test func aPlanOfOnlyAPrimarySendsNothingWithoutAPrimaryAndOneConfigurationWithOne() throws {
+  @Test func aConfigurationOfOnlyAPrimarySendsNothingWithoutAPrimaryAndOneConfigurationWithOne() throws {
     let manager = FakeOutputManager([FakeOutputManager.head("eDP-1", at: (0, 0))])
-    let topology = try PortDisplayServer(manager).snapshot()
-    var plan = Plan()
-    plan.primary = try #require(topology.output(named: "eDP-1")?.id)
-    let without = try PortDisplayServer(manager).apply(plan, in: topology)
-    #expect(manager.tested.isEmpty && without.errors.isEmpty)
+    let primaryOnly = OutputConfiguration(generation: manager.generation, heads: [], primary: "eDP-1")
+    let without = try PortDisplayServer(manager).layout.apply(primaryOnly)
+    #expect(manager.tested.isEmpty && without.result == .applied)
     var desk = PortDisplayServer.desk
     desk.hasPrimary = true
-    let with = try PortDisplayServer(manager, desk: desk).apply(plan, in: topology)
+    let with = try PortDisplayServer(manager, desk: desk).layout.apply(primaryOnly)
     #expect(manager.tested.map(\.primary) == ["eDP-1"] && manager.tested.first?.heads == [])
-    #expect(with.errors.isEmpty)
+    #expect(with.result == .applied)
   }
 
   /// The layout asks for the PNP ids of the makes the snapshot's heads show, and a rule's
@@ -249,30 +246,19 @@ import Testing
       asked.append(makes)
       return PNPVendors(pnpIDs: "DEL\tDell Inc.\n", names: Set(makes))
     }
-    let topology = try layout.snapshot(ReadOptions())
+    let heads = try layout.read(ReadOptions())
+    let vendors = layout.vendors(of: heads)
     #expect(asked == [["Dell Inc.", ""]])
-    #expect(topology.output(named: "DP-1")?.headIdentity?.vendorIDs == ["DEL"])
+    let rules = try Config.parse(Array("{monitors: [{match: {manufacturer: 'DEL'}, ignore: true}]}".utf8), file: "t")
+    #expect(rules.settings(for: try #require(heads.head(named: "DP-1")), vendors: vendors) == nil, "DEL matches")
+    #expect(rules.settings(for: try #require(heads.head(named: "eDP-1")), vendors: vendors) != nil)
   }
 
   @Test func theSnapshotHasTheScreenLimitsTheBackendStates() throws {
     let manager = FakeOutputManager([FakeOutputManager.head("eDP-1", at: (0, 0))])
     let desk = OutputManagerLayout.Desk(server: "the fake", maxWidth: 8192, maxHeight: 4096)
-    let screen = try PortDisplayServer(manager, desk: desk).snapshot().screen
+    let screen = try #require(try PortDisplayServer(manager, desk: desk).layout.read().screen)
     #expect((screen.width, screen.height, screen.maxWidth, screen.maxHeight) == (1920, 1080, 8192, 4096))
-  }
-
-  @Test func aPlanNamingNoHeadIsRefusedInTheServersWords() throws {
-    let manager = FakeOutputManager([FakeOutputManager.head("eDP-1", at: (0, 0))])
-    let layout = OutputManagerLayout(
-      manager, desk: OutputManagerLayout.Desk(server: "the fake", maxWidth: 1, maxHeight: 1))
-    var plan = Plan()
-    plan.changes = [
-      CrtcChange(
-        crtc: CrtcID(rawValue: 99), mode: nil, x: 0, y: 0, rotation: .normal, outputs: [], fallbacks: [],
-        outputName: "?")
-    ]
-    let outcome = try layout.apply(plan, in: try layout.snapshot(ReadOptions()))
-    #expect(outcome.refused == "the plan names an output the fake does not list" && manager.tested.isEmpty)
   }
 
   /// The fake as a compositor: a configuration of an older generation changes nothing.

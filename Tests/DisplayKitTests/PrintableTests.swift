@@ -21,12 +21,13 @@ import XRig
     var t = TopologyBuilder.topology(["HDMI-1"], on: ["HDMI-1": TopologyBuilder.m1080])
     t.outputs[0].name = "HD\u{1b}[2JMI"
     t.modes[TopologyBuilder.m768.id]?.name = "a\nb"
-    let modes = HeadReport.modesText(t.outputs, in: t)
+    let heads = try t.randrHeads()
+    let modes = HeadReport.modesText(heads.heads, in: heads)
     #expect(modes.split(separator: "\n").count == 1 + 3, "\(modes)")
     #expect(modes.contains("a\\nb") && modes.contains("HD\\u{1b}[2JMI") && !modes.contains("\u{1b}"))
-    let outputs = HeadReport.outputsText(t)
+    let outputs = HeadReport.outputsText(heads)
     #expect(outputs.split(separator: "\n").count == 2 && !outputs.contains("\u{1b}"), "\(outputs)")
-    let check = CheckReport.text(config: Config(), snapshot: try t.randrHeads(), lid: .open)
+    let check = CheckReport.text(config: Config(), snapshot: heads, lid: .open)
     #expect(!check.contains("\u{1b}") && check.contains("HD\\u{1b}[2JMI"), "\(check)")
   }
 }

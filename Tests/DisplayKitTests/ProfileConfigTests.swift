@@ -68,7 +68,7 @@ import Testing
     #expect(rule.enabled == false && rule.rotate == .inverted && rule.reflect == .y && rule.primary == true)
     #expect(rule.scale == 1.25 && rule.scaleFilter == .nearest)
     let t = TopologyBuilder.topology(["HDMI-1"], on: ["HDMI-1": TopologyBuilder.m1080])
-    let settings = try #require(config.settings(for: t.outputs[0]))
+    let settings = try #require(config.settings(for: HeadSnapshot(topology: t).heads[0]))
     #expect(!settings.enabled && settings.scale == 1.25)
     // A half turn and a flip in Y is a flip in X, kept as written for RandR.
     #expect(settings.transform == .flipped && settings.transformSpelling == .reflectedY)
@@ -225,8 +225,8 @@ import Testing
     match.manufacturer = "AC?"
     match.productName = "V19*"
     match.serial = "LBP0C*"
-    #expect(match.matches(t.outputs[0], t.outputs[0].identity))
+    #expect(match.matches(name: "DP-1", t.outputs[0].identity, identity: nil))
     match.productName = "V20*"
-    #expect(!match.matches(t.outputs[0], t.outputs[0].identity))
+    #expect(!match.matches(name: "DP-1", t.outputs[0].identity, identity: nil))
   }
 }

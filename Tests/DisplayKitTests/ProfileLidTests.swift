@@ -3,53 +3,61 @@ import DisplayModel
 import DisplayX11
 import Testing
 
-/// `defaults.lid_closed` without profiles, and which output is main when outputs may be off.
+/// `defaults.lid_closed` without profiles, and which head is main when heads may be off.
 @Suite struct ProfileLidTests {
   typealias F = ProfileFixtures
-  typealias B = TopologyBuilder
+  typealias D = HeadProfileDesk
   let disable = try! Config.parse(Array("{defaults: {lid_closed: 'disable'}}".utf8), file: "t")
   /// eDP-1 (primary) at 0,0 and HDMI-1 right of it.
-  let laptop = F.desk(["eDP-1", "HDMI-1"], primary: "eDP-1")
+  let laptop = HeadSnapshot(topology: F.desk(["eDP-1", "HDMI-1"], primary: "eDP-1"))
 
-  func rects(_ t: Topology) -> [String: String] {
-    Dictionary(uniqueKeysWithValues: t.connectedOutputs.map { ($0.name, t.geometry(of: $0)?.description ?? "off") })
+  /// The desk with the named heads dark.
+  func dark(_ t: Topology, _ names: Set<String>) -> HeadSnapshot {
+    var t = t
+    for i in t.outputs.indices where names.contains(t.outputs[i].name) {
+      if let c = t.crtcs.firstIndex(where: { $0.id == t.outputs[i].crtc }) { t.crtcs[c].mode = nil }
+      t.outputs[i].crtc = nil
+    }
+    return HeadSnapshot(topology: t)
   }
 
-  @Test func closingTheLidWithAnotherOutputLitTurnsThePanelOff() throws {
-    let plan = LidPolicy.plan(topology: laptop, config: disable, lid: .closed)
-    #expect(plan.changes.first?.mode == nil && plan.changes.first?.crtc == laptop.crtcs[0].id)
-    let after = laptop.applying(plan)
-    #expect(rects(after) == ["eDP-1": "off", "HDMI-1": "1920x1080+0+0"], "the rest starts at 0,0")
-    #expect(plan.screen! == (1920, 1080))
-    #expect(plan.primary == laptop.outputs[1].id, "main takes over as primary")
-    #expect(LidPolicy.plan(topology: after, config: disable, lid: .closed).changes.isEmpty, "once is enough")
+  func lid(_ desk: HeadSnapshot, _ config: Config, _ lid: LidState, previous: Rect? = nil) -> OutputConfiguration {
+    LidPolicy.plan(snapshot: desk, config: config, lid: lid, previous: previous).configuration
   }
 
-  @Test func closingAndOpeningTheLidKeepTheScaleOfTheOutputsTheyMove() throws {
-    var scaled = laptop
+  @Test func closingTheLidWithAnotherHeadLitTurnsThePanelOff() throws {
+    let plan = lid(laptop, disable, .closed)
+    #expect(plan.heads.first { $0.name == "eDP-1" }?.enabled == false)
+    let after = try D.applying(plan, on: laptop)
+    #expect(D.rects(after) == ["eDP-1": "off", "HDMI-1": "1920x1080+0+0"], "the rest starts at 0,0")
+    #expect(D.screen(after) == "1920x1080")
+    #expect(plan.primary == "HDMI-1", "main takes over as primary")
+    #expect(lid(after, disable, .closed).heads.isEmpty, "once is enough")
+  }
+
+  @Test func closingAndOpeningTheLidKeepTheScaleOfTheHeadsTheyMove() throws {
+    var t = F.desk(["eDP-1", "HDMI-1"], primary: "eDP-1")
     let half = CrtcTransform(matrix: [0.5, 0, 0, 0, 0.5, 0, 0, 0, 1])
-    (scaled.crtcs[1].width, scaled.crtcs[1].height, scaled.crtcs[1].transform) = (960, 540, half)
-    let closing = LidPolicy.plan(topology: scaled, config: disable, lid: .closed)
-    #expect(closing.changes.first { $0.crtc == scaled.crtcs[1].id }?.transform == half, "HDMI-1 moved to 0,0")
-    let closed = scaled.applying(closing)
-    #expect(rects(closed) == ["eDP-1": "off", "HDMI-1": "960x540+0+0"])
-    let opening = LidPolicy.plan(topology: closed, config: disable, lid: .open, previous: scaled.crtcs[0].rect)
-    #expect(opening.changes.first { $0.crtc == scaled.crtcs[1].id }?.transform == half, "HDMI-1 moved right")
-    #expect(rects(closed.applying(opening)) == rects(scaled))
+    (t.crtcs[1].width, t.crtcs[1].height, t.crtcs[1].transform) = (960, 540, half)
+    let scaled = HeadSnapshot(topology: t)
+    let closing = lid(scaled, disable, .closed)
+    #expect(closing.heads.first { $0.name == "HDMI-1" }?.scale == 0.5, "HDMI-1 moved to 0,0")
+    let closed = try D.applying(closing, on: scaled)
+    #expect(D.rects(closed) == ["eDP-1": "off", "HDMI-1": "960x540+0+0"])
+    let opening = lid(closed, disable, .open, previous: t.crtcs[0].rect)
+    #expect(opening.heads.first { $0.name == "HDMI-1" }?.scale == 0.5, "HDMI-1 moved right")
+    #expect(D.rects(try D.applying(opening, on: closed)) == D.rects(scaled))
   }
 
-  @Test func closingTheLidWithNoOtherOutputLitChangesNothing() {
-    let alone = F.desk(["eDP-1"])
-    #expect(changesNothing(LidPolicy.plan(topology: alone, config: disable, lid: .closed)))
-    var dark = laptop
-    dark.crtcs[1].mode = nil
-    dark.outputs[1].crtc = nil
-    #expect(
-      changesNothing(LidPolicy.plan(topology: dark, config: disable, lid: .closed)), "HDMI-1 is connected but off")
+  @Test func closingTheLidWithNoOtherHeadLitChangesNothing() {
+    let alone = HeadSnapshot(topology: F.desk(["eDP-1"]))
+    #expect(lid(alone, disable, .closed).heads.isEmpty && lid(alone, disable, .closed).primary == nil)
+    let hdmiDark = dark(F.desk(["eDP-1", "HDMI-1"], primary: "eDP-1"), ["HDMI-1"])
+    #expect(lid(hdmiDark, disable, .closed).heads.isEmpty, "HDMI-1 is connected but off")
   }
 
   @Test func withoutLidClosedDisableTheLidChangesNothing() {
-    #expect(changesNothing(LidPolicy.plan(topology: laptop, config: Config(), lid: .closed)))
+    #expect(lid(laptop, Config(), .closed).heads.isEmpty)
   }
 
   @Test func theLidIsReadOnlyWhenTheConfigUsesItAndCountsAsOpenOtherwise() throws {
@@ -67,51 +75,47 @@ import Testing
   }
 
   @Test func openingTheLidBringsThePanelBackWhereItWas() throws {
-    let closed = laptop.applying(LidPolicy.plan(topology: laptop, config: disable, lid: .closed))
-    let plan = LidPolicy.plan(topology: closed, config: disable, lid: .open, previous: laptop.crtcs[0].rect)
-    let after = closed.applying(plan)
-    #expect(rects(after) == rects(laptop), "its old place is taken: left of everything, which is where it was")
-    #expect(after.screen.width == 3840 && plan.changes.count == 2)
-    #expect(LidPolicy.plan(topology: after, config: disable, lid: .open).changes.isEmpty)
+    let closed = try D.applying(lid(laptop, disable, .closed), on: laptop)
+    let plan = lid(closed, disable, .open, previous: Rect(x: 0, y: 0, width: 1920, height: 1080))
+    let after = try D.applying(plan, on: closed)
+    #expect(D.rects(after) == D.rects(laptop), "its old place is taken: left of everything, which is where it was")
+    #expect(D.screen(after) == "3840x1080" && plan.heads.count == 2)
+    #expect(lid(after, disable, .open).heads.isEmpty)
   }
 
   @Test func aPanelReturningToAFreePlaceMovesNothingElse() throws {
-    var t = laptop
-    t.crtcs[0].mode = nil
-    t.outputs[0].crtc = nil
-    let plan = LidPolicy.plan(
-      topology: t, config: disable, lid: .open, previous: Rect(x: 0, y: 1080, width: 1920, height: 1080))
-    #expect(plan.changes.count == 1 && plan.changes[0].outputs == [t.outputs[0].id])
-    #expect(plan.changes[0].mode == B.m1080.id, "its preferred mode")
-    #expect(rects(t.applying(plan))["eDP-1"] == "1920x1080+0+1080" && plan.screen! == (3840, 2160))
+    let t = dark(F.desk(["eDP-1", "HDMI-1"], primary: "eDP-1"), ["eDP-1"])
+    let plan = lid(t, disable, .open, previous: Rect(x: 0, y: 1080, width: 1920, height: 1080))
+    #expect(plan.heads.map(\.name) == ["eDP-1"])
+    #expect(plan.heads.first?.mode == .listed(width: 1920, height: 1080, refreshMilliHz: 60000), "its preferred mode")
+    let after = try D.applying(plan, on: t)
+    #expect(D.rects(after)["eDP-1"] == "1920x1080+0+1080" && D.screen(after) == "3840x2160")
   }
 
   @Test func theConfigsPanelKeyNamesAPanelTheConnectorDoesNot() throws {
-    let dummy = F.desk(["DUMMY0", "DUMMY1"])
+    let dummy = HeadSnapshot(topology: F.desk(["DUMMY0", "DUMMY1"]))
     let named = try Config.parse(Array("{panel: 'DUMMY0', defaults: {lid_closed: 'disable'}}".utf8), file: "t")
     #expect(LidPolicy.panel(in: dummy, config: named)?.name == "DUMMY0")
     #expect(LidPolicy.panel(in: dummy, config: disable) == nil)
-    #expect(rects(dummy.applying(LidPolicy.plan(topology: dummy, config: named, lid: .closed)))["DUMMY0"] == "off")
+    #expect(D.rects(try D.applying(lid(dummy, named, .closed), on: dummy))["DUMMY0"] == "off")
   }
 
-  @Test func mainIsTheNamedOutputWhileItIsLit() throws {
+  @Test func mainIsTheNamedHeadWhileItIsLit() throws {
     let c = try Config.parse(Array("{main: 'HDMI-1'}".utf8), file: "t")
-    #expect(LidPolicy.main(topology: laptop, config: c)?.name == "HDMI-1")
-    #expect(LidPolicy.main(topology: laptop, config: Config())?.name == "eDP-1", "no main: the panel")
+    #expect(LidPolicy.main(snapshot: laptop, config: c)?.name == "HDMI-1")
+    #expect(LidPolicy.main(snapshot: laptop, config: Config())?.name == "eDP-1", "no main: the panel")
   }
 
-  @Test func withMainOffMainIsTheRandRPrimaryThenTheProfilesFirstEnabledEntry() throws {
-    var t = F.desk(["eDP-1", "DP-1", "HDMI-1"], primary: "HDMI-1")
-    t.crtcs[0].mode = nil
-    t.outputs[0].crtc = nil
-    #expect(LidPolicy.main(topology: t, config: Config())?.name == "HDMI-1", "the panel is off: the RandR primary")
-    t.crtcs[2].mode = nil
-    t.outputs[2].crtc = nil
+  @Test func withMainOffMainIsThePrimaryThenTheProfilesFirstEnabledEntry() throws {
+    let desk = F.desk(["eDP-1", "DP-1", "HDMI-1"], primary: "HDMI-1")
+    let panelOff = dark(desk, ["eDP-1"])
+    #expect(LidPolicy.main(snapshot: panelOff, config: Config())?.name == "HDMI-1", "the panel is off: the primary")
+    let t = dark(desk, ["eDP-1", "HDMI-1"])
     let profile = try F.profile(
       "{name: 'p', outputs: [{match: {output: 'eDP-1'}, enabled: false}, {match: {output: 'HDMI-1'}}, {match: {}}]}")
-    let assignment = try ProfileMatcher.match(profile, topology: t, lid: .open).get()
+    let assignment = try HeadProfileMatcher.match(profile, snapshot: t, lid: .open).get()
     #expect(
-      LidPolicy.main(topology: t, config: Config(), profile: profile, assignment: assignment)?.name == "DP-1",
+      LidPolicy.main(snapshot: t, config: Config(), profile: profile, assignment: assignment)?.name == "DP-1",
       "the primary is off too: the first enabled entry that is lit")
   }
 }
@@ -133,7 +137,7 @@ import Testing
             { match: { output: 'HDMI-1' }, scale: 1.5, content: 'placeholder' }] },
           { name: 'any3', outputs: [{ match: {} }, { match: {} }, { match: {} }] } ] }
         """.utf8), file: "c")
-    let lines = ProfileExplain.lines(config: config, topology: t, lid: .open)
+    let lines = ProfileExplain.lines(config: config, snapshot: HeadSnapshot(topology: t), lid: .open)
     #expect(
       lines.prefix(4) == [
         "lid: open", "profile 'sofa': does not match: DP-1, HDMI-1 are left over", "profile 'desk': would be chosen",
@@ -153,7 +157,7 @@ import Testing
         "{ defaults: { lid_closed: 'disable' }, monitors: [{ match: { output: 'HDMI-*' }, ignore: true }] }".utf8),
       file: "c")
     #expect(
-      ProfileExplain.lines(config: config, topology: t, lid: .closed) == [
+      ProfileExplain.lines(config: config, snapshot: HeadSnapshot(topology: t), lid: .closed) == [
         "lid: closed", "no profile matches: the monitors rules and defaults apply",
         "  eDP-1: mode preferred, position right-of main, content placeholder", "  HDMI-1: ignored",
         "  lid_closed disable: eDP-1 goes off while the lid is closed and another output is lit",
@@ -164,30 +168,32 @@ import Testing
     let t = F.desk(["eDP-1"])
     let config = try Config.parse(Array("{ profiles: [{ name: 'p', outputs: [{ match: {} }] }] }".utf8), file: "c")
     #expect(
-      ProfileExplain.lines(config: config, topology: t, lid: .open).last == "  already in force: nothing to change")
+      ProfileExplain.lines(config: config, snapshot: HeadSnapshot(topology: t), lid: .open).last
+        == "  already in force: nothing to change")
   }
 }
 
 /// A profile matched with the lid closed and `lid_closed: "disable"`.
 @Suite struct ProfileLidClosedTests {
   typealias F = ProfileFixtures
+  typealias D = HeadProfileDesk
   let entries = "{name: 'p', outputs: [{match: {output: 'eDP-1'}}, {match: {}}]}"
+  let t = HeadSnapshot(topology: F.desk(["eDP-1", "HDMI-1"]))
 
   @Test func aPanelEntryWithoutEnabledGoesOffWhileTheLidIsClosed() throws {
-    let t = F.desk(["eDP-1", "HDMI-1"])
-    let off = try planProfile(entries, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .closed)
-    #expect(t.after(off).geometry(of: t.outputs[0]) == nil)
-    #expect(changesNothing(try planProfile(entries, on: t, config: "", lid: .closed)), "ignore: left as it is")
-    #expect(changesNothing(try planProfile(entries, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .open)))
+    let disable = "defaults: {lid_closed: 'disable'},"
+    let off = try D.plan(entries, on: t, config: disable, lid: .closed)
+    #expect(D.rects(try D.applying(off, on: t))["eDP-1"] == "off")
+    #expect(D.changesNothing(try D.plan(entries, on: t, config: "", lid: .closed)), "ignore: left as it is")
+    #expect(D.changesNothing(try D.plan(entries, on: t, config: disable, lid: .open)))
     let forced = "{name: 'p', outputs: [{match: {output: 'eDP-1'}, enabled: true}, {match: {}}]}"
-    #expect(changesNothing(try planProfile(forced, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .closed)))
+    #expect(D.changesNothing(try D.plan(forced, on: t, config: disable, lid: .closed)))
   }
 
   @Test func theOnlyLitPanelStaysOnWithTheLidClosed() throws {
-    let t = F.desk(["eDP-1", "HDMI-1"])
     let alone = "{name: 'p', outputs: [{match: {output: 'eDP-1'}}, {match: {}, enabled: false}]}"
-    let plan = try planProfile(alone, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .closed)
-    #expect(t.after(plan).geometry(of: t.outputs[0]) != nil, "never a dark desk")
+    let plan = try D.plan(alone, on: t, config: "defaults: {lid_closed: 'disable'},", lid: .closed)
+    #expect(D.rects(try D.applying(plan, on: t))["eDP-1"] == "1920x1080+0+0", "never a dark desk")
   }
 }
 

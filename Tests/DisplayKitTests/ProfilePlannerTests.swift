@@ -3,31 +3,6 @@ import DisplayModel
 import DisplayX11
 import Testing
 
-extension Topology {
-  /// What a server would hold after the plan: a stand-in for the X side in pure tests.
-  func applying(_ plan: Plan) -> Topology { after(plan) }
-}
-
-/// Plans a profile (given as JSON5) on a topology; throws when it does not match.
-func planProfile(
-  _ text: String, on t: Topology, config: String = "", lid: LidState = .open, noTransform: Set<CrtcID> = []
-) throws -> ReferencePlan {
-  let c = try Config.parse(Array("{\(config) profiles: [\(text)]}".utf8), file: "test.json5")
-  let profile = try #require(c.profiles.first)
-  let assignment = try ProfileMatcher.match(profile, topology: t, lid: lid).get()
-  let plan = try ProfilePlanner(topology: t, config: c, lid: lid, noTransform: noTransform).plan(
-    profile, assignment: assignment)
-  // Every profile a test plans is also a case of the port's round trip (the bridge's
-  // configuration planned again by the RandR backend): it must do the same.
-  PlanRoundTrip.expectSame(plan.plan, t, "profile \(text)")
-  return plan
-}
-
-/// The plan changes nothing at all: no CRTC, screen size, primary or physical size.
-func changesNothing(_ plan: Plan) -> Bool {
-  plan.changes.isEmpty && plan.screen == nil && plan.primary == nil && plan.screenMillimetres == nil
-}
-
 /// The profile planner on RandR desks' heads: what each head is asked, and the desk after.
 @Suite struct ProfilePlannerTests {
   typealias F = ProfileFixtures
@@ -84,7 +59,8 @@ func changesNothing(_ plan: Plan) -> Bool {
     let modes =
       "{match: {output: 'eDP-1'}, mode: '1024x768'}, {match: {output: 'DP-1'}}, {match: {}, mode: '1280x1024'}"
     for (align, ys) in [("start", [0, 0, 0]), ("center", [156, 0, 28]), ("end", [312, 0, 56])] {
-      let after = try D.applying(try D.plan("{name: 'r', align: '\(align)', outputs: [\(modes)]}", on: laptop), on: laptop)
+      let after = try D.applying(
+        try D.plan("{name: 'r', align: '\(align)', outputs: [\(modes)]}", on: laptop), on: laptop)
       #expect(after.heads.map { $0.rect?.x } == [0, 1024, 2944], "\(align)")
       #expect(after.heads.map { $0.rect?.y } == ys, "\(align)")
     }
@@ -130,7 +106,8 @@ func changesNothing(_ plan: Plan) -> Bool {
   @Test func aDisconnectedHeadStillLitIsTurnedOff() throws {
     var t = F.desk(["eDP-1", "DP-1", "HDMI-1"], primary: "eDP-1")
     t.outputs[2].connection = .disconnected
-    let plan = try D.plan("{name: 'p', outputs: [{match: {output: 'eDP-1'}}, {match: {}}]}", on: HeadSnapshot(topology: t))
+    let plan = try D.plan(
+      "{name: 'p', outputs: [{match: {output: 'eDP-1'}}, {match: {}}]}", on: HeadSnapshot(topology: t))
     #expect(plan.configuration.heads == [.off("HDMI-1")])
   }
 }

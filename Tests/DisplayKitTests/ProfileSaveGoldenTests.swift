@@ -144,7 +144,7 @@ import Testing
   /// say the same (the connector tells them apart) and a head at another's place in its
   /// mode (a compositor's heads each show their own picture).
   static func waylandDesk(seed: UInt64) throws -> HeadSnapshot {
-    var (heads, _) = try WireDesk.wayland(seed: seed)
+    var heads = try WireDesk.wayland(seed: seed)
     var r = SimRandom(seed: seed &* 0x9E37_79B9 &+ 5)
     guard heads.heads.count >= 2 else { return heads }
     if r.chance(30) {

@@ -21,7 +21,7 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
   typealias B = TopologyBuilder
 
   /// The saved text as a config's only profile, matched and planned on the same topology.
-  func replan(_ text: String, on t: Topology) throws -> ReferencePlan {
+  func replan(_ text: String, on t: Topology) throws -> XPlan {
     try planProfile(text.replacingOccurrences(of: "\n", with: " "), on: t)
   }
 
@@ -54,12 +54,15 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
     return t
   }
 
-  /// The heads the RandR backend reports of the desk save the topology's text, and that
-  /// text planned again over the heads changes nothing.
-  func expectHeadsSaveAlike(_ t: Topology, name: String = "desk") throws {
+  /// What `profile save` writes of the heads the RandR backend reports of the desk.
+  func saved(_ name: String, _ t: Topology) throws -> String {
+    ProfileSave.text(name: name, snapshot: try t.randrHeads())
+  }
+
+  /// The saved text planned again over the heads it was saved from changes nothing.
+  func expectSavedTextChangesNothingOverHeads(_ t: Topology, name: String = "desk") throws {
     let heads = try t.randrHeads()
     let text = ProfileSave.text(name: name, snapshot: heads)
-    #expect(text == ProfileSave.text(name: name, topology: t))
     #expect(try changesNothingOverHeads(text, on: heads), "\(text)")
   }
 
@@ -71,7 +74,7 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
 
   @Test func theSavedTextIsOneObjectListingEveryConnectedOutput() throws {
     let t = busyDesk([F.panel, F.asus, F.acer, F.asus, F.acer])
-    let text = ProfileSave.text(name: "desk", topology: t)
+    let text = try saved("desk", t)
     #expect(
       text == """
         {
@@ -91,9 +94,9 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
 
   @Test func savingThenApplyingTheSavedProfileChangesNothing() throws {
     let t = busyDesk([F.panel, F.asus, F.acer, F.apple, F.boe])
-    let plan = try replan(ProfileSave.text(name: "desk", topology: t), on: t)
+    let plan = try replan(try saved("desk", t), on: t)
     #expect(changesNothing(plan), "\(plan.changes) \(plan.warnings)")
-    try expectHeadsSaveAlike(t)
+    try expectSavedTextChangesNothingOverHeads(t)
   }
 
   @Test(.enabled(if: sharedEDIDFolder != nil, "../shared/edid is absent"))
@@ -105,10 +108,10 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
       let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + file)))
       let other = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder + "/" + files[(i + 1) % files.count])))
       let t = busyDesk([F.panel, bytes, other, bytes, other])
-      let text = ProfileSave.text(name: "edid \(file) \"quoted\"", topology: t)
+      let text = try saved("edid \(file) \"quoted\"", t)
       let plan = try replan(text, on: t)
       #expect(changesNothing(plan), "\(file): \(plan.changes) \(plan.warnings)")
-      try expectHeadsSaveAlike(t, name: "edid \(file) \"quoted\"")
+      try expectSavedTextChangesNothingOverHeads(t, name: "edid \(file) \"quoted\"")
     }
   }
 
@@ -125,10 +128,32 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
     t.crtcs[0].mode = m1366.id
     (t.crtcs[0].width, t.crtcs[0].height) = (width, height)
     t.crtcs[0].transform = CrtcTransform(matrix: [held, 0, 0, 0, held, 0, 0, 0, 1])
-    let text = ProfileSave.text(name: "p", topology: t)
+    let text = try saved("p", t)
     #expect(text.contains("scale: \(said) }"), "\(text)")
-    try expectHeadsSaveAlike(t, name: "p")
+    try expectSavedTextChangesNothingOverHeads(t, name: "p")
   }
+
+  /// Two CRTCs showing one picture (the same mode at the same place): the second output is
+  /// saved as a clone of the first, and the text planned again changes nothing.
+  @Test func twoCrtcsShowingOnePictureAreSavedAsAClone() throws {
+    var t = F.desk(["eDP-1", "DP-1"], primary: "eDP-1")
+    t.crtcs[1].x = 0
+    (t.screen.width, t.screen.height) = (1920, 1080)
+    let text = try saved("p", t)
+    #expect(text == Self.twoCrtcsOnePicture, "\(text)")
+    #expect(changesNothing(try replan(text, on: t)))
+    try expectSavedTextChangesNothingOverHeads(t, name: "p")
+  }
+
+  static let twoCrtcsOnePicture = """
+    {
+      name: "p",
+      outputs: [
+        { match: { output: "DP-1" }, alias: "DP-1", mode: "1920x1080@60.00", position: "0,0" },
+        { match: { output: "eDP-1" }, mode: "1920x1080@60.00", position: "same-as DP-1", primary: true },
+      ],
+    }
+    """
 
   @Test func aModeIsWrittenPreciselyEnoughToPickItAgain() throws {
     var t = F.desk(["DP-1"])
@@ -138,9 +163,9 @@ func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PN
     t.modes[close.id] = close
     t.outputs[0].modes.append(close.id)
     t.crtcs[0].mode = close.id
-    #expect(ProfileSave.text(name: "p", topology: t).contains("mode: \"1920x1080@59.94\""))
-    #expect(changesNothing(try replan(ProfileSave.text(name: "p", topology: t), on: t)))
-    try expectHeadsSaveAlike(t, name: "p")
+    #expect(try saved("p", t).contains("mode: \"1920x1080@59.94\""))
+    #expect(changesNothing(try replan(try saved("p", t), on: t)))
+    try expectSavedTextChangesNothingOverHeads(t, name: "p")
   }
 
   @Test func namesAndEDIDTextAreQuotedAndGlobCharactersEscaped() {

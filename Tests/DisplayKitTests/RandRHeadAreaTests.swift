@@ -33,7 +33,6 @@ import Testing
     // The 16.16 value itself, not one the extent suggests (1708 / 1366 is 1.25036...).
     #expect(head.scale == HeadTransform.quantized(scale, ScaleQuantum.fixedPoint))
     #expect(head.rect == t.crtcs[0].rect)
-    #expect(Topology(heads: HeadSnapshot(heads: [head])).crtcs[0].rect == t.crtcs[0].rect)
   }
 
   @Test func aHeadRoundsItsAreaAsItsBackendDoes() {

@@ -31,7 +31,7 @@ extension XServerTests {
       let snapshot = try manager.heads(probe: false)
       let head = try #require(snapshot.head(named: "default"))
       #expect((head.transform, head.spelling) == (.rotated180, spelling))
-      #expect(Topology(heads: snapshot).crtcs.first(where: \.isActive)?.rotation == bits)
+      #expect(Rotation(head.transform, head.spelling) == bits)
       let kept = HeadConfiguration(
         name: "default", enabled: true, mode: .listed(width: 800, height: 600, refreshMilliHz: 0),
         transform: head.transform, spelling: head.spelling)

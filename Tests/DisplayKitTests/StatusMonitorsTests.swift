@@ -18,7 +18,7 @@ import Testing
   static func answers(_ seed: UInt64) throws -> String {
     var r = SimRandom(seed: seed)
     let x = ExtrasDeskDraw.xDesk(&r).1
-    let wayland = try WireDesk.wayland(seed: seed).0.bounded().snapshot
+    let wayland = try WireDesk.wayland(seed: seed).bounded().snapshot
     return "x: \(shown(x)) || wayland: \(shown(wayland))"
   }
 

@@ -3,7 +3,7 @@ import DisplayPorts
 import DisplayX11
 
 extension HeadSnapshot {
-  /// A RandR-shaped topology as the port's heads, without a server (for the differential): what
+  /// A RandR-shaped topology as the port's heads, without a server: what
   /// `RandROutputManager` reports for it, where the topology tells. One head per output in
   /// the topology's order; its make, model and serial from the EDID (else what the output
   /// says of itself), and the output's id and connection word for the wire; modes with their
@@ -32,8 +32,6 @@ extension HeadSnapshot {
       head.make = edid.manufacturer
       head.model = edid.productName?.text ?? String(edid.productCode)
       head.serial = edid.serial ?? ""
-    } else if let said = output.headIdentity {
-      (head.make, head.model, head.serial) = (said.make, said.model, said.serial)
     }
     let modes = topology.modes(of: output)
     head.modes = modes.enumerated().map { index, mode in
@@ -62,7 +60,7 @@ extension HeadSnapshot {
     let transforms = Set(HeadTransform.allCases.filter { t in spellings(t).contains { allowed.isSuperset(of: $0) } })
     return HeadCapabilities(
       transforms: transforms.union([.normal]), scaling: crtcs.contains { !noTransform.contains($0.id) },
-      customModes: true, anySize: output.takesAnySize)
+      customModes: true, anySize: false)
   }
 
   /// RandR's two spellings of a transform (`TransformSpelling`).

@@ -34,16 +34,14 @@ struct WaylandIdentityRigTests {
     try WaylandOutputManager(socket: socket(sway)).heads(probe: false)
   }
 
-  /// What the daemon matches: the compositor's heads through the bridge, with the system's
-  /// pnp.ids.
-  static func topology(_ sway: SwayCompositor) throws -> Topology {
-    let snapshot = try heads(sway)
-    return Topology(heads: snapshot, vendors: PNPVendorTable().vendors(for: snapshot.heads.map(\.make)))
-  }
-
-  static func matches(_ profile: String, _ t: Topology) throws -> Bool {
+  /// Whether the profile matches the compositor's heads, with the system's pnp.ids, as the
+  /// daemon matches it.
+  static func matches(_ profile: String, _ sway: SwayCompositor) throws -> Bool {
     let config = try Config.parse(Array("{ profiles: [\(profile)] }".utf8), file: "saved")
-    return (try? ProfileMatcher.match(try #require(config.profiles.first), topology: t, lid: .open).get()) != nil
+    let snapshot = try heads(sway)
+    let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
+    let profile = try #require(config.profiles.first)
+    return (try? HeadProfileMatcher.match(profile, snapshot: snapshot, lid: .open, vendors: vendors).get()) != nil
   }
 
   /// sway's headless heads say nothing: no identity, so only `output` globs match them.
@@ -51,7 +49,9 @@ struct WaylandIdentityRigTests {
     let sway = try SwayCompositor()
     let head = try #require(try Self.heads(sway).heads.first)
     #expect(head.make.isEmpty && head.model.isEmpty && head.serial.isEmpty, "\(head)")
-    #expect(try Self.topology(sway).outputs.first?.headIdentity == nil)
+    #expect(
+      HeadIdentity(
+        make: head.make, model: head.model, serial: head.serial, vendors: PNPVendorTable().vendors(for: [""])) == nil)
   }
 
   /// labwc nested in sway (wlroots' Wayland backend) says nothing about its outputs either.
@@ -60,9 +60,9 @@ struct WaylandIdentityRigTests {
     let manager = try WaylandOutputManager(socket: labwc.host.runtime + "/" + labwc.waylandDisplay)
     let heads = try manager.heads(probe: false).heads
     #expect(heads.count == 2 && heads.allSatisfy { $0.make.isEmpty && $0.model.isEmpty && $0.serial.isEmpty })
-    let snapshot = try manager.heads(probe: false)
-    let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
-    #expect(Topology(heads: snapshot, vendors: vendors).outputs.allSatisfy { $0.headIdentity == nil })
+    let vendors = PNPVendorTable().vendors(for: heads.map(\.make))
+    #expect(
+      heads.allSatisfy { HeadIdentity(make: $0.make, model: $0.model, serial: $0.serial, vendors: vendors) == nil })
   }
 
   /// A profile whose entries name only the make and model matches the two X11 heads (told
@@ -110,7 +110,7 @@ struct WaylandIdentityRigTests {
     #expect(
       r.out.contains(#"match: { output: "X11-1", manufacturer: "The X.Org Foundation", product_name: "11.0" }"#),
       "\(r.out)")
-    #expect(try Self.matches(r.out, try Self.topology(sway)), "\(r.out)")
+    #expect(try Self.matches(r.out, sway), "\(r.out)")
     // Without a daemon, `profile list` matches the config's profiles against the same heads.
     let home = try makeTempDirectory("displayd-home")
     try FileManager.default.createDirectory(atPath: home + "/displayd", withIntermediateDirectories: true)

@@ -2,7 +2,7 @@ import DisplayModel
 import DisplayPorts
 import DisplayX11
 
-/// Random desks for the state records' differentials, varying what the wire shows beyond
+/// Random desks for the state records' golden files, varying what the wire shows beyond
 /// what the planners' desks vary.
 enum WireDesk {
   /// A `RandomDesk` with modes that are interlaced, double scanned, carry sync flags or
@@ -34,9 +34,8 @@ enum WireDesk {
   }
 
   /// A `HeadDeskDraw` desk with EDIDs, physical sizes, `non-desktop`, heads not attached,
-  /// transforms spelled with `reflect y` and interlaced modes (which the bridge drops); and
-  /// the topology the bridge makes of it.
-  static func wayland(seed: UInt64) throws -> (HeadSnapshot, Topology) {
+  /// transforms spelled with `reflect y` and interlaced modes.
+  static func wayland(seed: UInt64) throws -> HeadSnapshot {
     var draw = HeadDeskDraw(seed: seed)
     var (snapshot, _) = try draw.desk()
     for i in snapshot.heads.indices {
@@ -49,6 +48,6 @@ enum WireDesk {
       if draw.random.chance(20) { head.modes[draw.random.below(head.modes.count)].interlaced = true }
       snapshot.heads[i] = head
     }
-    return (snapshot, Topology(heads: snapshot))
+    return snapshot
   }
 }

@@ -136,19 +136,18 @@ import Testing
   @Test func outputsModesAndEvents() throws {
     let server = FakeDisplayServer(
       TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["eDP-1": TopologyBuilder.m1080]))
-    let topology = try server.snapshot(ReadOptions())
-    let lit = try #require(topology.outputs.first)
-    let dark = try #require(topology.outputs.last)
-    for output in [lit, dark] {
-      try expectSame(OutputRecord(output, in: topology))
-      try expectSame(OutputState(output, in: topology))
-      for mode in topology.modes(of: output) {
-        try expectSame(ModeRecord(mode, current: true, preferred: false))
+    let heads = try server.snapshot(ReadOptions()).randrHeads()
+    let lit = try #require(heads.heads.first)
+    let dark = try #require(heads.heads.last)
+    for head in [lit, dark] {
+      try expectSame(OutputRecord(head, in: heads))
+      try expectSame(OutputState(head, in: heads))
+      for mode in head.modes {
+        try expectSame(ModeRecord(mode, bridgeID: ModeID(rawValue: 1), current: true))
       }
-      let event = TopologyEvent(kind: .connected, output: output)
-      try expectSame(EventRecord(event, in: topology, time: "T"))
+      try expectSame(EventRecord(HeadEvent(.connected, showing: head), in: heads, time: "T"))
     }
-    var state = OutputState(lit, in: topology)
+    var state = OutputState(lit, in: heads)
     #expect(state.crtc != nil && state.currentMode != nil && state.rotation != nil)
     state.identity = EDIDRecord(try EDID(bytes: try hostileEDID(name: "N\\\u{1}", serial: "S")))
     try expectSame(state)

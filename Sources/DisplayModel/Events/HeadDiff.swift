@@ -1,6 +1,4 @@
-/// Derives hot-plug events from two head snapshots, with the kinds, order and rules of
-/// `TopologyDiff` (the tests' reference over X's topology); pure, so it is tested without a
-/// server.
+/// Derives hot-plug events from two head snapshots; pure, so it is tested without a server.
 ///
 /// Heads are matched by name (a connector keeps its name; the first of two that share one
 /// is taken). Events come in the order of the new snapshot's heads, disconnects of heads no

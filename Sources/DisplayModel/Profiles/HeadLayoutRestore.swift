@@ -1,6 +1,5 @@
-/// `LayoutRestore` (the tests' reference over the X backend's topology) over the output-management port's
-/// values: putting back the layout automatic choice had before a layout was chosen by hand.
-/// Keyed by head name. Pure.
+/// Putting back the layout automatic choice had before a layout was chosen by hand, over the
+/// output-management port's values. Keyed by head name. Pure.
 public enum HeadLayoutRestore {
   /// The configuration that gives every monitor still present (same connector, same EDID,
   /// make, model and serial) the mode, place, transform and scale it had in `saved`, turns

@@ -50,8 +50,7 @@ struct HeadSlot {
 }
 
 /// The profile planner over the output-management port's values: a profile and the heads its
-/// entries took → the configuration that puts the desk in that state, as `ProfilePlanner` (the
-/// tests' reference) plans it over the X backend's topology. Modes come through
+/// entries took → the configuration that puts the desk in that state. Modes come through
 /// `HeadModePolicy` (the request, else preferred, else largest; fallbacks of the same size);
 /// transforms and scales a head cannot show by its `capabilities` are planned without, with a
 /// warning; a `same-as` entry shows its target's mode, place, transform and scale

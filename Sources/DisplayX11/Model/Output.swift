@@ -21,15 +21,6 @@ public struct Output: Hashable, Sendable {
   public private(set) var identity: EDID?
   /// The `non-desktop` property: a head-mounted display or similar, not for the desktop.
   public var nonDesktop: Bool
-  /// What a monitor without EDID bytes says about itself (a wlroots head's make, model and
-  /// serial): what a profile's identity keys match when there is no EDID.
-  public var headIdentity: HeadIdentity?
-  /// The server makes any size it is asked for (wlroots' `set_custom_mode`), so a size and
-  /// rate it does not list is asked for as it is, not replaced by the preferred mode.
-  public var takesAnySize = false
-  /// The backend's object for the connector (`Head.instance`): another one is another
-  /// attachment of a monitor, whatever it says about itself.
-  public var headInstance: UInt64 = 0
 
   public init(
     id: OutputID, name: String, connection: Connection, crtc: CrtcID? = nil,

@@ -69,15 +69,19 @@ import Testing
     t.outputs[0].connection = .connected
     var config = Config()
     config.lidClosed = .disable
-    let plan = LidPolicy.plan(topology: t, config: config, lid: .closed)
-    #expect(plan.changes.map(\.mode) == [TopologyBuilder.m1080.id] && plan.changes.first?.outputs == [t.outputs[0].id])
+    let plan = LidPolicy.plan(snapshot: HeadSnapshot(topology: t), config: config, lid: .closed).configuration
+    #expect(
+      plan.heads.map { "\($0.name) \($0.enabled) \(String(describing: $0.mode))" } == [
+        "eDP-1 true Optional(DisplayModel.HeadModeRequest.listed(width: 1920, height: 1080, refreshMilliHz: 60000))"
+      ])
     t.outputs[1].connection = .connected
     t.outputs[1].crtc = t.crtcs[1].id
     (t.crtcs[1].mode, t.crtcs[1].width, t.crtcs[1].height, t.crtcs[1].outputs) = (
       TopologyBuilder.m1080.id, 1920, 1080, [t.outputs[1].id]
     )
     #expect(
-      LidPolicy.plan(topology: t, config: config, lid: .closed).isEmpty, "another monitor lit: the panel stays off")
+      LidPolicy.plan(snapshot: HeadSnapshot(topology: t), config: config, lid: .closed).configuration.heads.isEmpty,
+      "another monitor lit: the panel stays off")
   }
 
   /// Seed 1592590354: a refused switch forgot which monitors were settled, so the next look
@@ -188,14 +192,14 @@ import Testing
     var t = TopologyBuilder.topology(["eDP-1", "HDMI-1"], on: ["HDMI-1": TopologyBuilder.m1080])
     t.outputs[0].connection = .connected
     t.outputs[1].connection = .disconnected
-    let plan = Planner(topology: t, config: Config()).plan(settled: [])
+    let plan = try planRules(t, Config())
     let panel = plan.changes.first { $0.outputs == [t.outputs[0].id] }
     #expect(panel?.mode == TopologyBuilder.m1080.id && panel?.x == 0 && panel?.y == 0, "the panel lit at 0,0")
     #expect(plan.changes.contains { $0.crtc == t.crtcs[1].id && $0.mode == nil }, "the gone monitor's CRTC off")
-    #expect(plan.configures.contains(t.outputs[0].id))
+    #expect(plan.configures.contains("eDP-1"))
     // Seed 1592590996: settled when the lid policy turned it off, and that policy then done
     // with the desk (the lid opened, its apply refused): a dark main is lit all the same.
-    let settled = Planner(topology: t, config: Config()).plan(settled: [t.outputs[0].id])
+    let settled = try planRules(t, Config(), settled: ["eDP-1"])
     #expect(settled.changes.contains { $0.outputs == [t.outputs[0].id] && $0.mode == TopologyBuilder.m1080.id })
   }
 

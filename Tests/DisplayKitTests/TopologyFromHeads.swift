@@ -2,23 +2,21 @@ import DisplayModel
 import DisplayX11
 
 extension Topology {
-  /// The heads of a snapshot as the RandR-shaped topology the reports, the diff and the
-  /// daemon read: one output per head and one virtual CRTC per lit head, turned as the head's
-  /// bits spell it and scaled by the head's scale (its transform). Ids are made from
-  /// the head's name, so that a head keeps its id across snapshots (the diff matches by id).
-  /// Modes have no timings on Wayland: a mode's dot clock is its pixel rate (width × height
-  /// × refresh), so that its refresh reads back exactly; preferred modes come first (RandR's
-  /// `npreferred`). The screen is the lit heads' bounding box (Wayland has no screen: the
-  /// limits are 0). A head's make, model and serial become the identity a profile matches
-  /// (`HeadIdentity`, with `vendors` for the PNP ids a make stands for). Beyond
-  /// `HeadSnapshot.maxHeads` heads and `maxModes` modes a head, the rest are left out
-  /// (`HeadSnapshot.bounded`).
-  init(heads snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
-    self.init(bounded: snapshot.bounded().snapshot, vendors: vendors)
+  /// The heads of a snapshot as a RandR-shaped topology, for the tests that look at a
+  /// Wayland desk the way they look at an X one (the simulation's world, the daemon's view):
+  /// one output per head and one virtual CRTC per lit head, turned as the head's bits spell
+  /// it and scaled by the head's scale (its transform). Ids are made from the head's name, so
+  /// that a head keeps its id across snapshots. Modes have no timings on Wayland: a mode's
+  /// dot clock is its pixel rate (width × height × refresh), so that its refresh reads back
+  /// exactly; preferred modes come first (RandR's `npreferred`). The screen is the lit heads'
+  /// bounding box (Wayland has no screen: the limits are 0). Beyond `HeadSnapshot.maxHeads`
+  /// heads and `maxModes` modes a head, the rest are left out (`HeadSnapshot.bounded`).
+  init(heads snapshot: HeadSnapshot) {
+    self.init(bounded: snapshot.bounded().snapshot)
   }
 
   /// The same, of a snapshot already `bounded()` (its warnings said by the caller).
-  init(bounded snapshot: HeadSnapshot, vendors: PNPVendors = .none) {
+  init(bounded snapshot: HeadSnapshot) {
     var outputs: [Output] = []
     var crtcs: [Crtc] = []
     var modes: [ModeID: Mode] = [:]
@@ -30,9 +28,6 @@ extension Topology {
         id: id, name: head.name, connection: head.connected ? .connected : .disconnected, mmWidth: head.mmWidth,
         mmHeight: head.mmHeight, modes: order.compactMap { ids[$0] },
         preferredCount: head.modes.filter(\.preferred).count, edid: head.edid, nonDesktop: head.nonDesktop)
-      output.headIdentity = HeadIdentity(make: head.make, model: head.model, serial: head.serial, vendors: vendors)
-      output.takesAnySize = head.capabilities.anySize
-      output.headInstance = head.instance
       // Every connected head has its own CRTC, an idle one while it is off, so that a plan
       // can light it again.
       let crtc = CrtcID(rawValue: id.rawValue)

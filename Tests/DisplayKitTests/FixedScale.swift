@@ -16,11 +16,3 @@ enum FixedScale {
     return CrtcTransform(matrix: [sx, 0, 0, 0, sy, 0, 0, 0, 1], filter: filter)
   }
 }
-
-extension Mode {
-  /// The size of the screen area this mode covers on a CRTC turned by `rotation` under
-  /// `transform` (`CrtcTransform.footprint`); nil when the transform has no finite one.
-  func footprint(_ rotation: Rotation, _ transform: CrtcTransform = .identity) -> (width: Int, height: Int)? {
-    transform.footprint(width: width, height: height, rotation: rotation).map { ($0.width, $0.height) }
-  }
-}
