@@ -1,19 +1,3 @@
-/// What a head cannot do of the rotation and reflection asked, in the config's words.
-public enum TransformRefusal: Hashable, Sendable, CustomStringConvertible {
-  /// A quarter or half turn the head cannot do, with the turns it can (by name).
-  case rotate(RotateRequest, can: [String])
-  /// A reflection it cannot do: "x", "y" or "xy".
-  case reflect(String)
-
-  public var description: String {
-    switch self {
-    case .rotate(let turn, let can):
-      return "rotate \(turn.rawValue) (it can: \(can.isEmpty ? "none" : can.joined(separator: ", ")))"
-    case .reflect(let axes): return "reflect " + axes
-    }
-  }
-}
-
 /// Something a plan could not do as asked and what it does instead: the planners' warnings
 /// (rules, profiles, built-in layouts, the lid, a restore), logged by the daemon and listed
 /// by `check-config`. `description` is the line.
@@ -28,21 +12,11 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
   case both(PlanWarning, PlanWarning)
   /// The output lists no modes: left alone (rules) or left off (profiles).
   case noModes(output: String, leftOff: Bool)
-  /// Nothing of the server's is free to light the output: left dark (rules) or left off
-  /// (profiles, the lid). The text is the X server's case, the one backend that runs out.
-  case cannotLight(output: String, leftOff: Bool)
-  /// A rotation or reflection the head cannot do: left unturned or unreflected.
-  case transformRefused(output: String, TransformRefusal)
   /// A transform the head cannot show (by its capabilities), the ones it can, and the one
   /// it shows instead.
   case headCannot(output: String, transform: HeadTransform, can: [HeadTransform], instead: HeadTransform)
   /// A `scale` on a head that cannot scale (by its capabilities).
   case cannotScale(output: String, scale: Double)
-  /// A `scale` on a head known to refuse a scale transform.
-  case noTransform(output: String, scale: Double)
-  case noModeFits(output: String, maxWidth: Int, maxHeight: Int)
-  /// A rule's mode does not fit the largest screen; a smaller one of its chain instead.
-  case modeTooLarge(output: String, mode: String, instead: String)
   /// A profile entry's preferred mode (turned) does not fit the largest screen.
   case profileModeTooLarge(output: String, mode: String, turned: Bool, maxWidth: Int, maxHeight: Int, instead: String)
   case screenTooLarge(width: Int, height: Int, maxWidth: Int, maxHeight: Int)
@@ -57,7 +31,6 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
   case cloneTooFar(output: String)
   /// A position relative to an entry that is not lit.
   case anchorMissing(output: String, position: String)
-  case panelTooLarge(width: Int, height: Int)
   case restoreTooLarge(width: Int, height: Int)
 
   public var description: String {
@@ -72,22 +45,10 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
         + "\(maxWidth)x\(maxHeight); not created"
     case .both(let first, let second): return "\(first); \(second)"
     case .noModes(let output, let leftOff): return "\(output) lists no modes; left \(leftOff ? "off" : "alone")"
-    case .cannotLight(let output, let leftOff):
-      return "no free CRTC can drive \(output); left \(leftOff ? "off" : "dark")"
-    case .transformRefused(let output, let refusal):
-      let instead: String
-      if case .rotate = refusal { instead = "normal instead" } else { instead = "not reflected" }
-      return "\(output): its CRTC cannot \(refusal); \(instead)"
     case .headCannot(let output, let transform, let can, let instead):
       return "\(output) cannot show \(transform) (it can: \(can.map { "\($0)" }.joined(separator: ", "))); "
         + "\(instead) instead"
     case .cannotScale(let output, let scale): return "\(output) cannot scale; scale 1 instead of \(scale)"
-    case .noTransform(let output, let scale):
-      return "\(output): its CRTC does not take transforms; scale 1 instead of \(scale)"
-    case .noModeFits(let output, let maxWidth, let maxHeight):
-      return "\(output): no mode fits within the server's maximum screen \(maxWidth)x\(maxHeight); left dark"
-    case .modeTooLarge(let output, let mode, let instead):
-      return "\(output): \(mode) does not fit within the server's maximum screen; \(instead) instead"
     case .profileModeTooLarge(let output, let mode, let turned, let maxWidth, let maxHeight, let instead):
       return "\(output): \(mode)\(turned ? " turned" : "") does not fit within the server's maximum screen "
         + "\(maxWidth)x\(maxHeight); \(instead) instead"
@@ -110,8 +71,6 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
       return "\(output): its target's area is too far from its own size to scale; shown unscaled"
     case .anchorMissing(let output, let position):
       return "\(output): '\(position)' names no other lit entry; arranged instead"
-    case .panelTooLarge(let width, let height):
-      return "the panel needs a \(width)x\(height) screen, more than the server's maximum; left as it is"
     case .restoreTooLarge(let width, let height):
       return "the layout before the manual one needs a \(width)x\(height) screen, more than the server's maximum; "
         + "not restored"
