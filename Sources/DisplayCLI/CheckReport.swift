@@ -23,7 +23,7 @@ public enum CheckReport {
   /// Without profiles: each connected monitor and what the `monitors` rules give it.
   public static func text(config: Config, snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> String {
     let snapshot = snapshot.bounded().snapshot
-    let plan = HeadPlanner(snapshot: snapshot, config: config, vendors: vendors).plan()
+    let plan = RulePlanner(snapshot: snapshot, config: config, vendors: vendors).plan()
     let main = config.mainOutput(in: snapshot, vendors: vendors)
     var lines: [String] = []
     for head in snapshot.heads where head.connected {
@@ -54,7 +54,7 @@ public enum CheckReport {
   }
 
   /// What a rule's layout keys do to the monitor: its rotation, scale and primary, when any.
-  static func layout(_ change: HeadConfiguration?, _ plan: HeadPlan, _ head: Head) -> String {
+  static func layout(_ change: HeadConfiguration?, _ plan: RulePlan, _ head: Head) -> String {
     var words: [String] = []
     if let change {
       let (rotate, reflect) = change.transform.words(change.spelling)

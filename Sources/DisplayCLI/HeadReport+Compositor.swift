@@ -32,7 +32,7 @@ extension HeadReport {
   }
 
   /// wl_output's names: `normal`, `90`, ..., `flipped-270` (counter-clockwise turns).
-  public static func transformName(_ t: HeadTransform) -> String {
+  public static func transformName(_ t: Transform) -> String {
     let turn = ["normal", "90", "180", "270"][t.rawValue % 4]
     guard t.isFlipped else { return turn }
     return t.rawValue == 4 ? "flipped" : "flipped-" + turn

@@ -30,6 +30,6 @@ extension MutterState {
       serial: monitor.serial, mmWidth: monitor.mmWidth, mmHeight: monitor.mmHeight, connected: true,
       enabled: current != nil, modes: modes, currentMode: current, x: logical?.x ?? 0, y: logical?.y ?? 0,
       transform: logical?.transform ?? .normal, scale: scale, scaledArea: .logical, isInternalPanel: monitor.builtin,
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: layoutMode == .logical))
+      capabilities: HeadCapabilities(transforms: Set(Transform.allCases), scaling: layoutMode == .logical))
   }
 }

@@ -65,7 +65,6 @@ public struct MutterState: Sendable {
     public let description: String
   }
 
-  public typealias Transform = HeadTransform
 
   public init(serial: UInt32, monitors: [Monitor], logicalMonitors: [LogicalMonitor], layoutMode: LayoutMode) {
     (self.serial, self.monitors, self.logicalMonitors, self.layoutMode) = (

@@ -27,7 +27,7 @@ public struct ProfileListAnswer: Codable, Equatable, Sendable {
     config: Config, snapshot: HeadSnapshot, lid: LidState, vendors: PNPVendors = .none
   ) -> ProfileListAnswer {
     ProfileListAnswer(config: config, active: nil) { profile in
-      guard case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid, vendors: vendors)
+      guard case .failure(let why) = ProfileMatcher.match(profile, snapshot: snapshot, lid: lid, vendors: vendors)
       else { return nil }
       return why
     }

@@ -16,7 +16,7 @@ struct PlannedHead: Hashable, Sendable {
   var mode: Mode?
   var x: Int32
   var y: Int32
-  var transform: HeadTransform
+  var transform: Transform
   /// wlroots' logical scale, 1/the config's.
   var logicalScale: Double
 }

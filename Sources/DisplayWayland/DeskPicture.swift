@@ -10,10 +10,10 @@ public struct DeskPicture: Equatable, Sendable {
   /// One output's part: its capture, its transform and its logical rectangle.
   public struct Part: Sendable {
     public var pixels: OutputPixels
-    public var transform: HeadTransform
+    public var transform: Transform
     public var rect: Rect
 
-    public init(pixels: OutputPixels, transform: HeadTransform, rect: Rect) {
+    public init(pixels: OutputPixels, transform: Transform, rect: Rect) {
       (self.pixels, self.transform, self.rect) = (pixels, transform, rect)
     }
   }

@@ -36,7 +36,7 @@ final class HeadState {
   var enabled = false
   var x = 0
   var y = 0
-  var transform = HeadTransform.normal
+  var transform = Transform.normal
   /// wlroots' logical scale (the mode divided by it is the area shown).
   var logicalScale = 1.0
 
@@ -54,7 +54,7 @@ final class HeadState {
   func take(x: Int32, y: Int32) { (self.x, self.y) = (Int(x), Int(y)) }
 
   /// `transform`: a wl_output transform; one outside its eight is read as none.
-  func take(transform value: Int32) { transform = HeadTransform(rawValue: Int(value)) ?? .normal }
+  func take(transform value: Int32) { transform = Transform(rawValue: Int(value)) ?? .normal }
 
   /// `scale`: a wl_fixed logical scale; one not positive is read as 1, and the rest kept
   /// within 1/256...256.
@@ -76,7 +76,7 @@ final class HeadState {
       currentMode: current, x: x, y: y, transform: transform, scale: 1 / logicalScale, scaledArea: .logical,
       isInternalPanel: ["eDP", "LVDS", "DSI"].contains { name.hasPrefix($0) },
       capabilities: HeadCapabilities(
-        transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true))
+        transforms: Set(Transform.allCases), scaling: true, customModes: true, anySize: true))
     head.instance = instance
     return head
   }

@@ -29,35 +29,35 @@ public enum RandRHeadValues {
   }
 
   /// The head transform a CRTC's rotation and reflection bits make.
-  public static func transform(_ rotation: Rotation) -> HeadTransform { rotation.transform }
+  public static func transform(_ rotation: Rotation) -> Transform { rotation.transform }
 
   /// RandR's two spellings of a head transform, the plainer first: the rotation (with
   /// `reflect x` when flipped), then the half turn more with both reflections (with `reflect
   /// y` alone when flipped), for CRTCs that reflect but do not turn.
-  public static func rotations(_ transform: HeadTransform) -> [Rotation] {
+  public static func rotations(_ transform: Transform) -> [Rotation] {
     TransformSpelling.allCases.map { Rotation(transform, $0) }
   }
 
   /// The RandR rotation for a head transform on a CRTC that can do `allowed`: `spelling`
   /// when it can do that, else the other; nil when it can do neither.
   public static func rotation(
-    _ transform: HeadTransform, allowed: Rotation, spelling: TransformSpelling = .turned
+    _ transform: Transform, allowed: Rotation, spelling: TransformSpelling = .turned
   ) -> Rotation? {
     let asked = Rotation(transform, spelling)
     return allowed.contains(asked) ? asked : rotations(transform).first { allowed.contains($0) }
   }
 
   /// The head transforms a CRTC that can do `allowed` offers.
-  public static func transforms(allowed: Rotation) -> Set<HeadTransform> {
+  public static func transforms(allowed: Rotation) -> Set<Transform> {
     // Asked for every head of every snapshot: looked up. Only the six rotation and
     // reflection bits can make a spelling allowed.
     transformsByBits[Int(allowed.rawValue & 0x3f)]
   }
 
   /// `transforms(allowed:)` for each combination of the six bits.
-  private static let transformsByBits: [Set<HeadTransform>] = (0..<64).map { bits in
+  private static let transformsByBits: [Set<Transform>] = (0..<64).map { bits in
     let allowed = Rotation(rawValue: UInt16(bits))
-    return Set(HeadTransform.allCases.filter { rotation($0, allowed: allowed) != nil })
+    return Set(Transform.allCases.filter { rotation($0, allowed: allowed) != nil })
   }
 
   /// The CRTC transform for the port's `scale` (the head shows an area `scale` times its

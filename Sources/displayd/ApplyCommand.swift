@@ -121,7 +121,7 @@ struct ApplyCommand: Subcommand {
         return report(
           .refused(reason: "\(ProfileSwitchRefusal.unknown(name: name, known: config.profiles.map(\.name)))"))
       }
-      if case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
+      if case .failure(let why) = ProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
         return report(.refused(reason: "\(ProfileSwitchRefusal.mismatch(name: name, why))"))
       }
       shown.profiles = [profile]

@@ -78,7 +78,7 @@ struct ProfileCommand: Subcommand {
     let snapshot = try backend.layout.read()
     var properties: [String: [String: OutputProperty]] = [:]
     if let store = backend.facilities.properties {
-      for head in HeadProfileMatcher.desk(snapshot) {
+      for head in ProfileMatcher.desk(snapshot) {
         properties[head.name] = store.outputProperties(head: head.name, names: nil)
       }
     }

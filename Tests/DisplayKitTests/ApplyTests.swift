@@ -22,7 +22,7 @@ extension XServerTests {
     /// The plan the X backend makes of the head planner's answer for `t` (no rules: every
     /// monitor lit, right of the main one).
     func planned(_ t: Topology) throws -> Plan {
-      let configuration = HeadPlanner(snapshot: try t.randrHeads(), config: Config()).plan().configuration
+      let configuration = RulePlanner(snapshot: try t.randrHeads(), config: Config()).plan().configuration
       return try RandRConfigurationPlanner(t).plan(configuration).get().plan
     }
 

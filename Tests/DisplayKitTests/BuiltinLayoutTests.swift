@@ -27,11 +27,11 @@ import XRig
   func apply(
     _ layout: BuiltinLayout, _ t: Topology, _ c: Config, mainMode: HeadMode? = nil, noTransform: Set<CrtcID> = []
   ) throws -> (
-    rects: [String: String], screen: String, primary: String?, plan: HeadProfilePlan, sent: Plan, after: Topology
+    rects: [String: String], screen: String, primary: String?, plan: ProfilePlan, sent: Plan, after: Topology
   ) {
     let desk = XPlan.heads(t, noTransform: noTransform)
     let made = try BuiltinLayouts.profile(layout, snapshot: desk, config: c, mainMode: mainMode).get()
-    let plan = try HeadProfilePlanner(snapshot: desk, config: c).plan(made.profile, assignment: made.assignment)
+    let plan = try ProfilePlanner(snapshot: desk, config: c).plan(made.profile, assignment: made.assignment)
     let crtcs = try RandRConfigurationPlanner(t, refusing: noTransform).plan(plan.configuration).get()
     let after = t.after(crtcs.plan)
     let rects = Dictionary(
@@ -236,8 +236,8 @@ import XRig
 
   /// The restore planned over the desks' heads as the daemon plans it, and the desk after
   /// the X backend's plan for it.
-  func restore(saved: Topology, now: Topology, keptOff: Set<String> = []) throws -> (plan: HeadPlan, after: Topology) {
-    let plan = HeadLayoutRestore.plan(
+  func restore(saved: Topology, now: Topology, keptOff: Set<String> = []) throws -> (plan: RulePlan, after: Topology) {
+    let plan = LayoutRestore.plan(
       saved: XPlan.heads(saved), now: XPlan.heads(now), keptOff: keptOff, screen: (saved.screen, now.screen))
     return (plan, now.after(try RandRConfigurationPlanner(now).plan(plan.configuration).get().plan))
   }

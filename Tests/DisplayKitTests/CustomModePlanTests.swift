@@ -33,8 +33,8 @@ import Testing
   }
 
   /// The head planner's plan over the heads the RandR backend reads of `t`.
-  func plan(_ t: Topology, _ config: Config) throws -> HeadPlan {
-    HeadPlanner(snapshot: try t.randrHeads(), config: config).plan()
+  func plan(_ t: Topology, _ config: Config) throws -> RulePlan {
+    RulePlanner(snapshot: try t.randrHeads(), config: config).plan()
   }
 
   @Test func aModeTheOutputLacksIsAskedForWithCvtTimings() throws {

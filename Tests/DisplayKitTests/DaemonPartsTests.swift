@@ -94,7 +94,7 @@ import Testing
     FakeOutputManager.head("eDP-1", at: (0, 0), panel: true), FakeOutputManager.head("HDMI-1", at: (1920, 0)),
   ])
 
-  func wanted(_ snapshot: HeadSnapshot = Self.heads) -> [HeadWindowWanted] {
+  func wanted(_ snapshot: HeadSnapshot = Self.heads) -> [WindowWanted] {
     Config().wantedWindows(in: snapshot, main: snapshot.head(named: "eDP-1"))
   }
 

@@ -11,7 +11,7 @@ import Testing
   /// A 3x2 buffer whose pixel at x, y is 10y + x.
   static let buffer = OutputPixels(width: 3, height: 2, pixels: [0, 1, 2, 10, 11, 12])
 
-  static func picture(_ transform: HeadTransform, yInverted: Bool = false) throws -> [[UInt32]] {
+  static func picture(_ transform: Transform, yInverted: Bool = false) throws -> [[UInt32]] {
     var pixels = Self.buffer
     pixels.yInverted = yInverted
     let rect = transform.swapsAxes ? Rect(x: 0, y: 0, width: 2, height: 3) : Rect(x: 0, y: 0, width: 3, height: 2)

@@ -49,9 +49,9 @@ enum ExtrasDeskDraw {
 
   /// The config's profile in force about half the time, its entries on names drawn from the
   /// desk (a gone head among them).
-  static func profile(_ config: Config, _ names: [String], _ r: inout SimRandom) -> (Profile, HeadProfileAssignment)? {
+  static func profile(_ config: Config, _ names: [String], _ r: inout SimRandom) -> (Profile, ProfileAssignment)? {
     guard let profile = config.profiles.first, r.chance(70) else { return nil }
-    return (profile, HeadProfileAssignment(heads: profile.outputs.map { _ in r.pick(names + ["GONE-1"]) }))
+    return (profile, ProfileAssignment(heads: profile.outputs.map { _ in r.pick(names + ["GONE-1"]) }))
   }
 
   /// A `WireDesk` X desk, some lit CRTCs scaled through their transform (the extent the
@@ -62,7 +62,7 @@ enum ExtrasDeskDraw {
       guard let mode = t.crtcs[c].mode.flatMap({ t.modes[$0] }) else { continue }
       let scale = r.pick([0.5, 0.7, 1.5, 2])
       guard let fixed = FixedTransform(RandRHeadValues.crtcTransform(scale: scale, filter: .bilinear)),
-        let quantized = HeadTransform.quantized(scale, ScaleQuantum.fixedPoint),
+        let quantized = Transform.quantized(scale, ScaleQuantum.fixedPoint),
         let size = ScaledArea.fixedPoint.size(
           width: mode.width, height: mode.height, transform: t.crtcs[c].rotation.transform, scale: quantized)
       else { continue }

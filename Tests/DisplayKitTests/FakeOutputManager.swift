@@ -258,7 +258,7 @@ extension FakeOutputManager {
       currentMode: place == nil ? nil : 0, x: place?.x ?? 0, y: place?.y ?? 0, scaledArea: .logical,
       isInternalPanel: panel,
       capabilities: HeadCapabilities(
-        transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true))
+        transforms: Set(Transform.allCases), scaling: true, customModes: true, anySize: true))
   }
 }
 

@@ -62,7 +62,7 @@ enum GoldenDesks {
   }
 
   static func rules(_ desk: RulesDesk) -> String {
-    var planner = HeadPlanner(snapshot: desk.snapshot, config: desk.config)
+    var planner = RulePlanner(snapshot: desk.snapshot, config: desk.config)
     planner.replanningMain = desk.replanningMain
     return PlanText.line(planner.plan(settled: desk.settled))
   }
@@ -102,12 +102,12 @@ enum GoldenDesks {
   }
 
   static func profile(_ desk: ProfileDesk) -> String {
-    switch HeadProfileMatcher.match(desk.profile, snapshot: desk.snapshot, lid: desk.lid) {
+    switch ProfileMatcher.match(desk.profile, snapshot: desk.snapshot, lid: desk.lid) {
     case .failure(let why): return "does not match: \(why)"
     case .success(let assignment):
       let heads = "heads " + assignment.heads.joined(separator: ",") + " | "
       do {
-        let plan = try HeadProfilePlanner(snapshot: desk.snapshot, config: desk.config, lid: desk.lid).plan(
+        let plan = try ProfilePlanner(snapshot: desk.snapshot, config: desk.config, lid: desk.lid).plan(
           desk.profile, assignment: assignment)
         return heads + PlanText.line(plan)
       } catch {
@@ -184,7 +184,7 @@ extension GoldenDesks {
 
   static func restore(_ desk: RestoreDesk) -> String {
     PlanText.line(
-      HeadLayoutRestore.plan(
+      LayoutRestore.plan(
         saved: desk.saved, now: desk.now, keptOff: desk.keptOff, screen: (screen(desk.saved), screen(desk.now))))
   }
 
@@ -219,7 +219,7 @@ extension GoldenDesks {
     case .success(let made):
       let heads = "\(layout): heads " + made.assignment.heads.joined(separator: ",") + " | "
       do {
-        let plan = try HeadProfilePlanner(snapshot: desk.snapshot, config: desk.config, lid: lid).plan(
+        let plan = try ProfilePlanner(snapshot: desk.snapshot, config: desk.config, lid: lid).plan(
           made.profile, assignment: made.assignment)
         return heads + PlanText.line(plan)
       } catch {
@@ -270,7 +270,7 @@ extension GoldenDesks {
     let without = r.chance(50) ? r.pick(s.heads.filter(\.connected) + s.heads) : nil
     let lidMain = LidPolicy.main(
       snapshot: s, config: config, profile: profile,
-      assignment: profile.map { _ in HeadProfileAssignment(heads: order.map(\.name)) }, without: without?.name)
+      assignment: profile.map { _ in ProfileAssignment(heads: order.map(\.name)) }, without: without?.name)
     let name = { (head: Head?) in head?.name ?? "-" }
     return "main \(name(config.mainOutput(in: s))) | panel \(name(LidPolicy.panel(in: s, config: config)))"
       + " | layout main \(name(BuiltinLayouts.main(in: s, config: config))) | lid main \(name(lidMain)) | "

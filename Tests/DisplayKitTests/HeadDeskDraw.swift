@@ -46,7 +46,7 @@ struct HeadDeskDraw {
       modes.append(HeadMode(width: w, height: h, refreshMilliHz: milli))
     }
     if random.chance(80) { modes[random.below(modes.count)].preferred = true }
-    let all = HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true, customModes: true, anySize: true)
+    let all = HeadCapabilities(transforms: Set(Transform.allCases), scaling: true, customModes: true, anySize: true)
     let (make, model, serial) =
       random.chance(30)
       ? random.pick([("ACR", "V193W", "LBP0C0034000"), ("AUS", "VA279", ""), ("Apple", "0x9227", "")])
@@ -61,7 +61,7 @@ struct HeadDeskDraw {
     guard random.chance(first ? 85 : 55) else { return head }
     head.enabled = true
     head.currentMode = random.below(modes.count)
-    head.transform = random.chance(70) ? .normal : random.pick(HeadTransform.allCases)
+    head.transform = random.chance(70) ? .normal : random.pick(Transform.allCases)
     head.scale = random.chance(75) ? 1 : random.pick([0.5, 2.0 / 3.0, 0.8, 2])
     (head.x, head.y) = random.chance(50) ? (x, 0) : (random.below(400) * 10, random.below(200) * 10)
     x = max(x, head.x + (head.rect?.width ?? 0))
@@ -69,7 +69,7 @@ struct HeadDeskDraw {
   }
 }
 
-extension HeadPlannerTests {
+extension RulePlannerOverHeadsTests {
   /// Scaled heads (`scaledArea: .logical`, rules' and heads' scales that are fractions of
   /// wlroots' logical scale) are where the compositor lays them out: planning again finds
   /// nothing to move. Left out: desks where lighting a head makes another main, and rules
@@ -83,16 +83,16 @@ extension HeadPlannerTests {
       guard !config.monitors.contains(where: { if case .absolute = $0.position { true } else { false } }) else {
         continue
       }
-      let plan = HeadPlanner(snapshot: snapshot, config: config).plan()
+      let plan = RulePlanner(snapshot: snapshot, config: config).plan()
       // A size a head makes, or a mode without a refresh, is asked again as any of its size.
-      guard !plan.configuration.heads.contains(where: { HeadProfilePlannerTests.isAnyOfItsSize($0.mode) }),
+      guard !plan.configuration.heads.contains(where: { ProfilePlannerOverHeadsTests.isAnyOfItsSize($0.mode) }),
         case .success(let heads) = FakeOutputManager.configure(
           snapshot.heads, plan.configuration, generation: snapshot.generation)
       else { continue }
       let primary = plan.configuration.primary ?? snapshot.primary
       let after = HeadSnapshot(heads: heads, primary: primary, generation: snapshot.generation)
-      let planner = HeadPlanner(snapshot: after, config: config)
-      guard planner.mainHead()?.name == HeadPlanner(snapshot: snapshot, config: config).mainHead()?.name else {
+      let planner = RulePlanner(snapshot: after, config: config)
+      guard planner.mainHead()?.name == RulePlanner(snapshot: snapshot, config: config).mainHead()?.name else {
         continue
       }
       let again = planner.plan()

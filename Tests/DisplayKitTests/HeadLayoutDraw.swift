@@ -92,7 +92,7 @@ struct HeadLayoutDraw {
     if head.enabled, random.chance(20) { (head.x, head.y) = (random.below(400) * 10, random.below(200) * 10) }
     if head.enabled, random.chance(15) { head.currentMode = random.below(head.modes.count) }
     if head.enabled, random.chance(10) {
-      head.transform = random.pick(HeadTransform.allCases.filter(head.capabilities.transforms.contains))
+      head.transform = random.pick(Transform.allCases.filter(head.capabilities.transforms.contains))
       head.scale = head.capabilities.scaling ? random.pick([1, 0.5, 2]) : 1
     }
     if random.chance(5) { (head.make, head.model, head.serial) = ("DEL", "U2720Q", "") }

@@ -7,15 +7,15 @@ enum HeadProfileDesk {
   /// The plan; throws when the profile does not match or the planner refuses it.
   static func plan(
     _ text: String, on snapshot: HeadSnapshot, config: String = "", lid: LidState = .open
-  ) throws -> HeadProfilePlan {
+  ) throws -> ProfilePlan {
     let c = try Config.parse(Array("{\(config) profiles: [\(text)]}".utf8), file: "test.json5")
     let profile = try #require(c.profiles.first)
-    let assignment = try HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
-    return try HeadProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
+    let assignment = try ProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
+    return try ProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
   }
 
   /// The desk after the plan, as the fake output manager applies it.
-  static func applying(_ plan: HeadProfilePlan, on snapshot: HeadSnapshot) throws -> HeadSnapshot {
+  static func applying(_ plan: ProfilePlan, on snapshot: HeadSnapshot) throws -> HeadSnapshot {
     try applying(plan.configuration, on: snapshot)
   }
 
@@ -38,7 +38,7 @@ enum HeadProfileDesk {
   }
 
   /// The plan sends nothing: no head, primary or physical size.
-  static func changesNothing(_ plan: HeadProfilePlan) -> Bool {
+  static func changesNothing(_ plan: ProfilePlan) -> Bool {
     plan.configuration.heads.isEmpty && plan.configuration.primary == nil && plan.configuration.physicalSize == nil
   }
 }

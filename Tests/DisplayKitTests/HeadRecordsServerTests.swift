@@ -43,7 +43,7 @@ extension XServerTests {
       // Another client turns the first output off: `watch --json`'s lines from the diff.
       try server.must(["xrandr", "--output", "DUMMY0", "--off"])
       let headsAfter = try RandROutputManager(connection).heads(probe: false)
-      let lines = HeadDiff.events(from: snapshot, to: headsAfter).map {
+      let lines = SnapshotDiff.events(from: snapshot, to: headsAfter).map {
         JSON.record(EventRecord($0, in: headsAfter, time: "T")).serialized()
       }
       // DUMMY0 goes dark; the server moves the other two left: each a change of mode or place.

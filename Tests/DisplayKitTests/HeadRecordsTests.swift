@@ -10,7 +10,7 @@ import Testing
 /// events): on random RandR desks the heads carry the server's facts (ids, mode names, dot
 /// clocks, double scan, interlace, `unknown`); on Wayland desks ids come from names, modes are
 /// named by size, dot clocks are pixel rates. The records of each desk's heads and of the
-/// events `HeadDiff` finds between two desks are those a person reviewed once
+/// events `SnapshotDiff` finds between two desks are those a person reviewed once
 /// (`Fixtures/golden/records-x.txt`, `records-wayland.txt`; records joined by ` | `).
 @Suite struct HeadRecordsTests {
   static func line<T: JSONRecord>(_ record: T) -> String { JSON.record(record).serialized() }
@@ -41,7 +41,7 @@ import Testing
     after.crtcs[0].possibleOutputs.append(after.outputs[1].id)
     after.outputs.removeFirst()
     let (old, new) = (try Self.heads(before), try Self.heads(after))
-    let records = HeadDiff.events(from: old, to: new).map { Self.line(EventRecord($0, in: new, time: "T")) }
+    let records = SnapshotDiff.events(from: old, to: new).map { Self.line(EventRecord($0, in: new, time: "T")) }
     #expect(records == Self.goneWhileItsCrtcIsLit, "\(records)")
   }
 
@@ -72,7 +72,7 @@ import Testing
 
   static func records(_ before: HeadSnapshot, _ after: HeadSnapshot) -> String {
     let outputs = after.heads.map { line(OutputRecord($0, in: after)) }
-    let events = HeadDiff.events(from: before, to: after).map { line(EventRecord($0, in: after, time: "T")) }
+    let events = SnapshotDiff.events(from: before, to: after).map { line(EventRecord($0, in: after, time: "T")) }
     return "outputs: " + outputs.joined(separator: " | ") + " || events: " + events.joined(separator: " | ")
   }
 

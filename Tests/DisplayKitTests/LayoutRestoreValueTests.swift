@@ -19,9 +19,9 @@ import Testing
     Head(name: name, make: make, modes: [full, hd], capabilities: scaling)
   }
 
-  static func restore(_ saved: [Head], _ now: [Head], keptOff: Set<String> = []) -> HeadPlan {
+  static func restore(_ saved: [Head], _ now: [Head], keptOff: Set<String> = []) -> RulePlan {
     let (a, b) = (HeadSnapshot(heads: saved, generation: 1), HeadSnapshot(heads: now, generation: 2))
-    return HeadLayoutRestore.plan(
+    return LayoutRestore.plan(
       saved: a, now: b, keptOff: keptOff, screen: (GoldenDesks.screen(a), GoldenDesks.screen(b)))
   }
 

@@ -51,7 +51,7 @@ import Testing
       let expected = modes.dropFirst().filter {
         $0.width <= mode.width && $0.height <= mode.height && asked.insert($0.request).inserted
       }
-      #expect(HeadPlanner.fallbacks(modes.dropFirst(), after: mode) == Array(expected.prefix(HeadPlanner.maxFallbacks)))
+      #expect(RulePlanner.fallbacks(modes.dropFirst(), after: mode) == Array(expected.prefix(RulePlanner.maxFallbacks)))
     }
   }
 }

@@ -168,11 +168,11 @@ import Testing
     let heads = HeadSnapshot(heads: [Head(name: "eDP-1"), Head(name: "DP-1"), Head(name: "DP-2", connected: false)])
     let profile = try #require(config.profiles.first)
     let took = OutputExtrasPlan.wanted(
-      heads, config: config, profile: (profile, HeadProfileAssignment(heads: ["DP-1", "eDP-1"])))
+      heads, config: config, profile: (profile, ProfileAssignment(heads: ["DP-1", "eDP-1"])))
     #expect(took.map(\.head.name) == ["DP-1", "eDP-1"])
     #expect(took.map(\.extras.touch) == [["Pen*"], []])
     let gone = OutputExtrasPlan.wanted(
-      heads, config: config, profile: (profile, HeadProfileAssignment(heads: ["DP-2", "eDP-1"])))
+      heads, config: config, profile: (profile, ProfileAssignment(heads: ["DP-2", "eDP-1"])))
     #expect(gone.map(\.head.name) == ["eDP-1"])
   }
 

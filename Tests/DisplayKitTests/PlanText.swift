@@ -5,11 +5,11 @@ import Foundation
 /// head's configuration (`NAME off`, or `NAME MODE +X+Y` with what differs from a plain
 /// head), the primary, the physical size, the heads the plan configures and its warnings.
 enum PlanText {
-  static func line(_ plan: HeadPlan) -> String {
+  static func line(_ plan: RulePlan) -> String {
     configuration(plan.configuration) + configures(plan.configures) + warnings(plan.warnings)
   }
 
-  static func line(_ plan: HeadProfilePlan) -> String {
+  static func line(_ plan: ProfilePlan) -> String {
     configuration(plan.configuration) + configures(plan.configures) + warnings(plan.warnings)
       + (plan.dpi.map { " | dpi " + String(format: "%.3f", $0) } ?? "")
   }
@@ -56,7 +56,7 @@ enum PlanText {
   }
 
   /// The windows the policy wants, one a head: its area, level, content, and what it mirrors.
-  static func windows(_ wanted: [HeadWindowWanted]) -> String {
+  static func windows(_ wanted: [WindowWanted]) -> String {
     guard !wanted.isEmpty else { return "no window" }
     return wanted.map { w in
       var words = [w.head, w.rect.description, "level \(w.level)", "\(w.content)"]

@@ -16,16 +16,16 @@ import XRig
 
   @Test func requestedThenPreferredThenLargest() {
     // TopologyBuilder outputs list 1080p (preferred), 1280x1024, 1024x768.
-    let (modes, warning) = HeadModePolicy.candidates(.size(width: 1024, height: 768), for: hdmi)
+    let (modes, warning) = ModePolicy.candidates(.size(width: 1024, height: 768), for: hdmi)
     #expect(Self.labels(modes) == ["1024x768", "1920x1080", "1280x1024"], "then every other mode, largest first")
     #expect(warning == nil)
-    #expect(Self.labels(HeadModePolicy.candidates(.preferred, for: hdmi).modes).first == "1920x1080")
-    #expect(Self.labels(HeadModePolicy.candidates(.highest, for: hdmi).modes).first == "1920x1080")
-    #expect(Self.labels(HeadModePolicy.candidates(.keep, for: hdmi).modes).first == "1280x1024")
+    #expect(Self.labels(ModePolicy.candidates(.preferred, for: hdmi).modes).first == "1920x1080")
+    #expect(Self.labels(ModePolicy.candidates(.highest, for: hdmi).modes).first == "1920x1080")
+    #expect(Self.labels(ModePolicy.candidates(.keep, for: hdmi).modes).first == "1280x1024")
   }
 
   @Test func aMissingModeFallsBackWithAWarning() {
-    let (modes, warning) = HeadModePolicy.candidates(.size(width: 1600, height: 900), for: hdmi)
+    let (modes, warning) = ModePolicy.candidates(.size(width: 1600, height: 900), for: hdmi)
     #expect(Self.labels(modes).first == "1920x1080")
     #expect(warning?.description.contains("HDMI-1 has no mode 1600x900") == true)
   }
@@ -33,10 +33,10 @@ import XRig
   @Test func refreshIsMatchedWithinHalfAHertz() {
     var head = hdmi
     head.modes.append(HeadMode(width: 1920, height: 1080, refreshMilliHz: 120000))
-    let first = { (request: ModeRequest) in HeadModePolicy.candidates(request, for: head).modes.first?.refreshHz }
+    let first = { (request: ModeRequest) in ModePolicy.candidates(request, for: head).modes.first?.refreshHz }
     #expect(first(.sizeRate(width: 1920, height: 1080, refresh: 119.8)) == 120)
     #expect(first(.sizeRate(width: 1920, height: 1080, refresh: 60.4)) == 60)
-    #expect(HeadModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 75), for: head).warning != nil)
+    #expect(ModePolicy.candidates(.sizeRate(width: 1920, height: 1080, refresh: 75), for: head).warning != nil)
     #expect(first(.size(width: 1920, height: 1080)) == 120, "WxH: highest refresh")
   }
 }
@@ -50,8 +50,8 @@ import XRig
     return HeadSnapshot(topology: t)
   }
 
-  static func plan(_ snapshot: HeadSnapshot, _ config: Config = Config(), settled: Set<String> = []) -> HeadPlan {
-    HeadPlanner(snapshot: snapshot, config: config).plan(settled: settled)
+  static func plan(_ snapshot: HeadSnapshot, _ config: Config = Config(), settled: Set<String> = []) -> RulePlan {
+    RulePlanner(snapshot: snapshot, config: config).plan(settled: settled)
   }
 
   @Test func aDarkHeadGetsItsPreferredModeAndAPlaceRightOfMain() {

@@ -170,7 +170,7 @@ import Testing
     #expect(rect(manager.head("HDMI-1")) == Rect(x: 1920, y: 0, width: 1080, height: 1920))
     #expect(surfaces.rects == [Rect(x: 1920, y: 0, width: 1080, height: 1920)])
     #expect(try daemon.switchProfile("stacked") == nil)
-    #expect(manager.head("HDMI-1")?.transform == HeadTransform.normal)
+    #expect(manager.head("HDMI-1")?.transform == Transform.normal)
     #expect(surfaces.rects == [Rect(x: 0, y: 1080, width: 1920, height: 1080)])
     #expect(surfaces.held == 1 && surfaces.misuses == 0)
     #expect(try daemon.switchProfile("nope") == .unknown(name: "nope", known: ["stacked", "row"]))

@@ -7,7 +7,7 @@ import Testing
 @testable import DisplayKit
 
 /// The daemon's choice of a profile or built-in layout is made over the heads the port
-/// lists (`HeadProfileMatcher`, `BuiltinLayouts`, `HeadProfilePlanner`): what a head says
+/// lists (`ProfileMatcher`, `BuiltinLayouts`, `ProfilePlanner`): what a head says
 /// of itself decides, as it does for the planners that apply the choice.
 @Suite struct ProfileChoiceOverThePort {
   let quiet = Logger(level: .error) { _ in }

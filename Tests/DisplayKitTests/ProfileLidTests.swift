@@ -113,7 +113,7 @@ import Testing
     let t = dark(desk, ["eDP-1", "HDMI-1"])
     let profile = try F.profile(
       "{name: 'p', outputs: [{match: {output: 'eDP-1'}, enabled: false}, {match: {output: 'HDMI-1'}}, {match: {}}]}")
-    let assignment = try HeadProfileMatcher.match(profile, snapshot: t, lid: .open).get()
+    let assignment = try ProfileMatcher.match(profile, snapshot: t, lid: .open).get()
     #expect(
       LidPolicy.main(snapshot: t, config: Config(), profile: profile, assignment: assignment)?.name == "DP-1",
       "the primary is off too: the first enabled entry that is lit")

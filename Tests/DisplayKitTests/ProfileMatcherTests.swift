@@ -37,14 +37,14 @@ enum ProfileFixtures {
   let office = F.desk(["eDP-1", "DP-1", "HDMI-1"], edid: ["eDP-1": F.panel, "DP-1": F.asus, "HDMI-1": F.acer])
 
   func names(_ p: Profile, _ t: Topology, lid: LidState = .open) -> [String]? {
-    guard case .success(let a) = HeadProfileMatcher.match(p, snapshot: HeadSnapshot(topology: t), lid: lid) else {
+    guard case .success(let a) = ProfileMatcher.match(p, snapshot: HeadSnapshot(topology: t), lid: lid) else {
       return nil
     }
     return a.heads
   }
 
   func reason(_ p: Profile, _ t: Topology, lid: LidState = .open) -> String? {
-    guard case .failure(let why) = HeadProfileMatcher.match(p, snapshot: HeadSnapshot(topology: t), lid: lid) else {
+    guard case .failure(let why) = ProfileMatcher.match(p, snapshot: HeadSnapshot(topology: t), lid: lid) else {
       return nil
     }
     return why.description
@@ -135,9 +135,9 @@ enum ProfileFixtures {
       {name: 'office', outputs: [{match: {output: 'eDP-1'}}, {match: {}}, {match: {}}]},
       {name: 'later', outputs: [{match: {}}, {match: {}}, {match: {}}]}
       """)
-    #expect(HeadProfileMatcher.choose(ps, snapshot: HeadSnapshot(topology: office), lid: .open)?.profile.name == "office")
-    #expect(HeadProfileMatcher.choose(ps, snapshot: HeadSnapshot(topology: office), lid: .closed)?.profile.name == "closed")
-    #expect(HeadProfileMatcher.choose(ps, snapshot: HeadSnapshot(topology: F.desk(["A", "B", "C", "D"])), lid: .open) == nil)
+    #expect(ProfileMatcher.choose(ps, snapshot: HeadSnapshot(topology: office), lid: .open)?.profile.name == "office")
+    #expect(ProfileMatcher.choose(ps, snapshot: HeadSnapshot(topology: office), lid: .closed)?.profile.name == "closed")
+    #expect(ProfileMatcher.choose(ps, snapshot: HeadSnapshot(topology: F.desk(["A", "B", "C", "D"])), lid: .open) == nil)
   }
 
   @Test func manyLookAlikeEntriesAreMatchedQuickly() throws {

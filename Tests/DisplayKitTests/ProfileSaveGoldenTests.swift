@@ -25,14 +25,14 @@ import Testing
     mutating func add(_ text: String, _ heads: HeadSnapshot, vendors: PNPVendors, seed: UInt64) throws {
       let config = try Config.parse(Array("{profiles: [\(text)]}".utf8), file: "saved.json5")
       let profile = try #require(config.profiles.first)
-      guard case .success(let a) = HeadProfileMatcher.match(profile, snapshot: heads, lid: .open, vendors: vendors)
+      guard case .success(let a) = ProfileMatcher.match(profile, snapshot: heads, lid: .open, vendors: vendors)
       else {
         if unmatched.isEmpty { note = "seed \(seed): \(text)" }
         unmatched.append(seed)
         return
       }
       matched += 1
-      let plan = try? HeadProfilePlanner(snapshot: heads, config: config).plan(profile, assignment: a)
+      let plan = try? ProfilePlanner(snapshot: heads, config: config).plan(profile, assignment: a)
       if let plan, plan.configuration.heads.isEmpty && plan.configuration.primary == nil { nothing += 1 }
     }
 

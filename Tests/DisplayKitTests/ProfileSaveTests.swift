@@ -10,8 +10,8 @@ import Testing
 func changesNothingOverHeads(_ text: String, on heads: HeadSnapshot, vendors: PNPVendors = .none) throws -> Bool {
   let config = try Config.parse(Array("{profiles: [\(text)]}".utf8), file: "saved.json5")
   let profile = try #require(config.profiles.first)
-  let assignment = try HeadProfileMatcher.match(profile, snapshot: heads, lid: .open, vendors: vendors).get()
-  let plan = try HeadProfilePlanner(snapshot: heads, config: config).plan(profile, assignment: assignment)
+  let assignment = try ProfileMatcher.match(profile, snapshot: heads, lid: .open, vendors: vendors).get()
+  let plan = try ProfilePlanner(snapshot: heads, config: config).plan(profile, assignment: assignment)
   return plan.configuration.heads.isEmpty && plan.configuration.primary == nil
 }
 

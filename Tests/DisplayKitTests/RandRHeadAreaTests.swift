@@ -31,13 +31,13 @@ import Testing
     let t = try Self.desk(scale: scale, extent: (width, height))
     let head = try #require(RandROutputManager(server: FakeRandRServer(t)).snapshot(t).head(named: "eDP-1"))
     // The 16.16 value itself, not one the extent suggests (1708 / 1366 is 1.25036...).
-    #expect(head.scale == HeadTransform.quantized(scale, ScaleQuantum.fixedPoint))
+    #expect(head.scale == Transform.quantized(scale, ScaleQuantum.fixedPoint))
     #expect(head.rect == t.crtcs[0].rect)
   }
 
   @Test func aHeadRoundsItsAreaAsItsBackendDoes() {
     let mode = HeadMode(width: 1366, height: 768, refreshMilliHz: 60000)
-    func area(_ scale: Double, _ rounding: ScaledArea, _ transform: HeadTransform = .normal) -> Rect? {
+    func area(_ scale: Double, _ rounding: ScaledArea, _ transform: Transform = .normal) -> Rect? {
       Head(
         name: "A", enabled: true, modes: [mode], currentMode: 0, transform: transform, scale: scale,
         scaledArea: rounding

@@ -71,7 +71,7 @@ extension XServerTests {
       #expect(caps.customModes && !caps.anySize)
       let config = try Config.parse(
         Array("{monitors: [{match: {output: 'DUMMY1'}, mode: '1600x700@60'}]}".utf8), file: "test.json5")
-      let plan = HeadPlanner(snapshot: snapshot, config: config).plan()
+      let plan = RulePlanner(snapshot: snapshot, config: config).plan()
       #expect(plan.warnings.contains { $0.description.contains("has no mode 1600x700") }, "\(plan.warnings)")
       let applied = try manager.apply(plan.configuration)
       #expect(applied == .applied, "\(applied)")

@@ -53,19 +53,19 @@ import Testing
 
   @Test(
     arguments: [
-      (Rotation.normal, HeadTransform.normal), (.left, .rotated90), (.inverted, .rotated180), (.right, .rotated270),
+      (Rotation.normal, Transform.normal), (.left, .rotated90), (.inverted, .rotated180), (.right, .rotated270),
       (Rotation([.normal, .reflectX]), .flipped), (Rotation([.left, .reflectX]), .flipped90),
       (Rotation([.normal, .reflectY]), .flipped180), (Rotation([.left, .reflectY]), .flipped270),
       (Rotation([.normal, .reflectX, .reflectY]), .rotated180), (Rotation([.right, .reflectX, .reflectY]), .rotated90),
       (Rotation([.inverted, .reflectY]), .flipped),
-    ] as [(Rotation, HeadTransform)])
-  func everyRandRRotationIsOneHeadTransform(_ rotation: Rotation, _ transform: HeadTransform) {
+    ] as [(Rotation, Transform)])
+  func everyRandRRotationIsOneHeadTransform(_ rotation: Rotation, _ transform: Transform) {
     #expect(V.transform(rotation) == transform)
     #expect(V.rotations(transform).contains(rotation), "one of its two spellings")
   }
 
   @Test func eachHeadTransformHasTwoSpellingsThatReadBackAsIt() {
-    for transform in HeadTransform.allCases {
+    for transform in Transform.allCases {
       let spellings = V.rotations(transform)
       #expect(spellings.count == 2)
       for rotation in spellings { #expect(V.transform(rotation) == transform, "\(rotation.rawValue)") }

@@ -18,7 +18,7 @@ extension XServerTests {
 
     func geometry(_ head: Head?) -> String? { head?.rect.map { "\($0.width)x\($0.height)+\($0.x)+\($0.y)" } }
 
-    func lit(_ name: String, _ mode: HeadModeRequest?, x: Int = 0, y: Int = 0, _ transform: HeadTransform = .normal)
+    func lit(_ name: String, _ mode: HeadModeRequest?, x: Int = 0, y: Int = 0, _ transform: Transform = .normal)
       -> HeadConfiguration
     {
       HeadConfiguration(name: name, enabled: true, mode: mode, x: x, y: y, transform: transform)
@@ -95,8 +95,8 @@ extension XServerTests {
     /// Xephyr's CRTC turns and reflects: each of the eight transforms is applied, read back
     /// as itself, and covers the mode turned; RandR's `left` is `rotated90`. (A fresh Xephyr
     /// each: Xephyr 21.1.7 died going from `flipped` straight to `flipped90`.)
-    @Test(arguments: HeadTransform.allCases)
-    func everyTransformIsAppliedAndReadBackOnXephyr(_ transform: HeadTransform) throws {
+    @Test(arguments: Transform.allCases)
+    func everyTransformIsAppliedAndReadBackOnXephyr(_ transform: Transform) throws {
       let server = try TestXServer.xephyr()
       let manager = RandROutputManager(try XConnection(name: server.display))
       let now = try manager.heads(probe: false)

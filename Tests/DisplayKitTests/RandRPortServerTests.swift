@@ -13,7 +13,7 @@ extension XServerTests {
 
     /// The listed mode `width`x`height` on `head`, at the origin, with `transform`.
     static func lit(
-      _ head: String, _ width: Int, _ height: Int, transform: HeadTransform = .normal,
+      _ head: String, _ width: Int, _ height: Int, transform: Transform = .normal,
       spelling: TransformSpelling = .turned, scale: Double = 1
     ) -> HeadConfiguration {
       HeadConfiguration(

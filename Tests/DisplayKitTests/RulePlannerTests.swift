@@ -21,14 +21,14 @@ import Testing
     return HeadSnapshot(topology: t, noTransform: noTransform ? Set(t.crtcs.dropFirst().map(\.id)) : [])
   }
 
-  func plan(_ rules: String, on snapshot: HeadSnapshot, main: String? = nil) throws -> HeadPlan {
+  func plan(_ rules: String, on snapshot: HeadSnapshot, main: String? = nil) throws -> RulePlan {
     let head = main.map { "main: '\($0)', " } ?? ""
     let config = try Config.parse(Array("{\(head)monitors: [\(rules)]}".utf8), file: "test.json5")
-    return HeadPlanner(snapshot: snapshot, config: config).plan()
+    return RulePlanner(snapshot: snapshot, config: config).plan()
   }
 
   /// The desk once a compositor-like server has applied the plan.
-  func after(_ plan: HeadPlan, on snapshot: HeadSnapshot) throws -> HeadSnapshot {
+  func after(_ plan: RulePlan, on snapshot: HeadSnapshot) throws -> HeadSnapshot {
     let heads = try FakeOutputManager.configure(snapshot.heads, plan.configuration, generation: snapshot.generation)
       .get()
     return HeadSnapshot(

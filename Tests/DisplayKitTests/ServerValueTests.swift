@@ -118,13 +118,13 @@ import Testing
     #expect(abs(dpi - 1080 * 25.4 / 340) < 1, "\(dpi)")
   }
 
-  static func dpiPlan(_ head: Head) throws -> HeadProfilePlan {
+  static func dpiPlan(_ head: Head) throws -> ProfilePlan {
     let snapshot = HeadSnapshot(heads: [head], primary: "DP-1", generation: 1)
     let c = try Config.parse(
       Array("{profiles: [{name: 'p', dpi: 'auto', outputs: [{match: {output: 'DP-1'}}]}]}".utf8), file: "config.json5")
     let profile = try #require(c.profiles.first)
-    let assignment = try HeadProfileMatcher.match(profile, snapshot: snapshot, lid: .open).get()
-    return try HeadProfilePlanner(snapshot: snapshot, config: c, lid: .open).plan(profile, assignment: assignment)
+    let assignment = try ProfileMatcher.match(profile, snapshot: snapshot, lid: .open).get()
+    return try ProfilePlanner(snapshot: snapshot, config: c, lid: .open).plan(profile, assignment: assignment)
   }
 
   // MARK: Refresh

@@ -71,7 +71,7 @@ extension Topology {
 
   /// wl_output's counter-clockwise quarter turns are RandR's (`rotated90` is `left`); a flip
   /// is about the vertical axis, RandR's X reflection; spelled as the head spells it.
-  static func rotation(_ transform: HeadTransform, _ spelling: TransformSpelling = .turned) -> Rotation {
+  static func rotation(_ transform: Transform, _ spelling: TransformSpelling = .turned) -> Rotation {
     Rotation(transform, spelling)
   }
 

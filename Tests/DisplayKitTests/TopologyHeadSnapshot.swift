@@ -57,14 +57,14 @@ extension HeadSnapshot {
   static func capabilities(_ output: Output, _ topology: Topology, noTransform: Set<CrtcID>) -> HeadCapabilities {
     let crtcs = topology.activeCrtc(of: output).map { [$0] } ?? output.possibleCrtcs.compactMap(topology.crtc)
     let allowed = crtcs.reduce(Rotation()) { $0.union($1.rotations) }
-    let transforms = Set(HeadTransform.allCases.filter { t in spellings(t).contains { allowed.isSuperset(of: $0) } })
+    let transforms = Set(Transform.allCases.filter { t in spellings(t).contains { allowed.isSuperset(of: $0) } })
     return HeadCapabilities(
       transforms: transforms.union([.normal]), scaling: crtcs.contains { !noTransform.contains($0.id) },
       customModes: true, anySize: false)
   }
 
   /// RandR's two spellings of a transform (`TransformSpelling`).
-  static func spellings(_ transform: HeadTransform) -> [Rotation] {
+  static func spellings(_ transform: Transform) -> [Rotation] {
     TransformSpelling.allCases.map { Rotation(transform, $0) }
   }
 }

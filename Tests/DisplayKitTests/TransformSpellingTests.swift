@@ -11,7 +11,7 @@ import Testing
   typealias B = TopologyBuilder
 
   /// Each transform, its plain spelling and its spelling with `reflect y`.
-  static let spellings: [(HeadTransform, Rotation, Rotation)] = [
+  static let spellings: [(Transform, Rotation, Rotation)] = [
     (.normal, .normal, [.inverted, .reflectX, .reflectY]),
     (.rotated90, .left, [.right, .reflectX, .reflectY]),
     (.rotated180, .inverted, [.normal, .reflectX, .reflectY]),
@@ -28,7 +28,7 @@ import Testing
   }
 
   @Test(arguments: spellings)
-  func eachTransformHasAPlainSpellingAndOneWithReflectY(_ transform: HeadTransform, _ plain: Rotation, _ y: Rotation) {
+  func eachTransformHasAPlainSpellingAndOneWithReflectY(_ transform: Transform, _ plain: Rotation, _ y: Rotation) {
     #expect(Rotation(transform) == plain && Rotation(transform, .turned) == plain)
     #expect(Rotation(transform, .reflectedY) == y)
     #expect(plain.transform == transform && y.transform == transform)
@@ -38,10 +38,10 @@ import Testing
   /// A transform's words in either spelling ask for that transform in that spelling again,
   /// and are the words of the X bits that spell it so.
   @Test func theWordsOfATransformAskForItAgainAndSayItsBits() {
-    for transform in HeadTransform.allCases {
+    for transform in Transform.allCases {
       for spelling in TransformSpelling.allCases {
         let (rotate, reflect) = transform.words(spelling)
-        let asked = HeadTransform.requested(rotate, reflect)
+        let asked = Transform.requested(rotate, reflect)
         #expect(asked.transform == transform && asked.spelling == spelling, "\(transform) \(spelling)")
         #expect(rotate.rotation.union(reflect.rotation) == Rotation(transform, spelling), "\(transform) \(spelling)")
       }
@@ -79,7 +79,7 @@ import Testing
 
   // MARK: the config keeps the spelling
 
-  static let written: [(String, HeadTransform, TransformSpelling)] = [
+  static let written: [(String, Transform, TransformSpelling)] = [
     ("rotate: 'inverted'", .rotated180, .turned), ("reflect: 'xy'", .rotated180, .reflectedY),
     ("reflect: 'y'", .flipped180, .reflectedY), ("rotate: 'inverted', reflect: 'x'", .flipped180, .turned),
     ("rotate: 'right', reflect: 'x'", .flipped270, .turned), ("rotate: 'left', reflect: 'y'", .flipped270, .reflectedY),
@@ -88,7 +88,7 @@ import Testing
 
   @Test(arguments: written)
   func aRuleAndAProfileEntryKeepTheTransformAndHowItWasSpelled(
-    _ keys: String, _ transform: HeadTransform, _ spelling: TransformSpelling
+    _ keys: String, _ transform: Transform, _ spelling: TransformSpelling
   ) throws {
     let text = "{monitors: [{match: {}, \(keys)}], profiles: [{name: 'p', outputs: [{match: {}, \(keys)}]}]}"
     let config = try Config.parse(Array(text.utf8), file: "test.json5")

@@ -41,7 +41,7 @@ struct WaylandIdentityRigTests {
     let snapshot = try heads(sway)
     let vendors = PNPVendorTable().vendors(for: snapshot.heads.map(\.make))
     let profile = try #require(config.profiles.first)
-    return (try? HeadProfileMatcher.match(profile, snapshot: snapshot, lid: .open, vendors: vendors).get()) != nil
+    return (try? ProfileMatcher.match(profile, snapshot: snapshot, lid: .open, vendors: vendors).get()) != nil
   }
 
   /// sway's headless heads say nothing: no identity, so only `output` globs match them.

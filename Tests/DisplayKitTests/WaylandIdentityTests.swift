@@ -35,7 +35,7 @@ import XRig
       Array("{ profiles: [{ name: 'p', outputs: [{ match: \(match) }] }] }".utf8), file: "t")
     let profile = try #require(config.profiles.first)
     return
-      (try? HeadProfileMatcher.match(profile, snapshot: HeadSnapshot(heads: [head]), lid: .open, vendors: vendors).get())
+      (try? ProfileMatcher.match(profile, snapshot: HeadSnapshot(heads: [head]), lid: .open, vendors: vendors).get())
       != nil
   }
 
@@ -182,7 +182,7 @@ import XRig
     let profile = try #require(imported.profiles.first)
     let config = try Config.parse(Array("{ profiles: [\(profile.text)] }".utf8), file: "imported")
     let heads = HeadSnapshot(heads: [Self.dell, Self.panel])
-    let assignment = try HeadProfileMatcher.match(
+    let assignment = try ProfileMatcher.match(
       try #require(config.profiles.first), snapshot: heads, lid: .open, vendors: Self.vendors
     ).get()
     #expect(assignment.heads == ["DP-2", "eDP-1"])
@@ -205,7 +205,7 @@ import XRig
     let xorg = Self.head("X11-1", make: "The X.Org Foundation", model: "11.0", serial: "")
     let acme = Self.head("DP-1", make: "Acme Display Co", model: "0x1234", serial: "", x: 1920)
     let heads = HeadSnapshot(heads: [xorg, acme])
-    let assignment = try HeadProfileMatcher.match(
+    let assignment = try ProfileMatcher.match(
       try #require(config.profiles.first), snapshot: heads, lid: .open, vendors: Self.vendors
     ).get()
     #expect(assignment.heads == ["X11-1", "DP-1"])

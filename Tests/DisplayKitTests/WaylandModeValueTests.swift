@@ -17,14 +17,14 @@ import Testing
 
   /// The head planner's plan for `head` beside a main head (the daemon arranges the others
   /// around it), on the screen a Wayland backend reports: the protocol's largest.
-  static func plan(_ rules: String, _ head: Head = headless) throws -> HeadPlan {
+  static func plan(_ rules: String, _ head: Head = headless) throws -> RulePlan {
     let main = Head(
       name: "HEADLESS-1", enabled: true, modes: [HeadMode(width: 1280, height: 720, refreshMilliHz: 0)],
       currentMode: 0, capabilities: HeadCapabilities(customModes: true, anySize: true))
     var snapshot = HeadSnapshot(heads: [main, head])
     snapshot.screen = GoldenDesks.screen(snapshot)
     let config = try Config.parse(Array("{ monitors: [\(rules)] }".utf8), file: "test.json5")
-    return HeadPlanner(snapshot: snapshot, config: config).plan()
+    return RulePlanner(snapshot: snapshot, config: config).plan()
   }
 
   @Test func aSizeAndRateTheHeadDoesNotListIsAskedForAsACustomMode() throws {

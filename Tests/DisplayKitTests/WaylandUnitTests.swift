@@ -31,9 +31,9 @@ import Testing
     lit.currentMode = 0
     lit.x = 600
     let one = HeadSnapshot(heads: [Self.laptop])
-    let plugged = HeadDiff.events(from: one, to: HeadSnapshot(heads: [Self.laptop, lit]))
+    let plugged = SnapshotDiff.events(from: one, to: HeadSnapshot(heads: [Self.laptop, lit]))
     #expect(plugged.map(\.summary) == ["connected DP-2 3840x2160+600+0 3840x2160@60.00"])
-    #expect(HeadDiff.events(from: both, to: one).map(\.summary) == ["disconnected DP-2"])
+    #expect(SnapshotDiff.events(from: both, to: one).map(\.summary) == ["disconnected DP-2"])
   }
 
   @Test func aPlanKeepsUnnamedHeadsAsTheyAreAndResolvesModes() throws {

@@ -2,7 +2,7 @@ import DisplayModel
 import DisplayPorts
 import Testing
 
-/// On Wayland, `watch`, the daemon's log and the hooks say the heads' own events (`HeadDiff`):
+/// On Wayland, `watch`, the daemon's log and the hooks say the heads' own events (`SnapshotDiff`):
 /// another make, model or serial on a connector without an EDID is an `edid-changed`; a
 /// mode's label rounds the compositor's mHz; an interlaced mode says so.
 @Suite struct WaylandWatchLinesTests {
@@ -15,7 +15,7 @@ import Testing
     let before = HeadSnapshot(heads: [Self.head(make: "Dell Inc.", mode: mode)])
     let after = HeadSnapshot(heads: [Self.head(make: "Samsung Electric Company", mode: mode)])
     #expect(
-      HeadDiff.events(from: before, to: after).map(\.summary) == ["edid-changed DP-1 1920x1080+0+0 1920x1080@60.00"])
+      SnapshotDiff.events(from: before, to: after).map(\.summary) == ["edid-changed DP-1 1920x1080+0+0 1920x1080@60.00"])
   }
 
   @Test func aModeLabelRoundsTheCompositorsMilliHertzAndSaysInterlaced() {

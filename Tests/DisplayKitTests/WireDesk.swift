@@ -27,7 +27,7 @@ enum WireDesk {
     }
     for c in t.crtcs.indices where t.crtcs[c].isActive && r.chance(40) {
       let swaps = t.crtcs[c].rotation.transform.swapsAxes
-      let turn = r.pick(HeadTransform.allCases.filter { $0.swapsAxes == swaps })
+      let turn = r.pick(Transform.allCases.filter { $0.swapsAxes == swaps })
       t.crtcs[c].rotation = Rotation(turn, r.pick(TransformSpelling.allCases))
     }
     return t

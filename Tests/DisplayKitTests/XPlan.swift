@@ -30,8 +30,8 @@ func planProfile(
   let c = try Config.parse(Array("{\(config) profiles: [\(text)]}".utf8), file: "test.json5")
   let profile = try #require(c.profiles.first)
   let snapshot = XPlan.heads(t, noTransform: noTransform)
-  let assignment = try HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
-  let planned = try HeadProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
+  let assignment = try ProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
+  let planned = try ProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
   let crtcs = try RandRConfigurationPlanner(t, refusing: noTransform).plan(planned.configuration).get()
   return XPlan(
     plan: crtcs.plan, warnings: planned.warnings + crtcs.warnings, configures: planned.configures, dpi: planned.dpi)
@@ -40,7 +40,7 @@ func planProfile(
 /// Plans the `monitors` rules on a topology, `settled` heads left as they are; throws when
 /// the backend cannot send the configuration.
 func planRules(_ t: Topology, _ config: Config, settled: Set<String> = []) throws -> XPlan {
-  let planned = HeadPlanner(snapshot: XPlan.heads(t), config: config).plan(settled: settled)
+  let planned = RulePlanner(snapshot: XPlan.heads(t), config: config).plan(settled: settled)
   let crtcs = try RandRConfigurationPlanner(t).plan(planned.configuration).get()
   return XPlan(plan: crtcs.plan, warnings: planned.warnings + crtcs.warnings, configures: planned.configures)
 }

@@ -47,7 +47,7 @@ public final class HeadWatcher {
   public func adopt(_ new: HeadSnapshot) -> [HeadEvent] {
     snapshots += 1
     defer { heads = new }
-    return HeadDiff.events(from: heads, to: new)
+    return SnapshotDiff.events(from: heads, to: new)
   }
 
   /// Reads the heads afresh and returns what changed since the last ones.

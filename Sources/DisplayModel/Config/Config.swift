@@ -180,7 +180,7 @@ public struct MonitorSettings: Hashable, Sendable {
   /// From a rule's `enabled`: false turns the output off.
   public var enabled = true
   /// From a rule's `rotate` and `reflect`; nil when it gives neither (the head's stays).
-  public var transform: HeadTransform?
+  public var transform: Transform?
   /// How the rule spelled `transform` (X sets, and shows, the spelling written).
   public var transformSpelling = TransformSpelling.turned
   /// From a rule's `scale` and `scale_filter`; nil when it gives none (the transform stays
@@ -301,7 +301,7 @@ public struct Config: Hashable, Sendable {
     if let m = rule.mirror { result.mirror = m }
     if let e = rule.enabled { result.enabled = e }
     if rule.rotate != nil || rule.reflect != nil {
-      (result.transform, result.transformSpelling) = HeadTransform.requested(
+      (result.transform, result.transformSpelling) = Transform.requested(
         rule.rotate ?? .normal, rule.reflect ?? .none)
     }
     if let s = rule.scale { result.scale = s }

@@ -1,4 +1,4 @@
-/// One change between two head snapshots (`HeadDiff`), with the head's new state.
+/// One change between two head snapshots (`SnapshotDiff`), with the head's new state.
 public struct HeadEvent: Hashable, Sendable {
   /// What changed about one head between two snapshots.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
@@ -64,6 +64,6 @@ extension HeadSnapshot {
   /// The main head: the primary when connected, else the first connected built-in panel,
   /// else the first connected head.
   public var mainHead: Head? {
-    HeadMain.ofSnapshot(self, heads.indices.filter { heads[$0].connected }).map { heads[$0] }
+    MainHead.ofSnapshot(self, heads.indices.filter { heads[$0].connected }).map { heads[$0] }
   }
 }

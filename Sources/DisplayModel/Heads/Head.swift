@@ -1,7 +1,7 @@
 /// One of the eight ways a monitor shows its picture, as wlr-output-management and
 /// `wl_output.transform` name them: quarter turns counter-clockwise, then flipped about the
 /// vertical axis. `rotated90` is xrandr's `left`, `rotated270` its `right`.
-public enum HeadTransform: Int, Hashable, Sendable, CaseIterable {
+public enum Transform: Int, Hashable, Sendable, CaseIterable {
   case normal = 0
   case rotated90 = 1
   case rotated180 = 2
@@ -20,7 +20,7 @@ public enum HeadTransform: Int, Hashable, Sendable, CaseIterable {
 /// What a head's backend can do to it.
 public struct HeadCapabilities: Hashable, Sendable {
   /// The transforms this head accepts (X: the rotations of what lights it; wlroots: all eight).
-  public var transforms: Set<HeadTransform>
+  public var transforms: Set<Transform>
   /// Whether `scale` other than 1 is possible (X: a scale transform; wlroots: always).
   public var scaling: Bool
   /// Whether the backend can add a mode the head does not list (X: a CVT mode or a
@@ -32,7 +32,7 @@ public struct HeadCapabilities: Hashable, Sendable {
   public var anySize: Bool
 
   public init(
-    transforms: Set<HeadTransform> = [.normal], scaling: Bool = false, customModes: Bool = false,
+    transforms: Set<Transform> = [.normal], scaling: Bool = false, customModes: Bool = false,
     anySize: Bool = false
   ) {
     self.transforms = transforms
@@ -46,7 +46,7 @@ public struct HeadCapabilities: Hashable, Sendable {
 public enum ScaledArea: Hashable, Sendable {
   /// The scale in 16.16 fixed point (truncated, as the X library does), the turned mode's
   /// sides times it rounded up: the X server's extent of a scaled head under its scale
-  /// transform (`HeadTransform.footprint`).
+  /// transform (`Transform.footprint`).
   case fixedPoint
   /// The turned mode's sides divided by the logical scale (1/`scale`), rounded down: wlroots'
   /// effective resolution, the size sway and labwc lay a head out at.
@@ -54,7 +54,7 @@ public enum ScaledArea: Hashable, Sendable {
 
   /// The area a `width` x `height` mode covers turned by `transform`, then scaled; nil for a
   /// scale that is not positive and finite or an area beyond `Int`.
-  public func size(width: Int, height: Int, transform: HeadTransform, scale: Double) -> (width: Int, height: Int)? {
+  public func size(width: Int, height: Int, transform: Transform, scale: Double) -> (width: Int, height: Int)? {
     switch self {
     case .fixedPoint:
       return transform.footprint(width: width, height: height, scale: scale, quantum: ScaleQuantum.fixedPoint)
@@ -75,13 +75,13 @@ public enum ScaledArea: Hashable, Sendable {
   /// by `scale` across and down, rounded as this backend rounds it; nil when it covers none.
   /// X scales each side in its 16.16 steps; wlroots has one scale per head, the first.
   public func footprint(
-    width: Int, height: Int, transform: HeadTransform, scale: (x: Double, y: Double)
+    width: Int, height: Int, transform: Transform, scale: (x: Double, y: Double)
   ) -> (width: Int, height: Int)? {
     var size: (width: Int, height: Int)?
     if self == .logical || scale.x == scale.y {
       size = self.size(width: width, height: height, transform: transform, scale: scale.x)
-    } else if let sx = HeadTransform.quantized(scale.x, ScaleQuantum.fixedPoint),
-      let sy = HeadTransform.quantized(scale.y, ScaleQuantum.fixedPoint)
+    } else if let sx = Transform.quantized(scale.x, ScaleQuantum.fixedPoint),
+      let sy = Transform.quantized(scale.y, ScaleQuantum.fixedPoint)
     {
       let (w, h) = transform.swapsAxes ? (height, width) : (width, height)
       size = Footprint.scaledSize(width: w, height: h, sx: sx, sy: sy)
@@ -95,7 +95,7 @@ public enum ScaledArea: Hashable, Sendable {
   public func sameScale(_ a: Double, _ b: Double) -> Bool {
     switch self {
     case .fixedPoint:
-      return HeadTransform.quantized(a, ScaleQuantum.fixedPoint) == HeadTransform.quantized(b, ScaleQuantum.fixedPoint)
+      return Transform.quantized(a, ScaleQuantum.fixedPoint) == Transform.quantized(b, ScaleQuantum.fixedPoint)
     case .logical:
       let fixed = { (s: Double) in Int(exactly: (Double(ScaleQuantum.wlFixed) / s).rounded()) }
       return fixed(a) == fixed(b)
@@ -136,7 +136,7 @@ public struct Head: Hashable, Sendable {
   /// Top-left corner in the desktop's (logical) coordinates.
   public var x: Int
   public var y: Int
-  public var transform: HeadTransform
+  public var transform: Transform
   /// How the server's bits spell `transform` now (`TransformSpelling`): what keeps a head the
   /// rules do not turn as it is; `.turned` where the backend has no spelling.
   public var spelling: TransformSpelling
@@ -160,7 +160,7 @@ public struct Head: Hashable, Sendable {
   public init(
     name: String, description: String = "", make: String = "", model: String = "", serial: String = "",
     edid: [UInt8]? = nil, mmWidth: Int = 0, mmHeight: Int = 0, connected: Bool = true, enabled: Bool = false,
-    modes: [HeadMode] = [], currentMode: Int? = nil, x: Int = 0, y: Int = 0, transform: HeadTransform = .normal,
+    modes: [HeadMode] = [], currentMode: Int? = nil, x: Int = 0, y: Int = 0, transform: Transform = .normal,
     spelling: TransformSpelling = .turned, scale: Double = 1, scaledArea: ScaledArea = .fixedPoint,
     isInternalPanel: Bool = false, nonDesktop: Bool = false,
     capabilities: HeadCapabilities = HeadCapabilities()

@@ -19,7 +19,7 @@ public struct HeadConfiguration: Hashable, Sendable {
   public var fallbackModes: [HeadModeRequest]
   public var x: Int
   public var y: Int
-  public var transform: HeadTransform
+  public var transform: Transform
   /// How the transform is spelled: X's bits; other backends ignore it. X sets this
   /// spelling where the head can take it, else the other (`TransformSpelling`).
   public var spelling: TransformSpelling
@@ -44,7 +44,7 @@ public struct HeadConfiguration: Hashable, Sendable {
 
   public init(
     name: String, enabled: Bool, mode: HeadModeRequest? = nil, fallbackModes: [HeadModeRequest] = [], x: Int = 0,
-    y: Int = 0, transform: HeadTransform = .normal, spelling: TransformSpelling = .turned, scale: Double = 1,
+    y: Int = 0, transform: Transform = .normal, spelling: TransformSpelling = .turned, scale: Double = 1,
     scaleY: Double? = nil, scaleFilter: ScaleFilter = .bilinear, sameAs: String? = nil,
     modeIsDefault: Bool = false
   ) {

@@ -51,7 +51,7 @@ public enum ScaleQuantum {
   public static let wlFixed = 256
 }
 
-extension HeadTransform {
+extension Transform {
   /// The size of the area a `width` x `height` mode covers turned by this transform, then
   /// scaled by the config's `scale` in the backend's steps of 1/`quantum` (`Footprint`), so
   /// that a head is placed as the server will show it. Nil for a scale that is not positive

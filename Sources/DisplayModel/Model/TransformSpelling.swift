@@ -31,16 +31,16 @@ extension RotateRequest {
   }
 }
 
-extension HeadTransform {
+extension Transform {
   /// The transform a config's `rotate` and `reflect` ask for, and how they spell it: the
   /// turns of `rotate`, a half turn more for `reflect y`, flipped when exactly one axis is
   /// reflected.
   public static func requested(_ rotate: RotateRequest, _ reflect: ReflectRequest) -> (
-    transform: HeadTransform, spelling: TransformSpelling
+    transform: Transform, spelling: TransformSpelling
   ) {
     let (x, y) = (reflect == .x || reflect == .xy, reflect == .y || reflect == .xy)
     let turns = rotate.quarterTurns + (y ? 2 : 0)
-    let transform = HeadTransform(rawValue: turns % 4 + (x != y ? 4 : 0)) ?? .normal
+    let transform = Transform(rawValue: turns % 4 + (x != y ? 4 : 0)) ?? .normal
     return (transform, y ? .reflectedY : .turned)
   }
 

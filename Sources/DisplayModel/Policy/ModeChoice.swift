@@ -13,7 +13,7 @@ extension HeadMode: ChoosableMode {
 }
 
 /// The parts of choosing a monitor's mode that do not depend on how the server names modes,
-/// shared by every planner that chooses among listed modes (`HeadModePolicy`). Pure.
+/// shared by every planner that chooses among listed modes (`ModePolicy`). Pure.
 enum ModeChoice {
   /// Whether a custom request is a modeline (timings given), not CVT's.
   static func isModeline(_ custom: CustomModeRequest?) -> Bool {

@@ -14,7 +14,7 @@ public indirect enum PlanWarning: Hashable, Sendable, CustomStringConvertible {
   case noModes(output: String, leftOff: Bool)
   /// A transform the head cannot show (by its capabilities), the ones it can, and the one
   /// it shows instead.
-  case headCannot(output: String, transform: HeadTransform, can: [HeadTransform], instead: HeadTransform)
+  case headCannot(output: String, transform: Transform, can: [Transform], instead: Transform)
   /// A `scale` on a head that cannot scale (by its capabilities).
   case cannotScale(output: String, scale: Double)
   /// A profile entry's preferred mode (turned) does not fit the largest screen.

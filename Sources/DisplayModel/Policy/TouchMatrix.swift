@@ -11,7 +11,7 @@
 public enum TouchMatrix {
   /// Row-major 3x3, as the property holds it; the identity when the screen has no area.
   public static func matrix(
-    rect: Rect, transform: HeadTransform, spelling: TransformSpelling = .turned, screenWidth: Int, screenHeight: Int
+    rect: Rect, transform: Transform, spelling: TransformSpelling = .turned, screenWidth: Int, screenHeight: Int
   ) -> [Double] {
     guard screenWidth > 0, screenHeight > 0 else { return identity }
     let (sw, sh) = (Double(screenWidth), Double(screenHeight))

@@ -20,9 +20,9 @@ public enum BuiltinLayouts {
   public static func profile(
     _ layout: BuiltinLayout, snapshot: HeadSnapshot, config: Config, mainMode: HeadMode? = nil,
     vendors: PNPVendors = .none
-  ) -> Result<HeadBuiltinProfile, LayoutRefusal> {
+  ) -> Result<BuiltinProfile, LayoutRefusal> {
     let snapshot = snapshot.bounded().snapshot
-    let desk = HeadProfileMatcher.desk(snapshot)
+    let desk = ProfileMatcher.desk(snapshot)
     guard let main = main(in: snapshot, config: config) else { return .failure(.noMonitors) }
     let others = desk.filter { $0.name != main.name }
     let request = mainMode.map { ModeRequest.sizeRate(width: $0.width, height: $0.height, refresh: $0.refreshHz) }
@@ -53,7 +53,7 @@ public enum BuiltinLayouts {
       order = [main] + others
       profile.outputs = [entries.lit(main)] + others.map(entries.off)
     }
-    return .success(HeadBuiltinProfile(profile: profile, assignment: HeadProfileAssignment(heads: order.map(\.name))))
+    return .success(BuiltinProfile(profile: profile, assignment: ProfileAssignment(heads: order.map(\.name))))
   }
 
   /// The external head the row starts from: the one `main` names, else the snapshot's
@@ -123,7 +123,7 @@ public enum BuiltinLayouts {
   /// not `non-desktop`). Connected, not necessarily lit: so `main-only` after
   /// `external-only` lights the panel again.
   public static func main(in snapshot: HeadSnapshot, config: Config) -> Head? {
-    let desk = HeadProfileMatcher.desk(snapshot.bounded().snapshot)
+    let desk = ProfileMatcher.desk(snapshot.bounded().snapshot)
     let inDesk = { (name: String) in desk.first { $0.name == name } }
     if let name = config.main, let named = inDesk(name) { return named }
     if let panel = LidPolicy.panel(in: snapshot, config: config), let head = inDesk(panel.name) { return head }

@@ -11,7 +11,7 @@ public enum LidPolicy {
   /// configures the panel. Call it when the lid or the monitors change.
   public static func plan(
     snapshot: HeadSnapshot, config: Config, lid: LidState, previous: Rect? = nil, vendors: PNPVendors = .none
-  ) -> HeadPlan {
+  ) -> RulePlan {
     let snapshot = snapshot.bounded().snapshot
     guard config.lidClosed == .disable, let panel = panel(in: snapshot, config: config) else {
       return empty(snapshot)
@@ -27,11 +27,11 @@ public enum LidPolicy {
     }
   }
 
-  static func empty(_ snapshot: HeadSnapshot) -> HeadPlan {
-    HeadPlan(configuration: OutputConfiguration(generation: snapshot.generation, heads: []))
+  static func empty(_ snapshot: HeadSnapshot) -> RulePlan {
+    RulePlan(configuration: OutputConfiguration(generation: snapshot.generation, heads: []))
   }
 
-  static func close(_ panel: Head, _ snapshot: HeadSnapshot, _ config: Config, _ vendors: PNPVendors) -> HeadPlan {
+  static func close(_ panel: Head, _ snapshot: HeadSnapshot, _ config: Config, _ vendors: PNPVendors) -> RulePlan {
     guard snapshot.heads.contains(where: { $0.connected && $0.enabled && $0.name != panel.name }) else {
       return empty(snapshot)
     }
@@ -42,11 +42,11 @@ public enum LidPolicy {
       ? main(snapshot: snapshot, config: config, without: panel.name, vendors: vendors)?.name : nil
     let configuration = OutputConfiguration(
       generation: snapshot.generation, heads: [.off(panel.name)] + relayout(lit, adding: nil), primary: primary)
-    return HeadPlan(configuration: configuration, configures: [panel.name])
+    return RulePlan(configuration: configuration, configures: [panel.name])
   }
 
-  static func open(_ panel: Head, _ snapshot: HeadSnapshot, _ previous: Rect?) -> HeadPlan {
-    guard let mode = HeadModePolicy.candidates(.preferred, for: panel).modes.first else { return empty(snapshot) }
+  static func open(_ panel: Head, _ snapshot: HeadSnapshot, _ previous: Rect?) -> RulePlan {
+    guard let mode = ModePolicy.candidates(.preferred, for: panel).modes.first else { return empty(snapshot) }
     let lit = snapshot.heads.filter { $0.enabled && $0.name != panel.name }
     let rects = lit.compactMap(\.rect)
     var rect = Rect(x: previous?.x ?? 0, y: previous?.y ?? 0, width: mode.width, height: mode.height)
@@ -57,7 +57,7 @@ public enum LidPolicy {
     let lighting = HeadConfiguration(name: panel.name, enabled: true, mode: mode.request)
     let configuration = OutputConfiguration(
       generation: snapshot.generation, heads: relayout(lit, adding: (lighting, rect)))
-    return HeadPlan(configuration: configuration, configures: [panel.name])
+    return RulePlan(configuration: configuration, configures: [panel.name])
   }
 
   /// The lit heads, and `adding` (the panel coming on, at its rectangle), moved so that the
@@ -106,7 +106,7 @@ public enum LidPolicy {
   /// main (`Config.mainOutput(in:vendors:)`). `without` counts as off (a head a plan is
   /// turning off).
   public static func main(
-    snapshot: HeadSnapshot, config: Config, profile: Profile? = nil, assignment: HeadProfileAssignment? = nil,
+    snapshot: HeadSnapshot, config: Config, profile: Profile? = nil, assignment: ProfileAssignment? = nil,
     without: String? = nil, vendors: PNPVendors = .none
   ) -> Head? {
     let snapshot = snapshot.bounded().snapshot

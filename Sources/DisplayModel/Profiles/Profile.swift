@@ -92,7 +92,7 @@ public struct ProfileOutput: Hashable, Sendable {
   /// nil: laid out by the profile's `arrange`.
   public var position: ProfilePosition?
   /// From `rotate` and `reflect`.
-  public var transform = HeadTransform.normal
+  public var transform = Transform.normal
   /// How the entry spelled `transform` (X sets, and shows, the spelling written).
   public var transformSpelling = TransformSpelling.turned
   /// `xrandr --scale`: the monitor shows an area of its mode size times this.

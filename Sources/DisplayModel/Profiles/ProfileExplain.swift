@@ -39,16 +39,16 @@ public enum ProfileExplain {
   {
     let snapshot = snapshot.bounded().snapshot
     let (lines, chosen) = matching(config.profiles, lid: lid) {
-      HeadProfileMatcher.match($0, snapshot: snapshot, lid: lid, vendors: vendors)
+      ProfileMatcher.match($0, snapshot: snapshot, lid: lid, vendors: vendors)
     }
     guard let (profile, assignment) = chosen else {
       return lines + ["no profile matches: the monitors rules and defaults apply"]
         + rules(config, snapshot, vendors)
     }
     do {
-      let plan = try HeadProfilePlanner(snapshot: snapshot, config: config, lid: lid).plan(
+      let plan = try ProfilePlanner(snapshot: snapshot, config: config, lid: lid).plan(
         profile, assignment: assignment)
-      return lines + HeadExplained(snapshot: snapshot, plan: plan).lines(profile, assignment)
+      return lines + ExplainedDesk(snapshot: snapshot, plan: plan).lines(profile, assignment)
     } catch {
       return lines + ["  refused: \(error)"]
     }
@@ -65,13 +65,13 @@ public enum ProfileExplain {
 }
 
 /// A desk of heads and a profile's plan for it: what each head shows afterwards.
-struct HeadExplained {
+struct ExplainedDesk {
   let snapshot: HeadSnapshot
-  let plan: HeadProfilePlan
+  let plan: ProfilePlan
 
   /// Each entry's head, the screen, the warnings and whether the plan changes anything; a
   /// screen larger than the server takes is refused, as the X server would.
-  func lines(_ profile: Profile, _ assignment: HeadProfileAssignment) -> [String] {
+  func lines(_ profile: Profile, _ assignment: ProfileAssignment) -> [String] {
     let (width, height) = screenSize()
     if let s = snapshot.screen, !s.holds(width, height) {
       let (maxW, maxH) = s.largest

@@ -76,7 +76,7 @@ public enum ProfileSave {
 
   /// `rotate` and `reflect` for `transform` in the spelling the head holds, none for an
   /// unturned picture.
-  static func rotationFields(_ transform: HeadTransform, _ spelling: TransformSpelling) -> [String] {
+  static func rotationFields(_ transform: Transform, _ spelling: TransformSpelling) -> [String] {
     let (rotate, reflect) = transform.words(spelling)
     var fields: [String] = []
     if rotate != .normal { fields.append("rotate: " + quoted(rotate.rawValue)) }
@@ -89,12 +89,12 @@ public enum ProfileSave {
   /// whose ratio (1.25036…) is not the scale asked, and 0.7 is held as 0.69999695…. Nil
   /// for 1 and for no scale.
   static func uniformScale(_ scale: Double) -> Double? {
-    guard scale > 0, scale != 1, let held = HeadTransform.quantized(scale, ScaleQuantum.fixedPoint) else { return nil }
+    guard scale > 0, scale != 1, let held = Transform.quantized(scale, ScaleQuantum.fixedPoint) else { return nil }
     var p = 1.0
     for _ in 1...6 {
       p *= 10
       let short = (scale * p).rounded() / p
-      if HeadTransform.quantized(short, ScaleQuantum.fixedPoint) == held { return short }
+      if Transform.quantized(short, ScaleQuantum.fixedPoint) == held { return short }
     }
     return scale
   }
@@ -131,7 +131,7 @@ public enum ProfileSave {
   }
 
   /// The layout of a snapshot of heads as one profile (see `ProfileSave`): the heads a
-  /// profile must account for (`HeadProfileMatcher.desk`), lit ones by the corner of their
+  /// profile must account for (`ProfileMatcher.desk`), lit ones by the corner of their
   /// area, each matched by its EDID, else by the make, model and serial it says (the PNP ids
   /// of a make from `vendors`); the properties of a head by its name.
   public static func text(
@@ -139,7 +139,7 @@ public enum ProfileSave {
     vendors: PNPVendors = .none
   ) -> String {
     let snapshot = snapshot.bounded().snapshot
-    let desk = HeadProfileMatcher.desk(snapshot)
+    let desk = ProfileMatcher.desk(snapshot)
     let lit = desk.compactMap { h in h.rect.map { (h, $0) } }
       .sorted { a, b in (a.1.x, a.1.y, a.0.name) < (b.1.x, b.1.y, b.0.name) }.map(\.0)
     let off = desk.filter { $0.rect == nil }
@@ -179,7 +179,7 @@ public enum ProfileSave {
   struct Picture: Hashable {
     var rect: Rect
     var mode: UInt64
-    var transform: HeadTransform
+    var transform: Transform
     var spelling: TransformSpelling
     var scale: Double
 
@@ -197,7 +197,7 @@ public enum ProfileSave {
       edid == nil ? HeadIdentity(make: head.make, model: head.model, serial: head.serial, vendors: vendors) : nil
     var m = identityMatch(edid, said: said)
     if !identifies(m)
-      || desk.contains(where: { $0.name != head.name && HeadProfileMatcher.matches(m, $0, vendors: vendors) })
+      || desk.contains(where: { $0.name != head.name && ProfileMatcher.matches(m, $0, vendors: vendors) })
     {
       m.output = escaped(head.name)
     }
@@ -221,7 +221,7 @@ public enum ProfileSave {
     let server = mode.timings.map { $0.mode(id: ModeID(rawValue: 0), name: mode.name ?? "") }
     return modeFields(server, width: mode.width, height: mode.height, refreshHz: mode.timedRefreshHz ?? mode.refreshHz)
     { request, custom in
-      HeadModePolicy.candidates(request, custom: custom, for: head).modes.first?.listed == mode
+      ModePolicy.candidates(request, custom: custom, for: head).modes.first?.listed == mode
     }
   }
 

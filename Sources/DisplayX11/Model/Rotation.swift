@@ -31,7 +31,7 @@ extension Rotation {
 
 extension Rotation {
   /// RandR's bits for `transform` spelled as `spelling`: one rotation bit and the reflections.
-  public init(_ transform: HeadTransform, _ spelling: TransformSpelling = .turned) {
+  public init(_ transform: Transform, _ spelling: TransformSpelling = .turned) {
     let turns = transform.rawValue % 4
     switch spelling {
     case .turned:
@@ -44,11 +44,11 @@ extension Rotation {
   /// The head transform these bits show: the rotation bit (the first of left, inverted and
   /// right; normal without one), a half turn more for `reflect y`, flipped when exactly one
   /// reflection is set.
-  public var transform: HeadTransform {
+  public var transform: Transform {
     var turns = contains(.left) ? 1 : contains(.inverted) ? 2 : contains(.right) ? 3 : 0
     let (x, y) = (contains(.reflectX), contains(.reflectY))
     if y { turns += 2 }
-    return HeadTransform(rawValue: turns % 4 + (x != y ? 4 : 0)) ?? .normal
+    return Transform(rawValue: turns % 4 + (x != y ? 4 : 0)) ?? .normal
   }
 
   /// How these bits spell their transform: with `reflect y` or without.

@@ -113,7 +113,7 @@ extension SimRun {
 
   /// A monitor the policy mirrors asks its surface to mirror the policy's source, and the
   /// surface mirrors just that; one that does not mirror asks for no mirror.
-  func mirrorProblems(_ want: HeadWindowWanted, _ monitor: ManagedMonitor) -> [String] {
+  func mirrorProblems(_ want: WindowWanted, _ monitor: ManagedMonitor) -> [String] {
     let surface = world.host.surfaces[monitor.surface]
     guard want.content == .mirror, want.mirror != nil else {
       return monitor.mirror == nil && surface?.mirror == nil ? [] : ["\(monitor.name) mirrors, and should not"]

@@ -13,7 +13,7 @@ extension DeskLayout {
   /// Each plan warning is logged once. Returns false when `maxRounds` rounds did not end it.
   func applyConfigurations(
     _ n: Int, _ reason: String, _ words: ApplyWording, _ events: inout [HeadEvent],
-    plan: (_ noRotation: Set<String>) -> HeadPlan?, judge: (ConfigurationStep) -> Bool
+    plan: (_ noRotation: Set<String>) -> RulePlan?, judge: (ConfigurationStep) -> Bool
   ) throws(DisplayError) -> Bool {
     var (noRotation, unscaled, unlit, logged): (Set<String>, Set<String>, Set<String>, Set<PlanWarning>) = (
       [], [], [], []
@@ -120,7 +120,7 @@ extension DeskLayout {
   }
 }
 
-extension HeadPlan {
+extension RulePlan {
   /// Without the heads nothing can drive: they are not sent, nor counted as configured.
   mutating func leaveDark(_ unlit: Set<String>) {
     guard !unlit.isEmpty else { return }

@@ -61,7 +61,7 @@ extension DeskLayout {
   var cycleOrder: [LayoutChoice] {
     let vendors = self.vendors
     let profiles = config.profiles.filter { profile in
-      if case .success = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) { return true }
+      if case .success = ProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) { return true }
       return false
     }
     let layouts = BuiltinLayout.allCases.filter { layout in
@@ -84,19 +84,19 @@ extension DeskLayout {
   /// The profile a choice stands for on the desk now, with the heads its entries take;
   /// `planned` also asks the planner the apply uses, so a built-in layout that cannot be
   /// planned is refused up front.
-  func resolve(_ choice: LayoutChoice, planned: Bool = false) -> Result<HeadBuiltinProfile, ProfileSwitchRefusal> {
+  func resolve(_ choice: LayoutChoice, planned: Bool = false) -> Result<BuiltinProfile, ProfileSwitchRefusal> {
     let vendors = self.vendors
     switch choice {
     case .profile(let name):
       guard let profile = config.profiles.first(where: { $0.name == name }) else {
         return .failure(.unknown(name: name, known: config.profiles.map(\.name)))
       }
-      switch HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
-      case .success(let assignment): return .success(HeadBuiltinProfile(profile: profile, assignment: assignment))
+      switch ProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors) {
+      case .success(let assignment): return .success(BuiltinProfile(profile: profile, assignment: assignment))
       case .failure(let why): return .failure(.mismatch(name: name, why))
       }
     case .layout(let layout):
-      let chosen: HeadBuiltinProfile
+      let chosen: BuiltinProfile
       switch BuiltinLayouts.profile(
         layout, snapshot: heads, config: config, mainMode: automaticMainMode, vendors: vendors)
       {
@@ -104,7 +104,7 @@ extension DeskLayout {
       case .failure(let why): return .failure(.layout(layout, why))
       }
       guard planned else { return .success(chosen) }
-      let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
+      let planner = ProfilePlanner(snapshot: heads, config: config, lid: lid)
       do {
         let plan = try planner.plan(chosen.profile, assignment: chosen.assignment)
         if let tooLarge = beyondScreen(plan, chosen.profile.name) { return .failure(.layoutPlan(layout, tooLarge)) }
@@ -118,7 +118,7 @@ extension DeskLayout {
   /// A desk larger than the server's largest screen, which its backend would refuse: so
   /// `profile cycle` steps over the layout. Left to the backend when a head alone is larger
   /// (it may give that head a smaller mode).
-  private func beyondScreen(_ plan: HeadProfilePlan, _ name: String) -> ProfilePlanError? {
+  private func beyondScreen(_ plan: ProfilePlan, _ name: String) -> ProfilePlanError? {
     let (screen, areas) = (self.screen, plan.areas.values)
     guard areas.allSatisfy({ screen.holds($0.width, $0.height) }) else { return nil }
     let width = max(screen.minWidth, areas.map { $0.x.addingReportingOverflow($0.width).partialValue }.max() ?? 0)
@@ -157,7 +157,7 @@ extension DeskLayout {
   }
 
   /// Drops the manual choice and puts back the layout automatic choice had
-  /// (`HeadLayoutRestore`, with the screen's physical size), in one apply (the apply loop
+  /// (`LayoutRestore`, with the screen's physical size), in one apply (the apply loop
   /// over the port's); automatic choice then runs as usual.
   func resumeAutomatic(_ n: Int, reason: String) throws(DisplayError) -> [HeadEvent] {
     let saved = profileRuntime.automaticLayout
@@ -171,7 +171,7 @@ extension DeskLayout {
     var events: [HeadEvent] = []
     let words = ApplyWording(subject: { "the layout before the manual choice" }, unscaled: "scale 1 instead")
     _ = try applyConfigurations(n, reason, words, &events) { _ in
-      HeadLayoutRestore.plan(
+      LayoutRestore.plan(
         saved: saved.heads, now: heads, keptOff: closedPanel, screen: (saved: saved.screen, now: screen))
     } judge: { step in
       guard case .applied(_, let report, let errors) = step else { return true }

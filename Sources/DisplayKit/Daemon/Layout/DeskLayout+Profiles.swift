@@ -15,7 +15,7 @@ extension DeskLayout {
 
   /// Why `profile` does not match the monitors present and the lid; nil when it matches.
   func mismatch(_ profile: Profile, vendors: PNPVendors) -> ProfileMismatch? {
-    guard case .failure(let why) = HeadProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors)
+    guard case .failure(let why) = ProfileMatcher.match(profile, snapshot: heads, lid: lid, vendors: vendors)
     else { return nil }
     return why
   }
@@ -43,12 +43,12 @@ extension DeskLayout {
 
   /// The profile to apply: the one (or the built-in layout) chosen by hand while the desk
   /// is the same and it still fits, else the first that matches.
-  func chooseProfile() -> (profile: Profile, assignment: HeadProfileAssignment, reason: ProfileReason)? {
+  func chooseProfile() -> (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason)? {
     if let manual = profileRuntime.manual, manual.desk == desk, case .success(let chosen) = resolve(manual.choice) {
       return (chosen.profile, chosen.assignment, .switched)
     }
     (profileRuntime.manual, profileRuntime.automaticLayout) = (nil, nil)
-    return HeadProfileMatcher.choose(
+    return ProfileMatcher.choose(
       config.profiles, snapshot: heads, lid: lid, vendors: vendors
     ).map {
       ($0.profile, $0.assignment, .matched)
@@ -134,13 +134,13 @@ extension DeskLayout {
     case inForce
     /// The planner refused it (logged).
     case failed
-    case plan(HeadPlan)
+    case plan(RulePlan)
   }
 
   /// Makes the chosen profile the one in force and plans it (unless it is in force on this
   /// desk already), without rotation for the outputs in `noRotation`.
   private func planProfile(
-    _ choice: (profile: Profile, assignment: HeadProfileAssignment, reason: ProfileReason), _ n: Int, _ reason: String,
+    _ choice: (profile: Profile, assignment: ProfileAssignment, reason: ProfileReason), _ n: Int, _ reason: String,
     _ noRotation: Set<String>
   ) -> ProfilePlanning {
     let active = ActiveProfile(name: choice.profile.name, reason: choice.reason)
@@ -159,14 +159,14 @@ extension DeskLayout {
     for (i, name) in choice.assignment.heads.enumerated() where noRotation.contains(name) {
       (planned.outputs[i].transform, planned.outputs[i].transformSpelling) = (.normal, .turned)
     }
-    let planner = HeadProfilePlanner(snapshot: heads, config: config, lid: lid)
+    let planner = ProfilePlanner(snapshot: heads, config: config, lid: lid)
     do {
       var plan = try planner.plan(planned, assignment: choice.assignment)
       profileRuntime.plannedDPI = plan.dpi
       // Heads do not say the desk's millimetres: one the screen has already is none to set.
       let mm = PhysicalSize(width: screen.mmWidth, height: screen.mmHeight)
       if plan.configuration.physicalSize == mm { plan.configuration.physicalSize = nil }
-      return .plan(HeadPlan(configuration: plan.configuration, warnings: plan.warnings, configures: plan.configures))
+      return .plan(RulePlan(configuration: plan.configuration, warnings: plan.warnings, configures: plan.configures))
     } catch {
       log.error("reconcile \(n) (\(reason)): \(error)")
       return .failed
@@ -176,7 +176,7 @@ extension DeskLayout {
   /// Logs what an apply did; whether it put the profile in force (its lit heads then count
   /// as the daemon's).
   private func report(
-    _ report: ApplyReport, _ errors: [ApplyProblem], _ plan: HeadPlan, _ name: String, _ n: Int, _ reason: String
+    _ report: ApplyReport, _ errors: [ApplyProblem], _ plan: RulePlan, _ name: String, _ n: Int, _ reason: String
   ) -> Bool {
     guard errors.isEmpty else {
       for problem in errors { log.error("\(problem)") }

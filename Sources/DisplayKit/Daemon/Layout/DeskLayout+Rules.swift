@@ -17,7 +17,7 @@ extension DeskLayout {
       // The lid policy alone lights or darkens the panel while the lid is closed: planned here,
       // it would be lit only to go off again (and stay lit if the lid policy is done on this desk).
       // A transform a CRTC refused the backend remembers: its heads then say they cannot scale.
-      var planner = HeadPlanner(
+      var planner = RulePlanner(
         snapshot: heads, config: config, vendors: layoutServer.vendors(of: heads), main: rulesMain)
       planner.noRotation = noRotation
       planner.replanningMain = main.map { !$0.inItsMode && litByDaemon.contains($0.name) } ?? false
@@ -41,7 +41,7 @@ extension DeskLayout {
   /// it lit as the daemon's) when it is in force, else counts a failure for each monitor to
   /// blame and returns their heads, to plan again without them.
   private func judgeRules(
-    _ n: Int, _ reason: String, _ plan: HeadPlan, _ report: ApplyReport, _ errors: [ApplyProblem]
+    _ n: Int, _ reason: String, _ plan: RulePlan, _ report: ApplyReport, _ errors: [ApplyProblem]
   ) -> Set<String>? {
     counters.reconcilesChanged += report.entries.isEmpty || !errors.isEmpty ? 0 : 1
     log.info("reconcile \(n) (\(reason)): " + describe(report))
@@ -63,7 +63,7 @@ extension DeskLayout {
   /// The plan of a step that set nothing: nothing to send, or a backend that found every head
   /// already as asked (a mode given way to the one the head shows), with no desk size and no
   /// primary to set; nil for any other step.
-  private static func setNothing(_ step: ConfigurationStep) -> HeadPlan? {
+  private static func setNothing(_ step: ConfigurationStep) -> RulePlan? {
     switch step {
     case .unchanged(let plan): return plan
     case .applied(let plan, let report, let errors):
@@ -93,7 +93,7 @@ extension DeskLayout {
       let current = main.mode, let settings = config.settings(for: main, vendors: layoutServer.vendors(of: heads)),
       settings.enabled
     else { return nil }
-    let wanted = HeadModePolicy.candidates(settings.mode, custom: settings.custom, for: main).modes.first
+    let wanted = ModePolicy.candidates(settings.mode, custom: settings.custom, for: main).modes.first
     return (main.name, wanted.map { $0.listed == current } ?? true)
   }
 

@@ -30,7 +30,7 @@ extension DeskLayout {
   var chosenProfile: ProfileChoice? { profileRuntime.chosen }
 
   /// The surfaces the heads and the config want, main as the daemon treats it.
-  var wantedWindows: [HeadWindowWanted] {
+  var wantedWindows: [WindowWanted] {
     windowConfig.wantedWindows(in: heads, vendors: vendors, main: mainOutput)
   }
 

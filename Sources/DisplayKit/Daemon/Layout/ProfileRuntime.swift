@@ -34,4 +34,4 @@ struct ProfileRuntime {
 }
 
 /// A profile and the heads its entries take.
-typealias ProfileChoice = (profile: Profile, assignment: HeadProfileAssignment)
+typealias ProfileChoice = (profile: Profile, assignment: ProfileAssignment)

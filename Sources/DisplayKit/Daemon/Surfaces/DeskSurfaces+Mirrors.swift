@@ -29,7 +29,7 @@ extension DeskSurfaces {
   }
 
   /// What a mirror monitor asks of its surface.
-  func mirrorRequest(_ want: HeadWindowWanted) -> MirrorRequest? {
+  func mirrorRequest(_ want: WindowWanted) -> MirrorRequest? {
     guard let geometry = want.mirror else { return nil }
     let source = want.mirrorSource ?? ""
     return MirrorRequest(
@@ -41,7 +41,7 @@ extension DeskSurfaces {
   /// placeholder until what it mirrors changes, so that a capture the compositor always
   /// refuses (an output powered off) does not loop; `wanted` gives its picture. Returns
   /// whether the surfaces need a sync.
-  func mirrorStopped(_ name: String, wanted: () -> [HeadWindowWanted]) -> Bool {
+  func mirrorStopped(_ name: String, wanted: () -> [WindowWanted]) -> Bool {
     guard var monitor = monitors[name] else { return false }
     let frames = host.frames(on: monitor.surface)
     defer { monitors[name] = monitor }
@@ -57,7 +57,7 @@ extension DeskSurfaces {
   }
 
   /// Asks the surface to mirror what `want` says (or to change how), and to paint it all.
-  func updateMirror(_ monitor: inout ManagedMonitor, _ want: HeadWindowWanted) {
+  func updateMirror(_ monitor: inout ManagedMonitor, _ want: WindowWanted) {
     guard let request = mirrorRequest(want) else { return }
     if mirrors.supported == nil { mirrors.supported = host.canMirror }
     guard mirrors.supported == true else {

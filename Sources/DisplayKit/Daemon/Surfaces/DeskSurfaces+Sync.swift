@@ -7,7 +7,7 @@ extension DeskSurfaces {
   /// moves, redraws or closes; draws only when a surface's picture inputs changed. A monitor
   /// of `pending` (its disconnect waits for the grace) keeps its surface as it is. Over
   /// Xwayland every surface is an overlay.
-  func sync(_ wanted: [HeadWindowWanted], pending: Set<String>, onXwayland: Bool) {
+  func sync(_ wanted: [WindowWanted], pending: Set<String>, onXwayland: Bool) {
     let (byHead, order) = Self.byHead(wanted, onXwayland: onXwayland)
     let redraws = counters.redraws
     defer { if counters.redraws != redraws { releaseFreedMemory() } }
@@ -33,10 +33,10 @@ extension DeskSurfaces {
   }
 
   /// The first window wanted on each head, and the heads in their order.
-  private static func byHead(_ wanted: [HeadWindowWanted], onXwayland: Bool) -> (
-    [String: HeadWindowWanted], [String]
+  private static func byHead(_ wanted: [WindowWanted], onXwayland: Bool) -> (
+    [String: WindowWanted], [String]
   ) {
-    var byHead: [String: HeadWindowWanted] = [:]
+    var byHead: [String: WindowWanted] = [:]
     var order: [String] = []
     for var want in wanted where byHead[want.head] == nil {
       // A Wayland compositor places Xwayland's managed windows itself (sway floats them on
@@ -49,7 +49,7 @@ extension DeskSurfaces {
   }
 
   /// Moves, redraws or mirrors a monitor's surface as `want` says now.
-  private func follow(_ monitor: inout ManagedMonitor, _ want: HeadWindowWanted) {
+  private func follow(_ monitor: inout ManagedMonitor, _ want: WindowWanted) {
     if monitor.rect != want.rect {
       host.move(monitor.surface, to: spec(want))
       monitor.rect = want.rect
@@ -62,11 +62,11 @@ extension DeskSurfaces {
     }
   }
 
-  private func spec(_ want: HeadWindowWanted) -> SurfaceSpec {
+  private func spec(_ want: WindowWanted) -> SurfaceSpec {
     SurfaceSpec(head: want.head, rect: want.rect, level: want.level, background: config.placeholder.background)
   }
 
-  private func create(_ want: HeadWindowWanted) -> ManagedMonitor? {
+  private func create(_ want: WindowWanted) -> ManagedMonitor? {
     do {
       let surface = try host.open(spec(want))
       var monitor = ManagedMonitor(

@@ -100,7 +100,7 @@ final class DeskSurfaces {
   /// Asks the host what its events meant: those about a monitor's surface are handled
   /// (`wanted` gives the windows wanted now, for a mirror that stops), the others go to
   /// `other`. Returns whether the surfaces need a sync.
-  func takeEvents(wanted: () -> [HeadWindowWanted], other: (SurfaceEvent) -> Void) -> Bool {
+  func takeEvents(wanted: () -> [WindowWanted], other: (SurfaceEvent) -> Void) -> Bool {
     var resync = false
     for event in host.takeEvents() {
       if monitors.values.contains(where: { $0.surface == event.surface }) {
@@ -113,7 +113,7 @@ final class DeskSurfaces {
   }
 
   /// Handles an event about a surface; returns whether the surfaces need a resync.
-  private func handle(_ event: SurfaceEvent, wanted: () -> [HeadWindowWanted]) -> Bool {
+  private func handle(_ event: SurfaceEvent, wanted: () -> [WindowWanted]) -> Bool {
     let name = monitors.first(where: { $0.value.surface == event.surface })?.key
     guard let name, let monitor = monitors[name] else { return false }
     switch event {

@@ -2,7 +2,7 @@
 /// pure. The head and the mirror's source are named, not held: a surface is the port's for
 /// a head's name (`SurfaceSpec.head`), and a whole head would make two wants unequal over
 /// what the surface never shows (its mode list, its EDID).
-public struct HeadWindowWanted: Equatable, Sendable {
+public struct WindowWanted: Equatable, Sendable {
   /// The head's name.
   public var head: String
   public var rect: Rect
@@ -47,7 +47,7 @@ extension Config {
   /// (`mainOutput(in:vendors:)`) has none. The details line names the head, the monitor
   /// (the EDID's product name, else its manufacturer) and the mode (`HeadMode.label`).
   /// Mirrors that would redraw themselves get the placeholder, with the reason.
-  public func wantedWindows(in snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> [HeadWindowWanted] {
+  public func wantedWindows(in snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> [WindowWanted] {
     guard showsContent else { return [] }
     return wantedWindows(in: snapshot, vendors: vendors, main: mainOutput(in: snapshot, vendors: vendors))
   }
@@ -55,7 +55,7 @@ extension Config {
   /// `wantedWindows(in:vendors:)` with `main` the caller found already: what
   /// `mainOutput(in: snapshot, vendors: vendors)` says.
   public func wantedWindows(in snapshot: HeadSnapshot, vendors: PNPVendors = .none, main: Head?)
-    -> [HeadWindowWanted]
+    -> [WindowWanted]
   {
     // Asked after every change: with every content `none`, no head to go through.
     guard showsContent else { return [] }
@@ -63,7 +63,7 @@ extension Config {
     return MirrorLoops.refusing(candidateWindows(in: snapshot, vendors: vendors, main: main))
   }
 
-  private func candidateWindows(in snapshot: HeadSnapshot, vendors: PNPVendors, main: Head?) -> [HeadWindowWanted] {
+  private func candidateWindows(in snapshot: HeadSnapshot, vendors: PNPVendors, main: Head?) -> [WindowWanted] {
     return snapshot.heads.compactMap { head in
       guard head.connected, head.name != main?.name, !head.nonDesktop, let rect = head.rect, rect.width > 0,
         rect.height > 0, let settings = settings(for: head, vendors: vendors), settings.content != .none
@@ -71,7 +71,7 @@ extension Config {
       let picture = PlaceholderContent(
         style: placeholder, details: placeholder.details ? Self.details(head) : nil, width: rect.width,
         height: rect.height, density: PlaceholderContent.density(of: head))
-      var want = HeadWindowWanted(
+      var want = WindowWanted(
         head: head.name, rect: rect, level: settings.level, content: .placeholder, picture: picture, mirror: nil,
         filter: settings.mirror.filter, cursor: settings.mirror.cursor, refreshHz: head.mode?.refreshHz ?? 60)
       guard settings.content == .mirror else { return want }
@@ -97,7 +97,7 @@ extension Config {
 /// of heads mirroring each other, or one drawing where another reads) would composite
 /// forever. Those heads get the placeholder, with the reason as its details line.
 enum MirrorLoops {
-  static func refusing(_ candidates: [HeadWindowWanted]) -> [HeadWindowWanted] {
+  static func refusing(_ candidates: [WindowWanted]) -> [WindowWanted] {
     let found = rings(candidates.map { ($0.rect, $0.mirror?.source) })
     return zip(candidates, found).map { want, ring in
       guard let ring else { return want }

@@ -76,7 +76,7 @@ public enum OutputExtrasPlan {
   /// `profile`: the profile in force with the heads its entries took, by connector name;
   /// `vendors`: the PNP ids of the makes the heads say, for rules matching an identity.
   public static func wanted(
-    _ heads: HeadSnapshot, config: Config, profile: (Profile, HeadProfileAssignment)?, vendors: PNPVendors = .none
+    _ heads: HeadSnapshot, config: Config, profile: (Profile, ProfileAssignment)?, vendors: PNPVendors = .none
   ) -> [(head: Head, extras: OutputExtras)] {
     if let (profile, assignment) = profile {
       return zip(profile.outputs, assignment.heads).compactMap { entry, name in

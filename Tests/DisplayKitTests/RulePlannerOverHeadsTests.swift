@@ -6,7 +6,7 @@ import Testing
 
 /// The rule planner over heads on random desks (seeded: a failing seed is printed and
 /// replays): what holds on every desk.
-@Suite struct HeadPlannerTests {
+@Suite struct RulePlannerOverHeadsTests {
   /// Desks a run draws; `DISPLAYD_HEADPLAN_DESKS` draws more (from `DISPLAYD_HEADPLAN_SEED`).
   static let desks = Int(ProcessInfo.processInfo.environment["DISPLAYD_HEADPLAN_DESKS"] ?? "") ?? 4000
   static let firstSeed = UInt64(ProcessInfo.processInfo.environment["DISPLAYD_HEADPLAN_SEED"] ?? "") ?? 1

@@ -1,9 +1,9 @@
 // Where the head profile planner puts its entries.
-extension HeadProfilePlanner {
+extension ProfilePlanner {
   /// Places every lit slot: points first, then the entries without a position in a row or
   /// column after them, then those placed against another entry; then the whole layout is
   /// moved to start at 0,0.
-  func layout(_ slots: inout [HeadSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
+  func layout(_ slots: inout [ProfileSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     var anchors: [Int: Int] = [:]
     var arranged: [Int] = []
     for i in slots.indices where slots[i].lit {
@@ -46,7 +46,7 @@ extension HeadProfilePlanner {
 
   /// Lays out `indices` in config order without gaps or overlap, after the placed slots,
   /// lined up by the profile's `align`.
-  func arrange(_ slots: inout [HeadSlot], _ indices: [Int], _ profile: Profile) {
+  func arrange(_ slots: inout [ProfileSlot], _ indices: [Int], _ profile: Profile) {
     let placed = slots.compactMap(\.rect)
     let row = profile.arrange == .row
     var x = row ? placed.map { $0.x + $0.width }.max() ?? 0 : placed.map(\.x).min() ?? 0
@@ -63,7 +63,7 @@ extension HeadProfilePlanner {
 
   /// Places a slot against its anchor (placed first), pushed along past any slot there
   /// (`PositionRequest.origin`); a `same-as` entry at its target's place.
-  func place(_ slots: inout [HeadSlot], _ i: Int, _ anchors: [Int: Int]) {
+  func place(_ slots: inout [ProfileSlot], _ i: Int, _ anchors: [Int: Int]) {
     guard slots[i].rect == nil, let t = anchors[i] else { return }
     place(&slots, t, anchors)
     guard let target = slots[t].rect else { return }

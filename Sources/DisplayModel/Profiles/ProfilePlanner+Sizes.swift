@@ -1,11 +1,11 @@
 // How the head profile planner turns, clones and scales its entries.
-extension HeadProfilePlanner {
+extension ProfilePlanner {
   /// Gives every lit slot the transform its head can show, and puts each `same-as` entry on
   /// its target (clones of clones after their targets) where heads tell that they can
   /// share: the clone lists the target's mode, its own has the target's size, and the
   /// target's head shows the clone's transform as the target's. Others are heads of their
   /// own, as is every clone in a ring of `same-as` (through `main`).
-  func fit(_ slots: inout [HeadSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
+  func fit(_ slots: inout [ProfileSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     for i in slots.indices { slots[i].cloneOf = cloneTarget(i, slots, profile) }
     let clones = Set(slots.indices.filter { slots[$0].cloneOf != nil })
     let plain = slots.indices.filter { !clones.contains($0) && slots[$0].lit }
@@ -25,12 +25,12 @@ extension HeadProfilePlanner {
   }
 
   /// The transform the entry asks, else the nearest its head can show, with a warning.
-  func turn(_ slot: inout HeadSlot, _ warnings: inout [PlanWarning]) {
+  func turn(_ slot: inout ProfileSlot, _ warnings: inout [PlanWarning]) {
     let wanted = slot.entry.transform
     let can = slot.head.capabilities.transforms
     let shown = slot.head.capabilities.nearest(wanted)
     if !can.contains(wanted) {
-      let offered = HeadTransform.allCases.filter(can.contains)
+      let offered = Transform.allCases.filter(can.contains)
       warnings.append(.headCannot(output: slot.head.name, transform: wanted, can: offered, instead: shown))
     }
     slot.transform = shown
@@ -41,14 +41,14 @@ extension HeadProfilePlanner {
   /// (`reflect: "y"`, `"xy"`) and the head gets that transform; the head's own where it
   /// keeps the transform it shows; else the plainer. An entry's plain spelling is also
   /// what it has when it names no transform, so it never respells a head.
-  static func spelling(_ head: Head, _ entry: ProfileOutput, _ shown: HeadTransform) -> TransformSpelling {
+  static func spelling(_ head: Head, _ entry: ProfileOutput, _ shown: Transform) -> TransformSpelling {
     if shown == entry.transform && entry.transformSpelling != .turned { return entry.transformSpelling }
     return head.enabled && shown == head.transform ? head.spelling : .turned
   }
 
   /// Puts the clone `i` on what its target `t` shows, when heads tell it can: it then shows
   /// the mode, transform and scale of the head that shows it first.
-  func share(_ slots: inout [HeadSlot], _ i: Int, _ t: Int) -> Bool {
+  func share(_ slots: inout [ProfileSlot], _ i: Int, _ t: Int) -> Bool {
     let root = slots[t].sharesWith ?? t
     let target = slots[root]
     guard let mode = target.mode, let own = slots[i].mode, mode.listed != nil,
@@ -68,7 +68,7 @@ extension HeadProfilePlanner {
 
   /// Each lit slot's scales and the size of the area it shows: its mode (sides swapped when
   /// turned a quarter) times its scale; a clone: its target's area.
-  func sizeAll(_ slots: inout [HeadSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
+  func sizeAll(_ slots: inout [ProfileSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) {
     var done = Set<Int>()
     while let i = slots.indices.first(where: { i in
       !done.contains(i) && (slots[i].cloneOf.map { done.contains($0) } ?? true)
@@ -95,7 +95,7 @@ extension HeadProfilePlanner {
   /// where the sizes agree, else scaled to it (unscaled, with a warning, where the head
   /// cannot scale or the scale would be beyond `ProfileOutput.scales`).
   func sizeClone(
-    _ slot: inout HeadSlot, _ own: (width: Int, height: Int), _ target: HeadSlot, _ warnings: inout [PlanWarning]
+    _ slot: inout ProfileSlot, _ own: (width: Int, height: Int), _ target: ProfileSlot, _ warnings: inout [PlanWarning]
   ) {
     let (fx, fy) = (Double(target.size.width) / Double(own.width), Double(target.size.height) / Double(own.height))
     if slot.sharesWith != nil {
@@ -116,7 +116,7 @@ extension HeadProfilePlanner {
 
   /// The area a mode covers on the slot's head turned, then scaled across and down, as its
   /// backend rounds it (`ScaledArea.footprint`); nil when it covers none.
-  func footprint(_ slot: HeadSlot, _ mode: PlannedMode, _ scale: (x: Double, y: Double)) -> (
+  func footprint(_ slot: ProfileSlot, _ mode: PlannedMode, _ scale: (x: Double, y: Double)) -> (
     width: Int, height: Int
   )? {
     slot.head.scaledArea.footprint(width: mode.width, height: mode.height, transform: slot.transform, scale: scale)

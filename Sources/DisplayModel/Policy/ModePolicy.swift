@@ -33,7 +33,7 @@ public struct PlannedMode: Hashable, Sendable, ChoosableMode {
 /// a size it does not list asked for as it is. A head's modes carry no timings: a listed mode
 /// meets a modeline by its size, refresh (to the mHz) and interlace. The server's maximum
 /// screen is the backend's to enforce. Pure.
-public enum HeadModePolicy {
+public enum ModePolicy {
   /// The modes to try in order (the first is the choice), and a warning when the request
   /// could not be met.
   public static func candidates(_ request: ModeRequest, custom: CustomModeRequest? = nil, for head: Head) -> (

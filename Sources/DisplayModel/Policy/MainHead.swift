@@ -5,7 +5,7 @@
 /// Main among heads, as the head planner and `Config.mainOutput(in:vendors:)` find it. The
 /// heads are told by their index in the snapshot: main is found several times per event,
 /// and only the one found is copied out.
-enum HeadMain {
+enum MainHead {
   /// Main: `named` when that head is connected and lit, else the snapshot's (primary,
   /// built-in panel, first connected) when lit, else the first lit head. A head a rule makes
   /// primary (`madePrimary`) is a monitor to arrange, not main, unless `named` names it.
@@ -49,6 +49,6 @@ extension Config {
   /// connected head (lit ones first). `vendors`: the PNP ids of a make, for rules matching a
   /// head without an EDID.
   public func mainOutput(in snapshot: HeadSnapshot, vendors: PNPVendors = .none) -> Head? {
-    HeadMain.main(in: snapshot.bounded().snapshot, named: main) { makesPrimary($0, vendors: vendors) }
+    MainHead.main(in: snapshot.bounded().snapshot, named: main) { makesPrimary($0, vendors: vendors) }
   }
 }

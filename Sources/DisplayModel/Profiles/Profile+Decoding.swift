@@ -77,7 +77,7 @@ extension ProfileOutput: Decodable {
     position = try c.parsed("position", expected: profilePositionExpected, ProfilePosition.init)
     let rotate = try c.parsed("rotate", expected: oneOf(RotateRequest.self), RotateRequest.init) ?? .normal
     let reflect = try c.parsed("reflect", expected: oneOf(ReflectRequest.self), ReflectRequest.init) ?? .none
-    (transform, transformSpelling) = HeadTransform.requested(rotate, reflect)
+    (transform, transformSpelling) = Transform.requested(rotate, reflect)
     scale = try c.bounded("scale", Self.scales, lowerOpen: false, expected: scaleExpected) ?? scale
     scaleFilter = try c.parsed("scale_filter", expected: oneOf(ScaleFilter.self), ScaleFilter.init) ?? scaleFilter
     primary = try c.optional("primary") ?? primary

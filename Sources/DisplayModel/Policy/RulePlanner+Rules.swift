@@ -1,20 +1,20 @@
 // The head planner's rules for main, `rotate`/`reflect`, `scale`, `enabled`, `primary`, and
 // what it sends for the heads it does not plan.
-extension HeadPlanner {
+extension RulePlanner {
   /// The transform a rule asks (`rotate`, `reflect`); nil when it asks none. The one place
   /// the head planner reads the rule's rotation.
-  static func wantedTransform(_ settings: MonitorSettings) -> HeadTransform? { settings.transform }
+  static func wantedTransform(_ settings: MonitorSettings) -> Transform? { settings.transform }
 
   /// The transform a head gets: the rule's when the head can show it, else the nearest it
   /// can (the turn without the flip, the flip without the turn, none) with a warning; the
   /// head's own when the rule asks none; none for a head in `noRotation`.
-  func transform(_ head: Head, _ settings: MonitorSettings, _ warnings: inout [PlanWarning]) -> HeadTransform {
+  func transform(_ head: Head, _ settings: MonitorSettings, _ warnings: inout [PlanWarning]) -> Transform {
     guard !noRotation.contains(head.name) else { return .normal }
     guard let wanted = Self.wantedTransform(settings) else { return head.enabled ? head.transform : .normal }
     let can = head.capabilities.transforms
     guard !can.contains(wanted) else { return wanted }
     let instead = head.capabilities.nearest(wanted)
-    let offered = HeadTransform.allCases.filter(can.contains)
+    let offered = Transform.allCases.filter(can.contains)
     warnings.append(.headCannot(output: head.name, transform: wanted, can: offered, instead: instead))
     return instead
   }
@@ -97,7 +97,7 @@ extension HeadPlanner {
   }
 
   /// Whether the plan would leave no connected desktop head lit where one is connected.
-  func leavesDark(_ plan: HeadPlan) -> Bool {
+  func leavesDark(_ plan: RulePlan) -> Bool {
     var lit = Set(heads.filter(\.enabled).map(\.name))
     for change in plan.configuration.heads {
       if change.enabled { lit.insert(change.name) } else { lit.remove(change.name) }
@@ -107,7 +107,7 @@ extension HeadPlanner {
   }
 }
 
-extension HeadPlanner {
+extension RulePlanner {
   /// Main: `main` from the config when that head is connected and lit, else the snapshot's
   /// (primary, built-in panel, first connected) when lit, else the first lit head. A head a
   /// rule makes primary is a monitor to arrange, not main, unless `main` names it (as
@@ -120,10 +120,10 @@ extension HeadPlanner {
 extension HeadCapabilities {
   /// `wanted` where the head can show it, else the nearest it can: the turn without the
   /// flip, the flip without the turn, or none.
-  func nearest(_ wanted: HeadTransform) -> HeadTransform {
+  func nearest(_ wanted: Transform) -> Transform {
     guard !transforms.contains(wanted) else { return wanted }
-    let turn = HeadTransform(rawValue: wanted.rawValue % 4) ?? .normal
-    let flip: HeadTransform = wanted.isFlipped ? .flipped : .normal
+    let turn = Transform(rawValue: wanted.rawValue % 4) ?? .normal
+    let flip: Transform = wanted.isFlipped ? .flipped : .normal
     return [turn, flip].first { transforms.contains($0) } ?? .normal
   }
 }

@@ -1,7 +1,7 @@
 /// What a profile makes of a desk of heads: the configuration of the heads that change (with
 /// the primary and, for a `dpi`, the desk's physical size), the warnings, the heads the plan
 /// configures, the profile's dpi, and where each head it lights is then.
-public struct HeadProfilePlan: Hashable, Sendable {
+public struct ProfilePlan: Hashable, Sendable {
   public var configuration: OutputConfiguration
   public var warnings: [PlanWarning] = []
   /// Heads this plan configures: the daemon leaves them alone afterwards.
@@ -26,13 +26,13 @@ public struct HeadProfilePlan: Hashable, Sendable {
 }
 
 /// One entry of the profile on its way to a head's configuration.
-struct HeadSlot {
+struct ProfileSlot {
   var entry: ProfileOutput
   var head: Head
   var on: Bool
   /// The mode chain; the first is the choice.
   var modes: [PlannedMode] = []
-  var transform = HeadTransform.normal
+  var transform = Transform.normal
   var spelling = TransformSpelling.turned
   /// The scales asked of the backend (the config's meaning), across and down.
   var scale = (x: 1.0, y: 1.0)
@@ -51,7 +51,7 @@ struct HeadSlot {
 
 /// The profile planner over the output-management port's values: a profile and the heads its
 /// entries took → the configuration that puts the desk in that state. Modes come through
-/// `HeadModePolicy` (the request, else preferred, else largest; fallbacks of the same size);
+/// `ModePolicy` (the request, else preferred, else largest; fallbacks of the same size);
 /// transforms and scales a head cannot show by its `capabilities` are planned without, with a
 /// warning; a `same-as` entry shows its target's mode, place, transform and scale
 /// (`HeadConfiguration.sameAs`) where it lists that mode at its own size and can be turned
@@ -59,7 +59,7 @@ struct HeadSlot {
 /// free to light a head, its largest screen, and so the largest mode that fits it, a transform
 /// a head refuses) is the backend's to refuse. Planning against a desk already in the profile's
 /// state gives an empty configuration (physical size aside: heads do not say the desk's). Pure.
-public struct HeadProfilePlanner {
+public struct ProfilePlanner {
   public var snapshot: HeadSnapshot
   public var config: Config
   public var lid: LidState
@@ -72,8 +72,8 @@ public struct HeadProfilePlanner {
 
   /// The plan, or why the profile cannot be applied (`dark`, `assignment`; a desk larger
   /// than the server takes is the backend's to refuse).
-  public func plan(_ profile: Profile, assignment: HeadProfileAssignment) throws(ProfilePlanError)
-    -> HeadProfilePlan
+  public func plan(_ profile: Profile, assignment: ProfileAssignment) throws(ProfilePlanError)
+    -> ProfilePlan
   {
     var warnings: [PlanWarning] = []
     var slots = try makeSlots(profile, assignment, &warnings)
@@ -88,7 +88,7 @@ public struct HeadProfilePlanner {
       physicalSize: dpi.flatMap { physicalSize($0, slots) })
     var areas: [String: Rect] = [:]
     for slot in slots where slot.lit { areas[slot.head.name] = slot.rect }
-    return HeadProfilePlan(
+    return ProfilePlan(
       configuration: configuration, warnings: warnings, configures: Set(assignment.heads), dpi: dpi, areas: areas)
   }
 
@@ -98,8 +98,8 @@ public struct HeadProfilePlanner {
     config.panel.map { $0 == head.name } ?? head.isInternalPanel
   }
 
-  func makeSlots(_ profile: Profile, _ assignment: HeadProfileAssignment, _ warnings: inout [PlanWarning])
-    throws(ProfilePlanError) -> [HeadSlot]
+  func makeSlots(_ profile: Profile, _ assignment: ProfileAssignment, _ warnings: inout [PlanWarning])
+    throws(ProfilePlanError) -> [ProfileSlot]
   {
     guard assignment.heads.count == profile.outputs.count else { throw .assignment(profile: profile.name) }
     var heads: [Head] = []
@@ -110,13 +110,13 @@ public struct HeadProfilePlanner {
     // `lid_closed: "disable"` also turns off a panel whose entry does not say `enabled`,
     // while another entry is on.
     let othersOn = zip(profile.outputs, heads).contains { $0.enabled != false && !isPanel($1) }
-    var slots: [HeadSlot] = []
+    var slots: [ProfileSlot] = []
     for (entry, head) in zip(profile.outputs, heads) {
       let closedPanel = lid == .closed && config.lidClosed == .disable && isPanel(head) && othersOn
-      var slot = HeadSlot(entry: entry, head: head, on: entry.enabled ?? !closedPanel)
+      var slot = ProfileSlot(entry: entry, head: head, on: entry.enabled ?? !closedPanel)
       slot.filter = entry.scaleFilter
       if slot.on {
-        let (modes, warning) = HeadModePolicy.candidates(entry.mode, custom: entry.custom, for: head)
+        let (modes, warning) = ModePolicy.candidates(entry.mode, custom: entry.custom, for: head)
         if let warning { warnings.append(warning) }
         if modes.isEmpty { warnings.append(.noModes(output: head.name, leftOff: true)) }
         slot.modes = modes
@@ -128,15 +128,15 @@ public struct HeadProfilePlanner {
   }
 
   /// The slot a position's target names: an alias, a head of the profile, or `main`.
-  func target(_ name: String, _ slots: [HeadSlot], _ profile: Profile) -> Int? {
+  func target(_ name: String, _ slots: [ProfileSlot], _ profile: Profile) -> Int? {
     if name == "main" { return mainSlot(slots) }
     return profile.entry(named: name) ?? slots.firstIndex { $0.head.name == name }
   }
 
   /// Main within a profile: the head `main` names, the `primary` entry, the snapshot's
   /// primary, the built-in panel (each when lit), else the first lit entry.
-  func mainSlot(_ slots: [HeadSlot]) -> Int? {
-    let preferences: [(HeadSlot) -> Bool] = [
+  func mainSlot(_ slots: [ProfileSlot]) -> Int? {
+    let preferences: [(ProfileSlot) -> Bool] = [
       { $0.head.name == config.main }, { $0.entry.primary }, { $0.head.name == snapshot.primary },
       { config.main == nil && isPanel($0.head) },
     ]
@@ -147,7 +147,7 @@ public struct HeadProfilePlanner {
   }
 
   /// The slot a `same-as` entry shows the area of, when it is another entry that is lit.
-  func cloneTarget(_ i: Int, _ slots: [HeadSlot], _ profile: Profile) -> Int? {
+  func cloneTarget(_ i: Int, _ slots: [ProfileSlot], _ profile: Profile) -> Int? {
     guard case .sameAs(let name) = slots[i].entry.position, let t = target(name, slots, profile), t != i,
       slots[t].lit
     else { return nil }

@@ -1,10 +1,10 @@
 // What the head profile planner sends: the heads that change, the primary, the dpi.
-extension HeadProfilePlanner {
+extension ProfilePlanner {
   /// The lit heads that differ from what they show now (entries first, then clones that
   /// show heads of their own, in the order X lights them), the clones sharing another head's
   /// picture (that head sent too, unless all of them already show it), then the heads
   /// turned off: the profile's that are not lit, and those whose monitor is gone.
-  func changes(_ slots: [HeadSlot]) -> [HeadConfiguration] {
+  func changes(_ slots: [ProfileSlot]) -> [HeadConfiguration] {
     var plain: [HeadConfiguration] = []
     var ownClones: [HeadConfiguration] = []
     var sharing: [HeadConfiguration] = []
@@ -29,7 +29,7 @@ extension HeadProfilePlanner {
   /// What the slot `i` asks of its head: its mode, the further modes of that size (that
   /// the clones sharing it list too), its place, transform and scales. The mode is the
   /// default choice when the entry asks none (`HeadConfiguration.modeIsDefault`).
-  func configuration(_ i: Int, _ slots: [HeadSlot]) -> HeadConfiguration? {
+  func configuration(_ i: Int, _ slots: [ProfileSlot]) -> HeadConfiguration? {
     let slot = slots[i]
     guard let mode = slot.mode, let rect = slot.rect else { return nil }
     let clones = slots.filter { $0.lit && $0.sharesWith == i }
@@ -51,7 +51,7 @@ extension HeadProfilePlanner {
   /// Whether the head already shows this: lit at the mode, transform and place (`rect`: a
   /// clone's is its target's, where it is shown whatever the layout made of it), covering
   /// the slot's area (so at its scale).
-  func unchanged(_ slot: HeadSlot, at rect: Rect?) -> Bool {
+  func unchanged(_ slot: ProfileSlot, at rect: Rect?) -> Bool {
     let head = slot.head
     guard head.enabled, let mode = slot.mode, let listed = mode.listed, let rect, let shown = head.rect
     else { return false }
@@ -63,8 +63,8 @@ extension HeadProfilePlanner {
 
   /// The head the profile makes primary, when it is not already. With no `primary` entry
   /// and the primary head turned off, main (`mainSlot`) takes its place.
-  func primary(_ slots: [HeadSlot], _ warnings: inout [PlanWarning]) -> String? {
-    var wanted: HeadSlot?
+  func primary(_ slots: [ProfileSlot], _ warnings: inout [PlanWarning]) -> String? {
+    var wanted: ProfileSlot?
     if let p = slots.first(where: \.entry.primary) {
       if p.lit { wanted = p } else { warnings.append(.primaryOff(output: p.head.name)) }
     } else if let current = snapshot.primary, slots.contains(where: { $0.head.name == current && !$0.lit }) {
@@ -76,7 +76,7 @@ extension HeadProfilePlanner {
 
   /// The profile's `dpi`, measured for `auto`: nil when it has none, or when `auto` finds no
   /// physical size (with a warning: left as is).
-  func dpi(_ slots: [HeadSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) -> Double? {
+  func dpi(_ slots: [ProfileSlot], _ profile: Profile, _ warnings: inout [PlanWarning]) -> Double? {
     switch profile.dpi {
     case nil: return nil
     case .fixed(let value): return value
@@ -91,7 +91,7 @@ extension HeadProfilePlanner {
 
   /// The desk's physical size for `dpi`: its lit area at that resolution. Heads do not say
   /// the desk's size now, so it is sent even where it is already in force.
-  func physicalSize(_ dpi: Double, _ slots: [HeadSlot]) -> PhysicalSize? {
+  func physicalSize(_ dpi: Double, _ slots: [ProfileSlot]) -> PhysicalSize? {
     let rects = slots.compactMap { $0.lit ? $0.rect : nil }
     guard dpi > 0, let right = rects.map({ $0.x + $0.width }).max(), let bottom = rects.map({ $0.y + $0.height }).max()
     else { return nil }
@@ -103,7 +103,7 @@ extension HeadProfilePlanner {
   /// the area it shows over its physical height (the head's, else its EDID's). A size no
   /// monitor has counts as none (`PhysicalSize(reportedWidth:height:)`): backends and EDIDs
   /// may report anything.
-  func autoDPI(_ slots: [HeadSlot]) -> Double? {
+  func autoDPI(_ slots: [ProfileSlot]) -> Double? {
     guard let slot = slots.first(where: { $0.lit && $0.entry.primary }) ?? slots.first(where: \.lit) else {
       return nil
     }

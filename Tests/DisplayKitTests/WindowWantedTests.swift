@@ -3,13 +3,13 @@ import Testing
 
 /// Which head is main, which is the panel, and what each external head's surface shows:
 /// pure, from a snapshot of heads and the config.
-@Suite struct HeadWindowPolicyTests {
+@Suite struct WindowWantedTests {
   static let full = HeadMode(width: 1920, height: 1080, refreshMilliHz: 60000, preferred: true)
   static let small = HeadMode(width: 1280, height: 1024, refreshMilliHz: 75020)
 
   /// A connected head, lit at `x`,0 in `mode` unless `lit` is false.
   static func head(
-    _ name: String, x: Int = 0, mode: HeadMode = full, lit: Bool = true, transform: HeadTransform = .normal,
+    _ name: String, x: Int = 0, mode: HeadMode = full, lit: Bool = true, transform: Transform = .normal,
     scale: Double = 1, edid: [UInt8]? = nil
   ) -> Head {
     Head(
@@ -70,7 +70,7 @@ import Testing
     let profile = try ProfileFixtures.profile(
       "{name: 'p', outputs: [{match: {output: 'eDP-1'}}, {match: {output: 'HDMI-1'}, enabled: false}, {match: {output: 'DP-1'}}]}"
     )
-    let assignment = HeadProfileAssignment(heads: ["eDP-1", "HDMI-1", "DP-1"])
+    let assignment = ProfileAssignment(heads: ["eDP-1", "HDMI-1", "DP-1"])
     let followed = LidPolicy.main(
       snapshot: snapshot, config: Config(), profile: profile, assignment: assignment, without: "eDP-1")
     #expect(followed?.name == "DP-1", "an entry the profile turns off is skipped")

@@ -8,18 +8,18 @@ import XRig
 /// The events the daemon derives from two snapshots of RandR desks' heads: what `watch`,
 /// the hooks and the log say of a plug, an unplug, a mode change, a move, a turn, a head
 /// turned off, another monitor, and main moving.
-@Suite struct HeadDiffOnRandRDeskTests {
+@Suite struct SnapshotDiffOnRandRDeskTests {
   let names = ["eDP-1", "HDMI-1", "DP-1"]
 
   @Test func identicalSnapshotsGiveNoEvents() {
     let t = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
-    #expect(HeadDiff.events(from: HeadSnapshot(topology: t), to: HeadSnapshot(topology: t)).isEmpty)
+    #expect(SnapshotDiff.events(from: HeadSnapshot(topology: t), to: HeadSnapshot(topology: t)).isEmpty)
   }
 
   @Test func plugGivesConnectedWithGeometryAndMode() throws {
     let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080])
     let after = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
-    let events = HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
+    let events = SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
     #expect(events.map(\.kind) == [.connected])
     let e = try #require(events.first)
     #expect(e.head.name == "HDMI-1")
@@ -30,7 +30,7 @@ import XRig
   @Test func unplugGivesDisconnected() {
     let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     let after = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080])
-    let events = HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
+    let events = SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
     #expect(events.map(\.kind) == [.disconnected])
     #expect(events.first?.head.name == "HDMI-1")
     #expect(events.first?.rect == nil)
@@ -41,7 +41,7 @@ import XRig
     var after = before
     after.outputs.removeAll { $0.name == "DP-1" }
     #expect(
-      HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" } == [
+      SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" } == [
         "disconnected DP-1"
       ])
   }
@@ -49,15 +49,15 @@ import XRig
   @Test func modeChangeAndMoveGiveModeChanged() {
     let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     let resized = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m768])
-    #expect(HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: resized)).map(\.kind) == [.modeChanged])
+    #expect(SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: resized)).map(\.kind) == [.modeChanged])
     var moved = before
     moved.crtcs[1].y = 56
-    let events = HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: moved))
+    let events = SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: moved))
     #expect(events.map(\.kind) == [.modeChanged])
     #expect(events.first?.rect?.y == 56)
     var rotated = before
     rotated.crtcs[1].rotation = .left
-    #expect(HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: rotated)).map(\.kind) == [.modeChanged])
+    #expect(SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: rotated)).map(\.kind) == [.modeChanged])
   }
 
   @Test func turningOffAConnectedOutputIsAModeChange() {
@@ -65,7 +65,7 @@ import XRig
     var after = before
     after.outputs[1].crtc = nil
     after.crtcs[1] = Crtc(id: after.crtcs[1].id)
-    let events = HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
+    let events = SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
     #expect(events.map(\.kind) == [.modeChanged])
     #expect(events.first?.rect == nil)
   }
@@ -75,7 +75,7 @@ import XRig
       names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024], primary: "eDP-1")
     let after = TopologyBuilder.topology(
       names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024], primary: "HDMI-1")
-    let events = HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
+    let events = SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after))
     #expect(events.map(\.kind) == [.primaryChanged])
     #expect(events.first?.head.name == "HDMI-1")
   }
@@ -85,7 +85,7 @@ import XRig
     let after = TopologyBuilder.topology(
       names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024], edid: ["HDMI-1": [1, 2, 3]])
     #expect(
-      HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" } == [
+      SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" } == [
         "edid-changed HDMI-1"
       ])
   }
@@ -93,14 +93,14 @@ import XRig
   @Test func severalOutputsChangingAtOnce() {
     let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     let after = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m768, "DP-1": TopologyBuilder.m1024])
-    let events = HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" }
+    let events = SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" }
     #expect(events == ["mode-changed eDP-1", "disconnected HDMI-1", "connected DP-1"])
   }
 
   @Test func losingTheMainOutputMovesMainAndSaysSo() {
     let before = TopologyBuilder.topology(names, on: ["eDP-1": TopologyBuilder.m1080, "HDMI-1": TopologyBuilder.m1024])
     let after = TopologyBuilder.topology(names, on: ["HDMI-1": TopologyBuilder.m1024])
-    let events = HeadDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" }
+    let events = SnapshotDiff.events(from: HeadSnapshot(topology: before), to: HeadSnapshot(topology: after)).map { "\($0.kind.rawValue) \($0.head.name)" }
     #expect(events == ["disconnected eDP-1", "mode-changed HDMI-1", "primary-changed HDMI-1"])
   }
 }

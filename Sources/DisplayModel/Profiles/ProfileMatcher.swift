@@ -1,6 +1,6 @@
 /// Which connected head each entry of a profile takes: `heads[i]` (a head's name) for
 /// `profile.outputs[i]`.
-public struct HeadProfileAssignment: Hashable, Sendable {
+public struct ProfileAssignment: Hashable, Sendable {
   public var heads: [String]
   public init(heads: [String]) { self.heads = heads }
 }
@@ -21,7 +21,7 @@ public struct HeadProfileAssignment: Hashable, Sendable {
 /// takes polynomial time). So a valid assignment is found whenever one exists, and it is
 /// always the same one. Two identical monitors (same EDID) are told apart by connector: with
 /// `output` globs by the glob, else by name order.
-public enum HeadProfileMatcher {
+public enum ProfileMatcher {
   /// The heads a profile must account for, sorted by connector name.
   public static func desk(_ snapshot: HeadSnapshot) -> [Head] {
     snapshot.heads.filter { $0.connected && !$0.nonDesktop }.sorted { $0.name < $1.name }
@@ -29,7 +29,7 @@ public enum HeadProfileMatcher {
 
   /// The assignment, or why the profile does not match.
   public static func match(_ profile: Profile, snapshot: HeadSnapshot, lid: LidState, vendors: PNPVendors = .none)
-    -> Result<HeadProfileAssignment, ProfileMismatch>
+    -> Result<ProfileAssignment, ProfileMismatch>
   {
     guard profile.lid.holds(lid) else { return .failure(.lid(lid)) }
     let heads = desk(snapshot.bounded().snapshot)
@@ -48,7 +48,7 @@ public enum HeadProfileMatcher {
     guard profile.outputs.count == heads.count, let taken = assign(order, candidates) else {
       return .failure(.noAssignment(entries: profile.outputs.count, outputs: heads.map(\.name)))
     }
-    return .success(HeadProfileAssignment(heads: taken.map { heads[$0].name }))
+    return .success(ProfileAssignment(heads: taken.map { heads[$0].name }))
   }
 
   /// Whether an entry's match holds for the head: its connector name, and its EDID or else
@@ -62,7 +62,7 @@ public enum HeadProfileMatcher {
 
   /// The first profile that matches, with its assignment.
   public static func choose(_ profiles: [Profile], snapshot: HeadSnapshot, lid: LidState, vendors: PNPVendors = .none)
-    -> (profile: Profile, assignment: HeadProfileAssignment)?
+    -> (profile: Profile, assignment: ProfileAssignment)?
   {
     for profile in profiles {
       if case .success(let a) = match(profile, snapshot: snapshot, lid: lid, vendors: vendors) { return (profile, a) }

@@ -6,7 +6,7 @@ import Testing
 
 /// The profile planner over heads on random desks and random profiles (seeded: a failing
 /// seed is printed and replays): what holds on every desk.
-@Suite struct HeadProfilePlannerTests {
+@Suite struct ProfilePlannerOverHeadsTests {
   /// Desks a run draws; `DISPLAYD_HEADPROFILE_DESKS` draws more (from `DISPLAYD_HEADPROFILE_SEED`).
   static let desks = Int(ProcessInfo.processInfo.environment["DISPLAYD_HEADPROFILE_DESKS"] ?? "") ?? 3000
   static let firstSeed = UInt64(ProcessInfo.processInfo.environment["DISPLAYD_HEADPROFILE_SEED"] ?? "") ?? 1
@@ -124,7 +124,7 @@ struct ProfileDraw {
   }
 }
 
-extension HeadProfilePlannerTests {
+extension ProfilePlannerOverHeadsTests {
   /// A Wayland desk, a profile over it, and the desk after the fake compositor applied the
   /// profile's configuration (nil where it is refused or cannot say it).
   static func applied(_ seed: UInt64) throws -> (HeadSnapshot, Config, Profile, LidState, String)? {
@@ -135,8 +135,8 @@ extension HeadProfilePlannerTests {
     let config = try Config.parse(Array(text.utf8), file: "profile.json5")
     let profile = try #require(config.profiles.first)
     let lid: LidState = draw.random.chance(30) ? .closed : .open
-    guard case .success(let assignment) = HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid),
-      let plan = try? HeadProfilePlanner(snapshot: snapshot, config: config, lid: lid).plan(
+    guard case .success(let assignment) = ProfileMatcher.match(profile, snapshot: snapshot, lid: lid),
+      let plan = try? ProfilePlanner(snapshot: snapshot, config: config, lid: lid).plan(
         profile, assignment: assignment),
       // The fake compositor has one scale per head. A size a head makes is asked for again
       // (the mode policy asks a head that makes any size for the size, not for a mode it
@@ -161,8 +161,8 @@ extension HeadProfilePlannerTests {
     var planned = 0
     for seed in Self.firstSeed..<Self.firstSeed + UInt64(Self.desks) {
       guard let (after, config, profile, lid, text) = try Self.applied(seed) else { continue }
-      let assignment = try HeadProfileMatcher.match(profile, snapshot: after, lid: lid).get()
-      let again = try HeadProfilePlanner(snapshot: after, config: config, lid: lid).plan(
+      let assignment = try ProfileMatcher.match(profile, snapshot: after, lid: lid).get()
+      let again = try ProfilePlanner(snapshot: after, config: config, lid: lid).plan(
         profile, assignment: assignment)
       planned += 1
       #expect(

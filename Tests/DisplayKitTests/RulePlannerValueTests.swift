@@ -6,7 +6,7 @@ import Testing
 
 /// The head planner with values where the port's heads say more than RandR's topology:
 /// capabilities, one transform for two RandR spellings, a head's own scale.
-@Suite struct HeadPlannerValueTests {
+@Suite struct RulePlannerValueTests {
   static let full = HeadMode(width: 1920, height: 1080, refreshMilliHz: 60000, preferred: true)
   static let small = HeadMode(width: 1280, height: 1024, refreshMilliHz: 75025)
 
@@ -14,13 +14,13 @@ import Testing
   static func desk(_ other: Head, main: Head? = nil) -> HeadSnapshot {
     let panel = Head(
       name: "eDP-1", enabled: true, modes: [full], currentMode: 0, isInternalPanel: true,
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
+      capabilities: HeadCapabilities(transforms: Set(Transform.allCases), scaling: true))
     return HeadSnapshot(heads: [main ?? panel, other], generation: 3)
   }
 
-  static func plan(_ rules: String, _ snapshot: HeadSnapshot) throws -> HeadPlan {
+  static func plan(_ rules: String, _ snapshot: HeadSnapshot) throws -> RulePlan {
     let config = try Config.parse(Array("{monitors: [\(rules)]}".utf8), file: "test.json5")
-    return HeadPlanner(snapshot: snapshot, config: config).plan()
+    return RulePlanner(snapshot: snapshot, config: config).plan()
   }
 
   @Test func aHeadLitRightOfMainInItsPreferredModeAtItsGeneration() throws {
@@ -85,7 +85,7 @@ import Testing
     // Scale 1/1.5 is wlroots' logical scale 1.5: 1366 / 1.5 is 910.67, rounded down to 910
     // (RandR's 16.16 product, 910.66, would round up to 911).
     let wide = HeadMode(width: 1366, height: 768, refreshMilliHz: 60000)
-    let every = HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true)
+    let every = HeadCapabilities(transforms: Set(Transform.allCases), scaling: true)
     let head = Head(name: "HDMI-A-1", modes: [wide], scaledArea: .logical, capabilities: every)
     let third = Head(name: "DP-1", modes: [Self.small], scaledArea: .logical, capabilities: every)
     var desk = Self.desk(head)
@@ -112,7 +112,7 @@ import Testing
     // `reflect: xy` is a half turn: a head turned 180 degrees already shows it.
     let head = Head(
       name: "HDMI-1", enabled: true, modes: [Self.full], currentMode: 0, x: 1920, transform: .rotated180,
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases)))
+      capabilities: HeadCapabilities(transforms: Set(Transform.allCases)))
     let p = try Self.plan("{match: {output: 'HDMI-1'}, reflect: 'xy'}", Self.desk(head))
     #expect(p.isEmpty, "\(p.configuration.heads)")
   }
@@ -170,7 +170,7 @@ import Testing
     t.crtcs[0].transform = CrtcTransform(matrix: [0.5, 0, 0, 0, 0.5, 0, 0, 0, 1], filter: .nearest)
     let config = try Config.parse(
       Array("{monitors: [{match: {output: 'HDMI-1'}, position: 'left-of main'}]}".utf8), file: "test.json5")
-    let configuration = HeadPlanner(snapshot: try t.randrHeads(), config: config).plan().configuration
+    let configuration = RulePlanner(snapshot: try t.randrHeads(), config: config).plan().configuration
     let plan = try RandRConfigurationPlanner(t).plan(configuration).get().plan
     let moved = try #require(plan.changes.first { $0.outputName == "eDP-1" })
     #expect(moved.x == 1920)
@@ -183,11 +183,11 @@ import Testing
     let main = Head(
       name: "eDP-1", enabled: true, modes: [Self.full], currentMode: 0, transform: .rotated180,
       spelling: .reflectedY, scale: 0.5, scaledArea: .fixedPoint, isInternalPanel: true,
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
+      capabilities: HeadCapabilities(transforms: Set(Transform.allCases), scaling: true))
     let snapshot = HeadSnapshot(heads: [main, Head(name: "HDMI-1", modes: [Self.full])], primary: "eDP-1")
     let config = try Config.parse(
       Array("{monitors: [{match: {output: 'HDMI-1'}, position: 'left-of main'}]}".utf8), file: "test.json5")
-    let plan = HeadPlanner(snapshot: snapshot, config: config).plan()
+    let plan = RulePlanner(snapshot: snapshot, config: config).plan()
     let sent = try #require(plan.configuration.heads.first { $0.name == "eDP-1" })
     #expect((sent.x, sent.scale, sent.transform, sent.spelling) == (1920, 0.5, .rotated180, .reflectedY))
   }
@@ -195,17 +195,17 @@ import Testing
 
 /// `replanningMain`: main, lit by the rules but not in the mode its rule gives, planned for
 /// that mode alone.
-extension HeadPlannerValueTests {
+extension RulePlannerValueTests {
   /// eDP-1 (main) lit at 1280x1024 turned a quarter, its rule asking 1920x1080, a half turn
   /// and a scale. (A rule making it primary would make it a monitor to arrange, not main.)
   static let mainRule = "{match: {output: 'eDP-1'}, mode: '1920x1080', rotate: 'inverted', scale: 0.5}"
   static let turnedMain = Head(
     name: "eDP-1", enabled: true, modes: [full, small], currentMode: 1, transform: .rotated90, isInternalPanel: true,
-    capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
+    capabilities: HeadCapabilities(transforms: Set(Transform.allCases), scaling: true))
 
-  static func replanning(_ rules: String, _ snapshot: HeadSnapshot, settled: Set<String> = []) throws -> HeadPlan {
+  static func replanning(_ rules: String, _ snapshot: HeadSnapshot, settled: Set<String> = []) throws -> RulePlan {
     let config = try Config.parse(Array("{monitors: [\(rules)]}".utf8), file: "test.json5")
-    var planner = HeadPlanner(snapshot: snapshot, config: config)
+    var planner = RulePlanner(snapshot: snapshot, config: config)
     planner.replanningMain = true
     return planner.plan(settled: settled)
   }
@@ -232,7 +232,7 @@ extension HeadPlannerValueTests {
   @Test func aMainIsLeftAsItIsUnlessReplannedOrWhenSettled() throws {
     let desk = Self.desk(Head(name: "HDMI-1", connected: false), main: Self.turnedMain)
     let config = try Config.parse(Array("{monitors: [\(Self.mainRule)]}".utf8), file: "test.json5")
-    #expect(HeadPlanner(snapshot: desk, config: config).plan().isEmpty)
+    #expect(RulePlanner(snapshot: desk, config: config).plan().isEmpty)
     #expect(try Self.replanning(Self.mainRule, desk, settled: ["eDP-1"]).isEmpty)
     #expect(try !Self.replanning(Self.mainRule, desk).isEmpty)
   }
@@ -252,8 +252,8 @@ extension HeadPlannerValueTests {
       Array("{monitors: [{match: {output: 'HDMI-1'}, rotate: 'left', reflect: 'x'}]}".utf8), file: "test.json5")
     let turned = Head(
       name: "HDMI-1", enabled: true, modes: [Self.full], currentMode: 0, x: 1920, transform: .rotated270,
-      capabilities: HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true))
-    var planner = HeadPlanner(snapshot: Self.desk(turned), config: config)
+      capabilities: HeadCapabilities(transforms: Set(Transform.allCases), scaling: true))
+    var planner = RulePlanner(snapshot: Self.desk(turned), config: config)
     #expect(planner.plan().configuration.heads.first?.transform == .flipped90)
     planner.noRotation = ["HDMI-1"]
     let p = planner.plan()

@@ -1,6 +1,6 @@
 /// What the rules make of a desk of heads: the configuration of the heads that change, the
 /// warnings, and the heads the plan configures.
-public struct HeadPlan: Hashable, Sendable {
+public struct RulePlan: Hashable, Sendable {
   public var configuration: OutputConfiguration
   public var warnings: [PlanWarning] = []
   /// Heads this plan configures: the daemon leaves them alone afterwards.
@@ -19,14 +19,14 @@ public struct HeadPlan: Hashable, Sendable {
 }
 
 /// The rule planner over the output-management port's values: from a snapshot of heads and
-/// the config, which connected external heads light, with which mode (`HeadModePolicy`), where
+/// the config, which connected external heads light, with which mode (`ModePolicy`), where
 /// (`PositionRequest.origin`), turned, scaled and primary by their rules, and the heads of
 /// monitors that are gone turned off. A rule's `enabled: false` turns its head off, never the
 /// last one lit; main is lit and otherwise left as it is. What a head cannot do by its
 /// `capabilities` (a transform, a scale) is planned without, with a warning; what only the
 /// server knows (what is free to light a head, its maximum screen, a transform it refuses) is the backend's to
 /// refuse. Pure.
-public struct HeadPlanner {
+public struct RulePlanner {
   public var snapshot: HeadSnapshot
   public var config: Config
   /// The PNP ids a head's make stands for, for rules matching a monitor without an EDID.
@@ -45,7 +45,7 @@ public struct HeadPlanner {
 
   public init(snapshot: HeadSnapshot, config: Config, vendors: PNPVendors = .none) {
     self.init(snapshot: snapshot, config: config, vendors: vendors, main: nil)
-    main = HeadMain.main(in: self.snapshot, named: config.main, madePrimary: madePrimary)
+    main = MainHead.main(in: self.snapshot, named: config.main, madePrimary: madePrimary)
   }
 
   /// The planner with `main` its caller found already: what `config.mainOutput(in: snapshot,
@@ -75,7 +75,7 @@ public struct HeadPlanner {
   /// Plans for the heads not in `settled` (heads the daemon configured before and now leaves
   /// as they are). When the rules' `enabled: false` would leave no head lit, those heads stay
   /// on as they are, with a warning, and are not counted as configured (never a dark desk).
-  public func plan(settled: Set<String> = []) -> HeadPlan {
+  public func plan(settled: Set<String> = []) -> RulePlan {
     let plan = arrange(settled: settled)
     // Mostly no rule turns a head off: no heads to look through then.
     guard !config.defaults.enabled || config.monitors.contains(where: { $0.enabled == false }) else { return plan }
@@ -114,12 +114,12 @@ public struct HeadPlanner {
   /// Where each head lit afterwards is, and what the planned ones become.
   struct Layout {
     var rects: [String: Rect] = [:]
-    var targets: [String: HeadTarget] = [:]
+    var targets: [String: RuleTarget] = [:]
     var warnings: [PlanWarning] = []
     var configures: Set<String> = []
   }
 
-  func arrange(settled: Set<String>) -> HeadPlan {
+  func arrange(settled: Set<String>) -> RulePlan {
     let main = mainHead()
     let pending = pending(settled, main: main)
     var layout = Layout()
@@ -143,13 +143,13 @@ public struct HeadPlanner {
     let primary = primary(pending, lit: Set(layout.targets.keys), disabled: disabled, main: main, &warnings)
     warnings += mainWarnings(main)
     let configuration = OutputConfiguration(generation: snapshot.generation, heads: changed, primary: primary)
-    return HeadPlan(configuration: configuration, warnings: warnings, configures: layout.configures)
+    return RulePlan(configuration: configuration, warnings: warnings, configures: layout.configures)
   }
 
   /// The mode, transform and scale of a head that is on, and its place in the layout; nil
   /// (with a warning) when it has no mode to show.
-  func target(_ head: Head, _ settings: MonitorSettings, main: Head?, _ layout: inout Layout) -> HeadTarget? {
-    let (modes, warning) = HeadModePolicy.candidates(settings.mode, custom: settings.custom, for: head)
+  func target(_ head: Head, _ settings: MonitorSettings, main: Head?, _ layout: inout Layout) -> RuleTarget? {
+    let (modes, warning) = ModePolicy.candidates(settings.mode, custom: settings.custom, for: head)
     if let warning { layout.warnings.append(warning) }
     guard !modes.isEmpty else {
       layout.warnings.append(.noModes(output: head.name, leftOff: false))
@@ -166,7 +166,7 @@ public struct HeadPlanner {
     }
     let origin = place(size, settings.position, main: main, rects: layout.rects)
     layout.rects[head.name] = Rect(x: origin.x, y: origin.y, width: size.width, height: size.height)
-    return HeadTarget(
+    return RuleTarget(
       mode: mode, fallbacks: Self.fallbacks(modes[(index + 1)...], after: mode), transform: transform,
       spelling: spelling(head, settings, transform), scale: scale, filter: settings.scaleFilter,
       scaled: settings.scale != nil, modeIsDefault: settings.mode == .preferred && settings.custom == nil)
@@ -189,14 +189,14 @@ public struct HeadPlanner {
 
   /// The spelling of the transform a head gets (`TransformSpelling`): the rule's, when the head gets the one
   /// the rule asks; the head's own, when it keeps the one it shows; else the plainer.
-  func spelling(_ head: Head, _ settings: MonitorSettings, _ transform: HeadTransform) -> TransformSpelling {
+  func spelling(_ head: Head, _ settings: MonitorSettings, _ transform: Transform) -> TransformSpelling {
     if let wanted = settings.transform { return transform == wanted ? settings.transformSpelling : .turned }
     return head.enabled && transform == head.transform ? head.spelling : .turned
   }
 
   /// The area a mode covers on the head turned and scaled, as its backend rounds it
   /// (`ScaledArea.footprint`); nil when it covers none.
-  func footprint(_ head: Head, _ mode: PlannedMode, _ transform: HeadTransform, _ scale: Double) -> (
+  func footprint(_ head: Head, _ mode: PlannedMode, _ transform: Transform, _ scale: Double) -> (
     width: Int, height: Int
   )? {
     head.scaledArea.footprint(width: mode.width, height: mode.height, transform: transform, scale: (scale, scale))
@@ -215,11 +215,11 @@ public struct HeadPlanner {
 }
 
 /// What a head that is on becomes.
-struct HeadTarget {
+struct RuleTarget {
   var mode: PlannedMode
   /// Modes to try in turn when the backend refuses `mode`.
   var fallbacks: [PlannedMode]
-  var transform: HeadTransform
+  var transform: Transform
   var spelling: TransformSpelling
   /// The config's scale (1 where the rule gives none or the head cannot scale).
   var scale: Double

@@ -4,11 +4,11 @@ import Testing
 
 /// The profile planner over heads with values: modes, turns, scales, clones, the lid, the
 /// dpi, and what it refuses.
-@Suite struct HeadProfilePlannerValueTests {
+@Suite struct ProfilePlannerValueTests {
   static let full = HeadMode(width: 1920, height: 1080, refreshMilliHz: 60000, preferred: true)
   static let full50 = HeadMode(width: 1920, height: 1080, refreshMilliHz: 50000)
   static let small = HeadMode(width: 1280, height: 1024, refreshMilliHz: 60020)
-  static let every = HeadCapabilities(transforms: Set(HeadTransform.allCases), scaling: true)
+  static let every = HeadCapabilities(transforms: Set(Transform.allCases), scaling: true)
 
   static func head(_ name: String, lit x: Int? = nil) -> Head {
     Head(
@@ -24,15 +24,15 @@ import Testing
   static func plan(
     _ entries: String, _ snapshot: HeadSnapshot = desk(), options: String = "", config: String = "",
     lid: LidState = .open
-  ) throws -> HeadProfilePlan {
+  ) throws -> ProfilePlan {
     let text = "{\(config) profiles: [{name: 'p'\(options), outputs: [\(entries)]}]}"
     let c = try Config.parse(Array(text.utf8), file: "test.json5")
     let profile = try #require(c.profiles.first)
-    let assignment = try HeadProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
-    return try HeadProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
+    let assignment = try ProfileMatcher.match(profile, snapshot: snapshot, lid: lid).get()
+    return try ProfilePlanner(snapshot: snapshot, config: c, lid: lid).plan(profile, assignment: assignment)
   }
 
-  static func change(_ plan: HeadProfilePlan, _ name: String) throws -> HeadConfiguration {
+  static func change(_ plan: ProfilePlan, _ name: String) throws -> HeadConfiguration {
     try #require(plan.configuration.heads.first { $0.name == name }, "\(plan.configuration.heads)")
   }
 
@@ -177,7 +177,7 @@ import Testing
     let c = try Config.parse(Array("{profiles: [{name: 'p', outputs: [{match: {}}]}]}".utf8), file: "test.json5")
     let profile = try #require(c.profiles.first)
     #expect(throws: ProfilePlanError.assignment(profile: "p")) {
-      try HeadProfilePlanner(snapshot: Self.desk(), config: c).plan(profile, assignment: .init(heads: ["DP-9"]))
+      try ProfilePlanner(snapshot: Self.desk(), config: c).plan(profile, assignment: .init(heads: ["DP-9"]))
     }
   }
 
@@ -200,12 +200,12 @@ import Testing
       Array("{profiles: [{name: 'p', outputs: [{match: {output: '*'}}, {match: {output: 'eDP-1'}}]}]}".utf8),
       file: "test.json5")
     let profile = try #require(c.profiles.first)
-    let assignment = try HeadProfileMatcher.match(profile, snapshot: Self.desk(), lid: .open).get()
+    let assignment = try ProfileMatcher.match(profile, snapshot: Self.desk(), lid: .open).get()
     #expect(assignment.heads == ["HDMI-1", "eDP-1"])
   }
 }
 
-extension HeadProfilePlan {
+extension ProfilePlan {
   /// Nothing to send: no head, primary or physical size to change.
   var isEmpty: Bool {
     configuration.heads.isEmpty && configuration.primary == nil && configuration.physicalSize == nil

@@ -1,6 +1,6 @@
 /// Putting back the layout automatic choice had before a layout was chosen by hand, over the
 /// output-management port's values. Keyed by head name. Pure.
-public enum HeadLayoutRestore {
+public enum LayoutRestore {
   /// The configuration that gives every monitor still present (same connector, same EDID,
   /// make, model and serial) the mode, place, transform and scale it had in `saved`, turns
   /// off those that were off, and gives the primary back. Monitors that `saved` did not know
@@ -16,7 +16,7 @@ public enum HeadLayoutRestore {
   /// when that screen would be larger than the server's largest.
   public static func plan(
     saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String> = [], screen: (saved: ScreenSize, now: ScreenSize)
-  ) -> HeadPlan {
+  ) -> RulePlan {
     var (plan, lit) = restore(saved: saved, now: now, keptOff: keptOff)
     guard !lit.isEmpty else { return plan }
     let (was, size) = screen
@@ -24,7 +24,7 @@ public enum HeadLayoutRestore {
     let height = max(size.minHeight, lit.map { $0.y.addingReportingOverflow($0.height).partialValue }.max() ?? 0)
     guard size.holds(width, height) else {
       let empty = OutputConfiguration(generation: plan.configuration.generation, heads: [])
-      return HeadPlan(configuration: empty, warnings: [.restoreTooLarge(width: width, height: height)])
+      return RulePlan(configuration: empty, warnings: [.restoreTooLarge(width: width, height: height)])
     }
     if (width, height) == (was.width, was.height), (was.mmWidth, was.mmHeight) != (size.mmWidth, size.mmHeight) {
       plan.configuration.physicalSize = PhysicalSize(width: was.mmWidth, height: was.mmHeight)
@@ -34,7 +34,7 @@ public enum HeadLayoutRestore {
 
   /// The restore, with the areas the heads lit afterwards cover (none when it would leave
   /// the desk dark, which it refuses).
-  static func restore(saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String>) -> (plan: HeadPlan, lit: [Rect]) {
+  static func restore(saved: HeadSnapshot, now: HeadSnapshot, keptOff: Set<String>) -> (plan: RulePlan, lit: [Rect]) {
     let (saved, now) = (saved.bounded().snapshot, now.bounded().snapshot)
     var offs: [HeadConfiguration] = []
     var sets: [HeadConfiguration] = []
@@ -61,12 +61,12 @@ public enum HeadLayoutRestore {
       }
     }
     guard litAfter else {
-      return (HeadPlan(configuration: OutputConfiguration(generation: now.generation, heads: [])), [])
+      return (RulePlan(configuration: OutputConfiguration(generation: now.generation, heads: [])), [])
     }
     let primary = saved.primary.flatMap { restored.contains($0) && $0 != now.primary ? $0 : nil }
     // Heads going off first, as the profile planner orders them.
     let configuration = OutputConfiguration(generation: now.generation, heads: offs + sets, primary: primary)
-    return (HeadPlan(configuration: configuration, configures: restored), lit)
+    return (RulePlan(configuration: configuration, configures: restored), lit)
   }
 
   /// The area a head covers as `wanted` lights it: the mode asked, turned and scaled as the

@@ -5,7 +5,7 @@
 /// longer listed next, a change of the main head last. Beside what the X server's bits say, a
 /// head says its identity without an EDID (a compositor's make, model and serial): a change of
 /// it is an `edidChanged` too.
-public enum HeadDiff {
+public enum SnapshotDiff {
   public static func events(from old: HeadSnapshot, to new: HeadSnapshot) -> [HeadEvent] {
     let before = byName(old)
     let after = byName(new)
@@ -58,7 +58,7 @@ public enum HeadDiff {
     var width, height, refreshMilliHz: Int
     var interlaced: Bool
     var rect: Rect?
-    var transform: HeadTransform
+    var transform: Transform
     /// X keeps the bits a transform is spelled with, and says when they change.
     var spelling: TransformSpelling
     var scale: Double
