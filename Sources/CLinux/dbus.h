@@ -95,7 +95,6 @@ static inline int cl_dbus_process(cl_dbus *b) {
 }
 
 static inline int cl_dbus_fd(cl_dbus *b) { return b->sd.get_fd(b->sd.bus); }
-static inline int cl_dbus_events(cl_dbus *b) { return b->sd.get_events(b->sd.bus); }
 
 /* Closes the connection; the library stays loaded (sd-bus may keep state in it). */
 static inline void cl_dbus_close(cl_dbus *b) {

@@ -84,9 +84,6 @@ public final class SessionBus {
   /// The bus descriptor, for `poll()`.
   public var fileDescriptor: FileDescriptor { FileDescriptor(rawValue: cl_dbus_fd(bus)) }
 
-  /// The events sd-bus waits for on the descriptor.
-  public var events: Int16 { Int16(truncatingIfNeeded: cl_dbus_events(bus)) }
-
   /// Processes what arrived; false when the connection is lost.
   public func process() -> Bool { cl_dbus_process(bus) >= 0 }
 
